@@ -1,0 +1,103 @@
+// Scaled dot-product attention for one head, with every intermediate a view shows.
+//
+//   dots    = Q Kᵀ                                  (n×m)
+//   scores  = scale · dots + mask   (masked: -INFINITY)  (n×m)
+//   weights = softmax(scores / temperature), row-wise   (n×m)
+//   output  = weights V                             (n×dv)
+//   entropy[i]    = -Σⱼ wᵢⱼ ln wᵢⱼ  (nats)           (n)
+//   max_weight[i] = maxⱼ wᵢⱼ                        (n)
+//
+// All arrays are row-major float32. Dimension names: n queries, m keys, d key width,
+// dv value width. Nothing here allocates, throws or touches Emscripten: the same source
+// builds natively (g++) and with em++ (SIMD and scalar WebAssembly).
+//
+// A fully masked row (every score -INFINITY: no key visible) has no distribution to speak
+// of. We define its weights and output as all zeros, its entropy and max weight as 0 —
+// never NaN. Such a row is the only way a row of weights can fail to sum to 1.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attn {
+
+enum class Status : int32_t {
+  ok = 0,
+  invalid_shape = 1,     // n, m, d or dv out of range, or causal with n != m
+  invalid_argument = 2,  // temperature / scale not positive and finite
+  non_finite_input = 3,  // NaN or ±Inf in q, k, v (or NaN/+Inf in a mask or softmax input)
+  overflow = 4,          // a score left the float32 range (q·k, scale·q·k or score/temperature)
+};
+
+// What went wrong, in words that name the argument and what was expected (NUL-terminated).
+struct Error {
+  Status status = Status::ok;
+  char message[200] = {0};
+};
+
+struct AttentionShape {
+  int n = 0, m = 0, d = 0, dv = 0;  // dv == 0: no V, no output
+};
+
+struct AttentionOptions {
+  float scale = 1.0f;           // multiplies q·k; callers pass 1/√d for "scaled"
+  float temperature = 1.0f;     // softmax(scores / temperature)
+  bool causal = false;          // query i sees keys j <= i (needs n == m)
+  const float* mask = nullptr;  // optional additive mask (n×m); -INFINITY hides a key
+};
+
+struct AttentionResult {
+  float* dots;        // n×m
+  float* scores;      // n×m
+  float* weights;     // n×m
+  float* output;      // n×dv, or nullptr when dv == 0
+  float* entropy;     // n
+  float* max_weight;  // n
+};
+
+// Largest sizes we accept; keeps n*m*4 bytes and the index arithmetic far from overflow.
+constexpr int kMaxDim = 1 << 16;
+
+// The default scale of scaled dot-product attention: 1/√d.
+float inv_sqrt(int d);
+
+// Checks shapes, options and that q, k, v (and the mask) hold only finite numbers
+// (a mask may hold -INFINITY). Returns false and fills `err` on the first problem.
+bool validate_attention(const float* q, const float* k, const float* v, AttentionShape shape,
+                        const AttentionOptions& opt, Error* err);
+
+// Fast (xsimd) path. Validates first; on failure returns false, fills `err` and leaves
+// `out` unspecified. Also fails with Status::overflow instead of producing NaN.
+bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
+                       const AttentionOptions& opt, AttentionResult out, Error* err);
+
+// Softmax of one row of m scores: out = softmax(z / temperature). -INFINITY entries get
+// weight 0; an all -INFINITY row gives all zeros. NaN or +Inf input, or a temperature that
+// is not positive and finite, fails with a message.
+bool softmax(const float* z, int m, float temperature, float* out, Error* err);
+
+// ---- Kernels (no validation): each has a SIMD version (attention.cpp) and a scalar `_ref` twin
+// ---- (attention_ref.cpp) that is the readable specification and the test oracle.
+
+// true when all `count` values are finite (no NaN, no ±Inf)
+bool all_finite(const float* x, std::size_t count);
+bool all_finite_ref(const float* x, std::size_t count);
+
+// dots (n×m) = q (n×d) · k (m×d)ᵀ
+void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots);
+void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots);
+
+// One row: out = softmax(z · inv_temperature) over m entries, -INFINITY → 0.
+// Returns the row's max weight; writes the entropy (nats) to *entropy.
+float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy);
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy);
+
+// out (n×dv) = w (n×m) · v (m×dv)
+void matmul_pv(const float* w, const float* v, int n, int m, int dv, float* out);
+void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* out);
+
+// Same contract as attention_forward, built from the `_ref` kernels only.
+bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
+                           const AttentionOptions& opt, AttentionResult out, Error* err);
+
+}  // namespace attn

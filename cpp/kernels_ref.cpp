@@ -1,0 +1,68 @@
+// Scalar reference kernels: the readable specification of every SIMD kernel and its test
+// oracle. Kept naive on purpose; never deleted. Shapes as in attention.hpp.
+#include <cmath>
+
+#include "attention.hpp"
+
+namespace attn {
+
+bool all_finite_ref(const float* x, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i)
+    if (!std::isfinite(x[i])) return false;
+  return true;
+}
+
+// dots (n×m) = q (n×d) · k (m×d)ᵀ
+void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots) {
+  for (int i = 0; i < n; ++i) {
+    const float* q_row = q + static_cast<std::size_t>(i) * d;
+    for (int j = 0; j < m; ++j) {
+      const float* k_row = k + static_cast<std::size_t>(j) * d;
+      float acc = 0.0f;
+      for (int c = 0; c < d; ++c) acc += q_row[c] * k_row[c];
+      dots[static_cast<std::size_t>(i) * m + j] = acc;
+    }
+  }
+}
+
+// out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) {
+  // pass 1: the row max; -INFINITY everywhere means no key is visible
+  float z_max = -INFINITY;
+  for (int j = 0; j < m; ++j) z_max = std::fmax(z_max, z[j]);
+  if (z_max == -INFINITY) {
+    for (int j = 0; j < m; ++j) out[j] = 0.0f;
+    *entropy = 0.0f;
+    return 0.0f;
+  }
+  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; accumulate Σe and Σ e·t
+  float sum = 0.0f, sum_et = 0.0f;
+  for (int j = 0; j < m; ++j) {
+    float t = (z[j] - z_max) * inv_temperature;
+    float e = std::exp(t);
+    out[j] = e;
+    sum += e;
+    if (e > 0.0f) sum_et += e * t;  // skip e = 0: t may be -INFINITY there
+  }
+  // pass 3: normalise. The max element has e = 1, so max weight = 1/Σ.
+  // Entropy: -Σ p ln p with ln p = t - ln Σ  =>  H = ln Σ - Σ(e·t)/Σ.
+  float inv_sum = 1.0f / sum;
+  for (int j = 0; j < m; ++j) out[j] *= inv_sum;
+  *entropy = std::fmax(0.0f, std::log(sum) - sum_et * inv_sum);
+  return inv_sum;
+}
+
+// out (n×dv) = w (n×m) · v (m×dv)
+void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* out) {
+  for (int i = 0; i < n; ++i) {
+    float* out_row = out + static_cast<std::size_t>(i) * dv;
+    for (int c = 0; c < dv; ++c) out_row[c] = 0.0f;
+    for (int j = 0; j < m; ++j) {
+      float w_ij = w[static_cast<std::size_t>(i) * m + j];
+      const float* v_row = v + static_cast<std::size_t>(j) * dv;
+      for (int c = 0; c < dv; ++c) out_row[c] += w_ij * v_row[c];
+    }
+  }
+}
+
+}  // namespace attn

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds the three trees: native (g++, for fast tests and reference benchmarks) and the
+# WebAssembly SIMD and scalar modules (em++), then places the two modules in web/build/.
+# Incremental: a second run with nothing changed takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+# emcc -O1+ runs its JS optimiser under Node and needs Debian's node modules (acorn).
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+configure() {  # configure <dir> <cmake args...>: only when the tree is not configured yet
+  local dir=$1; shift
+  [ -f "$dir/CMakeCache.txt" ] || "$@" -B "$dir" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
+}
+
+configure build/native cmake
+configure build/wasm-simd emcmake cmake -DATTN_WASM_SIMD=ON
+configure build/wasm-scalar emcmake cmake -DATTN_WASM_SIMD=OFF
+for tree in native wasm-simd wasm-scalar; do
+  echo "[build] $tree" >&2
+  cmake --build "build/$tree" -j "$JOBS"
+done
+
+mkdir -p web/build
+for flavour in simd scalar; do
+  cp -p "build/wasm-$flavour/attention-$flavour.mjs" web/build/
+done

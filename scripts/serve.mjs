@@ -1,0 +1,73 @@
+// Serves the static site in web/ on 127.0.0.1 (port from PORT, default 8080) and prints its URL.
+// The site is plain static files: any static host works the same. The strict Content-Security-
+// Policy sent here is the one a lesson page may impose: no eval, WebAssembly allowed.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SITE_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.bin': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+  '.ts': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+};
+
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'";
+
+/** A static file server for `root`; resolves to the listening http.Server. */
+export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT } = {}) {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://localhost');
+      let path = normalize(join(root, decodeURIComponent(url.pathname)));
+      if (!path.startsWith(normalize(root)) && path + sep !== normalize(root)) return send(res, 403, 'forbidden');
+      let info = await stat(path).catch(() => null);
+      if (info?.isDirectory()) {
+        path = join(path, 'index.html');
+        info = await stat(path).catch(() => null);
+      }
+      if (!info?.isFile()) return send(res, 404, 'not found');
+      res.writeHead(200, {
+        'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+        'Content-Length': info.size,
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'Cache-Control': 'no-cache',
+      });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(path).pipe(res);
+    } catch {
+      send(res, 400, 'bad request');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
+  });
+}
+
+function send(res, status, text) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const port = Number(process.env.PORT ?? 8080);
+  const server = await startServer({ port }).catch((error) => {
+    console.error(`Cannot serve on 127.0.0.1:${port}: ${error.message} (set PORT to another port)`);
+    process.exit(1);
+  });
+  console.log(`Attention Lab is served at http://127.0.0.1:${server.address().port}/  (Ctrl+C stops)`);
+}

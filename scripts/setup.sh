@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Idempotent set-up for a fresh Debian 12 machine: installs only what is missing, then exits.
+#   Debian packages : emscripten, catch2, chromium, cmake, g++
+#   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
+#                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
+#   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
+# No registry or mirror host is written here: the Debian mirror is read from apt's own sources,
+# npm uses its configured registry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+XSIMD_VERSION=13.2.0-1
+XSIMD_SHA256=60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f
+XSIMD_DIR=$ROOT/third_party/xsimd
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "need root to run: $*"; exit 1; fi
+}
+
+# --- 1. Debian packages -----------------------------------------------------------------------
+missing=()
+command -v em++ >/dev/null || missing+=(emscripten)
+[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v g++ >/dev/null || missing+=(g++)
+command -v make >/dev/null || missing+=(make)
+command -v curl >/dev/null || missing+=(curl ca-certificates)
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing Debian packages: ${missing[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- 2. xsimd 13.2 headers --------------------------------------------------------------------
+if [ ! -f "$XSIMD_DIR/include/xsimd/xsimd.hpp" ] || [ "$(cat "$XSIMD_DIR/VERSION" 2>/dev/null)" != "$XSIMD_VERSION" ]; then
+  mirror=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | awk '{print $1}' | grep -v -- '-security' | head -n1 || true)
+  if [ -z "$mirror" ]; then   # one-line sources.list format
+    mirror=$(awk '$1=="deb" && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  fi
+  [ -n "$mirror" ] || { log "cannot read a Debian mirror from apt's sources"; exit 1; }
+  deb=libxsimd-dev_${XSIMD_VERSION}_amd64.deb   # header-only; the amd64 build is the pinned one
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  log "fetching xsimd $XSIMD_VERSION from the configured Debian mirror"
+  curl -fsSL --retry 3 -o "$tmp/$deb" "${mirror%/}/pool/main/x/xsimd/$deb"
+  [ -s "$tmp/$deb" ] || { log "xsimd .deb download failed"; exit 1; }
+  echo "$XSIMD_SHA256  $tmp/$deb" | sha256sum -c --quiet - || { log "xsimd .deb checksum mismatch"; exit 1; }
+  dpkg-deb -x "$tmp/$deb" "$tmp/x"
+  rm -rf "$XSIMD_DIR" && mkdir -p "$XSIMD_DIR"
+  cp -r "$tmp/x/usr/include" "$XSIMD_DIR/include"
+  echo "$XSIMD_VERSION" > "$XSIMD_DIR/VERSION"
+fi
+
+# --- 3. Catch2 include folder that holds only catch2 (never -I/usr/include under em++) -------
+mkdir -p "$ROOT/third_party/catch2-include"
+ln -sfn /usr/include/catch2 "$ROOT/third_party/catch2-include/catch2"
+
+# --- 4. npm packages --------------------------------------------------------------------------
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+  log "installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
