@@ -9,6 +9,7 @@
 #include <string>
 
 #include "attention.hpp"
+#include "embedding.hpp"
 #include "simd.hpp"
 
 namespace {
@@ -71,6 +72,29 @@ int softmax(uintptr_t z, int m, float temperature, uintptr_t out) {
   }
 }
 
+// ---- tokens to vectors (cpp/embedding.hpp); seeds are 32-bit so JS numbers carry them exactly
+
+int random_normal(uint32_t seed, float sigma, uintptr_t out, int count) {
+  attn::random_normal(seed, sigma, at<float>(out), static_cast<std::size_t>(count));
+  return 0;
+}
+
+int random_projection(uint32_t seed, int d_in, int d_out, uintptr_t w) {
+  return report(attn::random_projection(seed, d_in, d_out, at<float>(w), &g_last_error));
+}
+
+int project(uintptr_t x, int t, int d_in, uintptr_t w, int d_out, uintptr_t out) {
+  return report(attn::project(at<const float>(x), t, d_in, at<const float>(w), d_out, at<float>(out), &g_last_error));
+}
+
+int add_positional_encoding(uintptr_t x, int t, int d, float strength) {
+  return report(attn::add_positional_encoding(at<float>(x), t, d, strength, &g_last_error));
+}
+
+int text_vector(const std::string& text, int d, float sigma, uintptr_t out) {
+  return report(attn::text_vector(text.data(), text.size(), d, sigma, at<float>(out), &g_last_error));
+}
+
 std::string last_error() { return g_last_error.message; }
 std::string simd_arch() { return attn::simd_arch_name(); }
 
@@ -84,6 +108,11 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
       .field("causal", &CallOptions::causal);
   emscripten::function("attention", &attention);
   emscripten::function("softmax", &softmax);
+  emscripten::function("randomNormal", &random_normal);
+  emscripten::function("randomProjection", &random_projection);
+  emscripten::function("project", &project);
+  emscripten::function("addPositionalEncoding", &add_positional_encoding);
+  emscripten::function("textVector", &text_vector);
   emscripten::function("lastError", &last_error);
   emscripten::function("simdArch", &simd_arch);
 }

@@ -59,15 +59,57 @@ class Engine {
   softmax(scores, { temperature = 1 } = {}) {
     const z = floatArray('scores', scores);
     checkNumber('temperature', temperature);
-    const m = z.length;
-    if (m === 0) throw new RangeError('scores must hold at least one number, got an empty array');
-    const base = this.#reserve(2 * m);
-    const heap = this.#wasm.HEAPF32;
-    heap.set(z, base / BYTES_PER_FLOAT);
-    const status = this.#wasm.softmax(base, m, temperature, base + m * BYTES_PER_FLOAT);
-    this.#throwIfFailed(status, 'softmax');
-    const out = base / BYTES_PER_FLOAT + m;
-    return this.#wasm.HEAPF32.slice(out, out + m);
+    if (z.length === 0) throw new RangeError('scores must hold at least one number, got an empty array');
+    return this.#run('softmax', [z], z.length, (zPtr, out) => this.#wasm.softmax(zPtr, z.length, temperature, out));
+  }
+
+  /** `count` samples of N(0, sigma²), the same for a given 32-bit seed on every platform. */
+  randomNormal(seed, count, { sigma = 1 } = {}) {
+    checkSeed(seed);
+    checkDim('count', count, 0, 1 << 24);
+    checkPositive('sigma', sigma);
+    return this.#run('randomNormal', [], count, (out) => this.#wasm.randomNormal(seed, sigma, out, count));
+  }
+
+  /** A dIn×dOut random projection with N(0, 1/dIn) entries (x·W keeps the scale of x). */
+  randomProjection(seed, dIn, dOut) {
+    checkSeed(seed);
+    checkDim('dIn', dIn, 1);
+    checkDim('dOut', dOut, 1);
+    return this.#run('randomProjection', [], dIn * dOut, (w) => this.#wasm.randomProjection(seed, dIn, dOut, w));
+  }
+
+  /** x (t×dIn) · w (dIn×dOut) → t×dOut. */
+  project(x, t, dIn, w, dOut) {
+    checkDim('t', t, 1);
+    checkDim('dIn', dIn, 1);
+    checkDim('dOut', dOut, 1);
+    const xa = floatArray('x', x, t * dIn, 't·dIn');
+    const wa = floatArray('w', w, dIn * dOut, 'dIn·dOut');
+    return this.#run('project', [xa, wa], t * dOut, (xPtr, wPtr, out) =>
+      this.#wasm.project(xPtr, t, dIn, wPtr, dOut, out),
+    );
+  }
+
+  /** A copy of x (t×d) plus strength × the sinusoidal positional encoding. */
+  addPositionalEncoding(x, t, d, { strength = 1 } = {}) {
+    checkDim('t', t, 1);
+    checkDim('d', d, 1);
+    checkNumber('strength', strength);
+    const xa = floatArray('x', x, t * d, 't·d');
+    return this.#run('addPositionalEncoding', [xa], 0, (xPtr) => {
+      const status = this.#wasm.addPositionalEncoding(xPtr, t, d, strength);
+      this.#throwIfFailed(status, 'addPositionalEncoding');
+      return this.#wasm.HEAPF32.slice(xPtr / BYTES_PER_FLOAT, xPtr / BYTES_PER_FLOAT + t * d);
+    });
+  }
+
+  /** A deterministic N(0, sigma²) vector of width d for a word (used for unknown words). */
+  textVector(text, d, { sigma = 1 } = {}) {
+    if (typeof text !== 'string') throw new TypeError(`text must be a string, got ${describe(text)}`);
+    checkDim('d', d, 1);
+    checkPositive('sigma', sigma);
+    return this.#run('textVector', [], d, (out) => this.#wasm.textVector(text, d, sigma, out));
   }
 
   /**
@@ -127,6 +169,25 @@ class Engine {
     return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
   }
 
+  // Copies `inputs` into the arena, calls `call(...inputPointers, outputPointer)` and returns a
+  // JS-owned copy of the `outFloats` floats written at the output pointer. `call` returns a
+  // status code, or a finished result (used when the output is written in place).
+  #run(where, inputs, outFloats, call) {
+    const total = inputs.reduce((sum, array) => sum + array.length, 0) + outFloats;
+    const base = this.#reserve(Math.max(total, 1));
+    const heap = this.#wasm.HEAPF32;
+    let at = base / BYTES_PER_FLOAT;
+    const pointers = inputs.map((array) => {
+      heap.set(array, at);
+      at += array.length;
+      return (at - array.length) * BYTES_PER_FLOAT;
+    });
+    const status = call(...pointers, at * BYTES_PER_FLOAT);
+    if (typeof status !== 'number') return status;
+    this.#throwIfFailed(status, where);
+    return this.#wasm.HEAPF32.slice(at, at + outFloats);
+  }
+
   // A heap block of at least `floats` floats, reused across calls. Growing the wasm memory
   // detaches old HEAPF32 views: callers re-read this.#wasm.HEAPF32 after this returns.
   #reserve(floats) {
@@ -167,10 +228,20 @@ function checkNumber(name, value) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
 }
 
-function checkDim(name, value, min) {
+function checkDim(name, value, min, max = 65536) {
   if (typeof value !== 'number' || !Number.isInteger(value))
     throw new TypeError(`${name} must be an integer, got ${describe(value)}`);
-  if (value < min || value > 65536) throw new RangeError(`${name} must be from ${min} to 65536, got ${value}`);
+  if (value < min || value > max) throw new RangeError(`${name} must be from ${min} to ${max}, got ${value}`);
+}
+
+function checkPositive(name, value) {
+  checkNumber(name, value);
+  if (!(value > 0) || !Number.isFinite(value)) throw new RangeError(`${name} must be a positive finite number, got ${value}`);
+}
+
+function checkSeed(seed) {
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new RangeError(`seed must be an integer from 0 to 4294967295, got ${describe(seed)}`);
 }
 
 // Accepts a Float32Array as is, and any other typed array or array of numbers as a copy.

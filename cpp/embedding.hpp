@@ -1,0 +1,33 @@
+// Turning tokens into the Q, K and V an attention head sees: seeded random numbers and
+// projections, sinusoidal positions, and a deterministic vector for unknown words.
+// Row-major float32; t tokens, d_in input width, d_out projected width.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "attention.hpp"
+
+namespace attn {
+
+// out[count] ~ N(0, sigma²), deterministic in `seed` on every platform.
+void random_normal(std::uint64_t seed, float sigma, float* out, std::size_t count);
+
+// w (d_in×d_out) with N(0, 1/d_in) entries: x·w keeps the typical size of x's components
+// whatever d_out is, so only the dot-product length grows with d_k — the effect we teach.
+bool random_projection(std::uint64_t seed, int d_in, int d_out, float* w, Error* err);
+
+// out (t×d_out) = x (t×d_in) · w (d_in×d_out)
+bool project(const float* x, int t, int d_in, const float* w, int d_out, float* out, Error* err);
+
+// x (t×d) += strength · PE, PE[p][2i] = sin(p / 10000^(2i/d)), PE[p][2i+1] = cos(p / 10000^(2i/d))
+// (Vaswani et al. 2017). strength 0 leaves x unchanged.
+bool add_positional_encoding(float* x, int t, int d, float strength, Error* err);
+
+// 64-bit FNV-1a of a byte string: the seed of an unknown word's vector.
+std::uint64_t fnv1a64(const char* bytes, std::size_t length);
+
+// out (d) ~ N(0, sigma²) seeded by the word's text: the same word always gets the same vector.
+bool text_vector(const char* bytes, std::size_t length, int d, float sigma, float* out, Error* err);
+
+}  // namespace attn
