@@ -61,6 +61,8 @@ export interface Engine {
   project(x: Float32Array | ArrayLike<number>, t: number, dIn: number, w: Float32Array | ArrayLike<number>, dOut: number): Float32Array;
   /** a copy of x (t×d) plus strength × sinusoidal positional encoding */
   addPositionalEncoding(x: Float32Array | ArrayLike<number>, t: number, d: number, options?: { strength?: number }): Float32Array;
+  /** current size of the wasm heap in bytes (grows on demand, never shrinks) */
+  heapBytes(): number;
   /** deterministic N(0, sigma²) vector of width d derived from the text */
   textVector(text: string, d: number, options?: { sigma?: number }): Float32Array;
 }

@@ -169,6 +169,11 @@ class Engine {
     return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
   }
 
+  /** Current size of the wasm heap in bytes (it grows on demand and never shrinks). */
+  heapBytes() {
+    return this.#wasm.HEAPU8.length;
+  }
+
   // Copies `inputs` into the arena, calls `call(...inputPointers, outputPointer)` and returns a
   // JS-owned copy of the `outFloats` floats written at the output pointer. `call` returns a
   // status code, or a finished result (used when the output is written in place).
