@@ -46,6 +46,7 @@ const styles = sheet(`
 
 export class AttentionControls extends HTMLElement {
   #value = null;
+  #projHint = '';
   #els;
 
   constructor() {
@@ -124,26 +125,27 @@ export class AttentionControls extends HTMLElement {
       radio.checked = radio.value === value.projection;
       radio.disabled = radio.value === 'pasted' && !value.hasPaste;
     }
-    e.projHint.innerHTML = {
+    const projHint = {
       identity: 'q = k = x: attention by word similarity; d<sub>k</sub> = 100.',
       random: 'q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: seeded random 100 × d<sub>k</sub> matrices.',
       pasted: 'Q and K as pasted under “Bring your own vectors”.',
     }[value.projection];
+    if (this.#projHint !== projHint) e.projHint.innerHTML = this.#projHint = projHint;
     const step = nearestStep(DK_STEPS, random ? value.dk : value.d);
     e.dk.value = String(step);
     e.dk.disabled = !random;
     e.dk.setAttribute('aria-valuetext', `d_k = ${random ? value.dk : value.d}`);
-    e.dkOut.textContent = String(random ? value.dk : value.d ?? '—');
+    setText(e.dkOut, String(random ? value.dk : value.d ?? '—'));
     e.scaled.checked = value.scaled;
-    e.scaleHint.textContent = Number.isFinite(value.scale)
+    setText(e.scaleHint, Number.isFinite(value.scale)
       ? value.scaled
         ? `scores = q·k × ${fixed(value.scale, 4)} (= 1/√${value.d})`
         : 'scores = q·k, unscaled'
-      : '';
+      : '');
     const t = nearestStep(TEMPERATURE_STEPS, value.temperature);
     e.temperature.value = String(t);
     e.temperature.setAttribute('aria-valuetext', `T = ${value.temperature}`);
-    e.tOut.textContent = String(value.temperature);
+    setText(e.tOut, String(value.temperature));
     e.causal.checked = value.causal;
     e.positional.checked = value.positional;
     e.positional.disabled = value.projection === 'pasted';
@@ -183,6 +185,11 @@ export class AttentionControls extends HTMLElement {
     }
     if (patch) this.dispatchEvent(new CustomEvent('settingschange', { detail: patch }));
   }
+}
+
+// Writes text only when it changes: an unchanged control costs no layout.
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 // The index of the stop closest to x (the sliders move in steps; attributes may give any value).

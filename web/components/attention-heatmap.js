@@ -44,6 +44,7 @@ const TABLE_DELAY_MS = 150; // the hidden table follows the picture once input s
 export class AttentionHeatmap extends HTMLElement {
   #data = null;
   #layout = null;
+  #labels = null; // measured and clipped labels, reused while the labels stay the same
   #theme = null;
   #hover = null; // { i, j }
   #focus = { i: 0, j: 0 };
@@ -117,8 +118,13 @@ export class AttentionHeatmap extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#resizeObserver = new ResizeObserver(() => {
-      if (this.clientWidth !== this.#width) this.#draw();
+    // The available width comes from the observer, so drawing never forces a layout.
+    this.#resizeObserver = new ResizeObserver(([entry]) => {
+      const width = Math.floor(entry.contentRect.width);
+      if (width === this.#width) return;
+      this.#width = width;
+      this.#draw();
+      this.#showTip();
     });
     this.#resizeObserver.observe(this);
     this.#colorScheme = matchMedia('(prefers-color-scheme: dark)');
@@ -147,7 +153,7 @@ export class AttentionHeatmap extends HTMLElement {
   set data(data) {
     const previous = this.#data;
     this.#data = data;
-    this.message = '';
+    if (!this.#empty.hidden) this.message = '';
     if (!previous || previous.selected !== data.selected || previous.n !== data.n) {
       this.#focus = { i: data.selected, j: Math.min(this.#focus.j, data.m - 1) };
     }
@@ -155,8 +161,12 @@ export class AttentionHeatmap extends HTMLElement {
     if (this.#hover && (this.#hover.i >= data.n || this.#hover.j >= data.m)) this.#hover = null;
     this.#draw();
     this.#showTip();
+    // The table (n·m cells) follows once input settles, in idle time: never in the way of a frame.
     clearTimeout(this.#tableTimer);
-    this.#tableTimer = setTimeout(() => this.#fillTable(), TABLE_DELAY_MS);
+    this.#tableTimer = setTimeout(() => {
+      const idle = window.requestIdleCallback ?? ((callback) => callback());
+      idle(() => this.#fillTable(), { timeout: 1000 });
+    }, TABLE_DELAY_MS);
   }
 
   // ---- drawing ---------------------------------------------------------------------------
@@ -214,7 +224,7 @@ export class AttentionHeatmap extends HTMLElement {
       const isSelected = i === selected;
       ctx.font = isSelected ? `600 ${font}` : font;
       ctx.fillStyle = isSelected ? theme.accent : theme.text;
-      ctx.fillText(clip(ctx, data.queryLabels[i], MAX_LABEL_PX), x0 - 8, y0 + i * cell + cell / 2);
+      ctx.fillText(this.#labels.rows[i], x0 - 8, y0 + i * cell + cell / 2);
     }
     // column labels (keys), rising at 60°
     ctx.font = font;
@@ -224,7 +234,7 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.save();
       ctx.translate(x0 + j * cell + (cell - gap) / 2 + 3, y0 - 6);
       ctx.rotate(HEADER_ANGLE);
-      ctx.fillText(clip(ctx, data.keyLabels[j], MAX_LABEL_PX), 0, 0);
+      ctx.fillText(this.#labels.cols[j], 0, 0);
       ctx.restore();
     }
 
@@ -247,10 +257,21 @@ export class AttentionHeatmap extends HTMLElement {
   // Label widths, header height and the cell size that fits the available width.
   #measure(ctx, data) {
     const { n, m } = data;
-    this.#width = this.clientWidth;
-    const widest = (labels) => labels.reduce((most, label) => Math.max(most, ctx.measureText(label).width), 0);
-    const rowLabels = Math.min(MAX_LABEL_PX, widest(data.queryLabels));
-    const colLabels = Math.min(MAX_LABEL_PX, widest(data.keyLabels));
+    if (!this.#width) this.#width = this.clientWidth; // before the first resize observation
+    const labelKey = `${ctx.font}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
+    if (this.#labels?.key !== labelKey) {
+      const widest = (labels) => labels.reduce((most, label) => Math.max(most, ctx.measureText(label).width), 0);
+      const clipped = (labels) => labels.map((label) => clip(ctx, label, MAX_LABEL_PX));
+      this.#labels = {
+        key: labelKey,
+        rowWidth: Math.min(MAX_LABEL_PX, widest(data.queryLabels)),
+        colWidth: Math.min(MAX_LABEL_PX, widest(data.keyLabels)),
+        rows: clipped(data.queryLabels),
+        cols: clipped(data.keyLabels),
+      };
+    }
+    const rowLabels = this.#labels.rowWidth;
+    const colLabels = this.#labels.colWidth;
     const x0 = Math.ceil(rowLabels + 12);
     const y0 = Math.ceil(colLabels * HEADER_ANGLE_SIN + 14);
     const available = Math.max(0, this.#width - x0 - 24);

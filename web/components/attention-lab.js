@@ -11,7 +11,7 @@
 // see attention-lab.d.ts.
 import { createEngine } from '../core/engine.js';
 import { fetchVocab } from '../core/vocab.js';
-import { ATTRIBUTES, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
+import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
 import { MAX_TOKENS } from '../lab/tokenize.js';
 import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
 import { base, sheet, theme } from './styles.js';
@@ -75,6 +75,8 @@ export class AttentionLab extends HTMLElement {
   #scheduled = false;
   #loading = null;
   #ones = new Float32Array(0);
+  #oovHtml = '';
+  #preparing = null; // the seed whose projections are being computed in idle time
   #last = { d: WORD_DIM, scale: NaN };
   #resolveReady;
   #els;
@@ -271,8 +273,8 @@ export class AttentionLab extends HTMLElement {
     this.#showUnknownWords(s, inputs);
     e.heatmap.data = { n, m, weights: result.weights, scores: result.scores, dots: result.dots, queryLabels, keyLabels, selected };
     const row = (array) => array.subarray(selected * m, (selected + 1) * m);
-    e.barsTitle.textContent = `Where “${queryLabels[selected]}” looks`;
-    e.barsHint.textContent = `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`;
+    setText(e.barsTitle, `Where “${queryLabels[selected]}” looks`);
+    setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
     e.bars.data = {
       labels: keyLabels,
       weights: row(result.weights),
@@ -323,6 +325,7 @@ export class AttentionLab extends HTMLElement {
       probe,
     });
     this.dispatchEvent(new CustomEvent('statechange', { detail: this.#state }));
+    if (s.projection === 'random') this.#prepareProjections(s.seed);
     if (this.#resolveReady) {
       const resolve = this.#resolveReady;
       this.#resolveReady = null;
@@ -334,19 +337,33 @@ export class AttentionLab extends HTMLElement {
   #showUnknownWords(s, inputs) {
     const note = this.#els.oov;
     if (s.projection === 'pasted') {
+      this.#oovHtml = '';
       note.hidden = false;
       note.className = 'note';
       note.textContent = 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.';
       return;
     }
-    note.className = 'note oov';
+    if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = [...new Set(inputs.queryLabels.filter((_, i) => !inputs.known[i]))];
     note.hidden = unknown.length === 0;
     if (unknown.length > 0) {
       const list = unknown.slice(0, 8).map((w) => `<b>${escape(w)}</b>`).join(', ');
       const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
-      note.innerHTML = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
+      const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
+      if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
     }
+  }
+
+  // In idle time, one d_k stop at a time: the random projections of the other stops.
+  #prepareProjections(seed) {
+    if (this.#preparing === seed) return;
+    this.#preparing = seed;
+    const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 50));
+    const step = () => {
+      if (this.#preparing !== seed || this.#store.get().seed !== seed) return (this.#preparing = null);
+      if (this.#builder.prepareProjection(seed, DK_STEPS)) idle(step);
+    };
+    idle(step);
   }
 
   #showError(message) {
@@ -362,6 +379,10 @@ export class AttentionLab extends HTMLElement {
     if (this.#ones.length !== m) this.#ones = new Float32Array(m).fill(1);
     return this.#ones;
   }
+}
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 function escape(text) {

@@ -12,18 +12,22 @@ import { base, sheet } from './styles.js';
 
 const styles = sheet(`
   :host { display: block; font-variant-numeric: tabular-nums; }
-  .rows { display: grid; grid-template-columns: minmax(2.5em, max-content) minmax(60px, 1fr) 3.6em; gap: 3px 10px; align-items: center; }
-  .row { display: contents; }
-  .label { justify-self: end; max-width: 9em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 0.875rem; }
+  /* Rows are independent flex lines with fixed-size parts, and every number sits in a
+     size-contained box: a new weight repaints its bar and relays out only its own text. */
+  .rows { display: grid; gap: 3px; }
+  .row { display: flex; align-items: center; gap: 10px; height: 1.35rem; }
+  .label { flex: none; width: var(--label-width, 5em); text-align: right; overflow: hidden; text-overflow: ellipsis;
+    white-space: nowrap; font-size: 0.875rem; }
   .label.oov { text-decoration: underline dotted var(--al-warn); text-underline-offset: 3px; }
-  .track { position: relative; height: 14px; border-radius: 3px; background: var(--al-track); overflow: hidden; }
+  .track { position: relative; flex: 1 1 auto; min-width: 40px; height: 14px; border-radius: 3px; background: var(--al-track); overflow: hidden; }
   .fill { position: absolute; inset: 0; background: var(--al-bar); transform-origin: left center; transform: scaleX(0); }
   .row.max .fill { background: var(--al-bar-max); }
   .row.max .label, .row.max .value { font-weight: 600; }
   .row.masked .track {
     background: repeating-linear-gradient(135deg, var(--al-masked) 0 4px, var(--al-masked-line) 4px 5px);
   }
-  .value { font-size: 0.8125rem; text-align: right; color: var(--al-text); font-family: var(--al-mono); }
+  .value { flex: none; contain: strict; width: 4.2em; height: 1.2rem; line-height: 1.2rem; font-size: 0.8125rem;
+    text-align: right; color: var(--al-text); font-family: var(--al-mono); }
   .row.masked .value, .row.masked .label { color: var(--al-muted); }
   .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--al-border); font-size: 0.8125rem; }
   .summary div { display: flex; gap: 6px; }
@@ -34,6 +38,7 @@ const styles = sheet(`
 
 export class ProbabilityBars extends HTMLElement {
   #rows = []; // { row, label, meter, fill, value } per key
+  #labels = null;
   #list;
   #summary;
   #empty;
@@ -69,6 +74,12 @@ export class ProbabilityBars extends HTMLElement {
     this.#empty.hidden = true;
     const m = weights.length;
     this.#resize(m);
+    if (this.#labels !== labels) {
+      // the label column fits the longest label (in characters, at most 9em)
+      this.#labels = labels;
+      const longest = labels.reduce((most, label) => Math.max(most, label.length), 2);
+      this.style.setProperty('--label-width', `min(9em, ${longest + 1}ch)`);
+    }
     for (let j = 0; j < m; j++) {
       const r = this.#rows[j];
       const w = weights[j];
@@ -80,18 +91,23 @@ export class ProbabilityBars extends HTMLElement {
         r.label.title = labels[j];
         r.meter.setAttribute('aria-label', name);
       }
-      r.label.classList.toggle('oov', known ? !known[j] : false);
+      const oov = known ? !known[j] : false;
+      const isMax = !masked && w === maxWeight && maxWeight > 0;
+      if (r.oov !== oov) r.label.classList.toggle('oov', (r.oov = oov));
+      if (r.isMax !== isMax) r.row.classList.toggle('max', (r.isMax = isMax));
+      if (r.w === w && r.masked === masked) continue;
       r.row.classList.toggle('masked', masked);
-      r.row.classList.toggle('max', !masked && w === maxWeight && maxWeight > 0);
+      r.w = w;
+      r.masked = masked;
       r.fill.style.transform = `scaleX(${Number.isFinite(w) ? w : 0})`;
       r.meter.setAttribute('aria-valuenow', String(Number.isFinite(w) ? w : 0));
       r.meter.setAttribute('aria-valuetext', masked ? 'masked (causal)' : fixed(w, 3));
       r.value.textContent = masked ? 'masked' : fixed(w, 3);
     }
     this.#summary.hidden = false;
-    this.#summary.querySelector('[data-k="sum"]').textContent = fixed(rowSum, 3);
-    this.#summary.querySelector('[data-k="entropy"]').textContent = `${fixed(entropy, 3)} nats`;
-    this.#summary.querySelector('[data-k="max"]').textContent = fixed(maxWeight, 3);
+    setText(this.#summary.querySelector('[data-k="sum"]'), fixed(rowSum, 3));
+    setText(this.#summary.querySelector('[data-k="entropy"]'), `${fixed(entropy, 3)} nats`);
+    setText(this.#summary.querySelector('[data-k="max"]'), fixed(maxWeight, 3));
   }
 
   #resize(m) {
@@ -107,6 +123,10 @@ export class ProbabilityBars extends HTMLElement {
       this.#rows.push({
         row,
         name: null,
+        w: NaN,
+        masked: false,
+        oov: false,
+        isMax: false,
         label: row.querySelector('.label'),
         meter: row.querySelector('[role="meter"]'),
         fill: row.querySelector('.fill'),
@@ -114,6 +134,10 @@ export class ProbabilityBars extends HTMLElement {
       });
     }
   }
+}
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 customElements.define('probability-bars', ProbabilityBars);

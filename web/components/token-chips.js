@@ -82,8 +82,9 @@ export class TokenChips extends HTMLElement {
   }
 
   set known(known) {
+    const same = known === this.#known || (known && this.#known && sameList(known, this.#known));
     this.#known = known;
-    this.#render();
+    if (!same) this.#render();
   }
 
   set selected(index) {

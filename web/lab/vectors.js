@@ -23,14 +23,15 @@ export const POSITIONAL_STRENGTH = 1;
 // learner chose by flipping bits: deterministic, within 32 bits, and never equal to it.
 const KEY_SEED_SALT = 0x9e3779b9;
 
-const PROJECTION_CACHE = 8; // (seed, d_k) pairs kept; a d_k slider sweep has 11 stops
+const PROJECTION_CACHE = 12; // (seed, d_k) pairs kept: a d_k slider sweep has 11 stops
+const INPUT_CACHE = 12; // built inputs kept, so sweeping d_k back and forth costs one attention call
 
 export class VectorBuilder {
   #engine;
   #vocab;
   #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known }
   #projections = new Map(); // `${seed}:${dk}` → { wq, wk } (WORD_DIM×dk each)
-  #last = { key: null, inputs: null };
+  #inputs = new Map(); // inputKey → inputs (least recently used first)
 
   constructor(engine, vocab) {
     this.#engine = engine;
@@ -58,10 +59,24 @@ export class VectorBuilder {
    */
   build(state) {
     const key = inputKey(state);
-    if (key === this.#last.key) return this.#last.inputs;
-    const inputs = state.projection === 'pasted' ? this.#fromPaste(state.pasted) : this.#fromWords(state);
-    this.#last = { key, inputs };
+    let inputs = this.#inputs.get(key);
+    if (inputs) this.#inputs.delete(key);
+    else inputs = state.projection === 'pasted' ? this.#fromPaste(state.pasted) : this.#fromWords(state);
+    this.#inputs.set(key, inputs);
+    if (this.#inputs.size > INPUT_CACHE) this.#inputs.delete(this.#inputs.keys().next().value);
     return inputs;
+  }
+
+  /**
+   * Computes the projections of every d_k stop for `seed` ahead of time (call when idle):
+   * the first sweep of the d_k slider then costs no random-number generation. Returns false
+   * once all are cached.
+   */
+  prepareProjection(seed, dkSteps) {
+    const missing = dkSteps.find((dk) => !this.#projections.has(`${seed}:${dk}`));
+    if (missing === undefined) return false;
+    this.#projection(seed, missing);
+    return true;
   }
 
   #fromPaste(pasted) {
