@@ -11,7 +11,7 @@ import { base, sheet } from './styles.js';
 
 const styles = sheet(`
   :host { display: block; position: relative; }
-  .scroll { overflow-x: auto; overflow-y: hidden; padding: 2px; margin: -2px; }
+  .scroll { overflow-x: auto; overflow-y: hidden; padding: 6px; margin: -6px; } /* room for the focus ring */
   .stage { position: relative; width: max-content; border-radius: 4px; }
   .stage:focus-visible { outline: 2px solid var(--al-focus); outline-offset: 3px; }
   canvas { display: block; touch-action: manipulation; cursor: pointer; }

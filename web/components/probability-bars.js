@@ -75,10 +75,11 @@ export class ProbabilityBars extends HTMLElement {
     const m = weights.length;
     this.#resize(m);
     if (this.#labels !== labels) {
-      // the label column fits the longest label (in characters, at most 9em)
+      // the label column fits the longest label: ~0.6em a character (em, not ch, so a bold
+      // label is as wide as the others), at most 9em
       this.#labels = labels;
       const longest = labels.reduce((most, label) => Math.max(most, label.length), 2);
-      this.style.setProperty('--label-width', `min(9em, ${longest + 1}ch)`);
+      this.style.setProperty('--label-width', `${Math.min(9, 0.6 * longest + 0.6).toFixed(1)}em`);
     }
     for (let j = 0; j < m; j++) {
       const r = this.#rows[j];
