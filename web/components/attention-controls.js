@@ -6,6 +6,7 @@
 //   event: 'settingschange' { detail: patch }  e.g. { dk: 256 } or { scaled: false }
 import { fixed } from '../lab/format.js';
 import { DK_STEPS, TEMPERATURE_STEPS } from '../lab/store.js';
+import { attachShadow, setText } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -51,9 +52,7 @@ export class AttentionControls extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [base, styles], `
       <form novalidate>
         <fieldset>
           <legend>Projection</legend>
@@ -94,7 +93,7 @@ export class AttentionControls extends HTMLElement {
           <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" aria-describedby="seed-hint">
           <p class="hint" id="seed-hint">Picks the random W<sub>Q</sub> and W<sub>K</sub>.</p>
         </div>
-      </form>`;
+      </form>`);
     const $ = (id) => root.getElementById(id);
     this.#els = {
       form: root.querySelector('form'),
@@ -185,11 +184,6 @@ export class AttentionControls extends HTMLElement {
     }
     if (patch) this.dispatchEvent(new CustomEvent('settingschange', { detail: patch }));
   }
-}
-
-// Writes text only when it changes: an unchanged control costs no layout.
-function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
 }
 
 // The index of the stop closest to x (the sliders move in steps; attributes may give any value).

@@ -7,6 +7,7 @@
 //                    keyLabels (m), selected }
 //   events: 'rowselect' { detail: { index } } on click, or ↑/↓ while focused
 import { fixed, score } from '../lab/format.js';
+import { attachShadow, escapeHtml } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -64,9 +65,7 @@ export class AttentionHeatmap extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [base, styles], `
       <p class="empty" hidden></p>
       <div class="scroll">
         <div class="stage" tabindex="0" role="group" aria-roledescription="heatmap"
@@ -82,7 +81,7 @@ export class AttentionHeatmap extends HTMLElement {
         <thead></thead><tbody></tbody></table></div>
       <div class="legend" aria-hidden="true">
         <span class="ramp">0 <i></i> 1</span><span class="swatch"><i></i> masked (not a score)</span>
-      </div>`;
+      </div>`);
     this.#stage = root.querySelector('.stage');
     this.#canvas = root.querySelector('canvas');
     this.#tip = root.querySelector('.tip');
@@ -347,8 +346,8 @@ export class AttentionHeatmap extends HTMLElement {
     }
     const { i, j } = cell;
     const at = i * data.m + j;
-    const q = escape(data.queryLabels[i]);
-    const k = escape(data.keyLabels[j]);
+    const q = escapeHtml(data.queryLabels[i]);
+    const k = escapeHtml(data.keyLabels[j]);
     this.#tip.innerHTML =
       data.scores[at] === -Infinity
         ? `<b>${q}</b> → <b>${k}</b><br>masked: a query sees only earlier keys`
@@ -380,10 +379,10 @@ export class AttentionHeatmap extends HTMLElement {
     const tbody = this.#table.tBodies[0];
     if (key !== this.#tableKey) {
       this.#tableKey = key;
-      const head = data.keyLabels.map((label, j) => `<th scope="col">${escape(label)} (key ${j + 1})</th>`).join('');
+      const head = data.keyLabels.map((label, j) => `<th scope="col">${escapeHtml(label)} (key ${j + 1})</th>`).join('');
       this.#table.tHead.innerHTML = `<tr><th scope="col">query \\ key</th>${head}</tr>`;
       tbody.innerHTML = data.queryLabels
-        .map((label, i) => `<tr><th scope="row">${escape(label)} (query ${i + 1})</th>${'<td></td>'.repeat(m)}</tr>`)
+        .map((label, i) => `<tr><th scope="row">${escapeHtml(label)} (query ${i + 1})</th>${'<td></td>'.repeat(m)}</tr>`)
         .join('');
     }
     for (let i = 0; i < n; i++) {
@@ -471,10 +470,6 @@ function clip(ctx, text, maxWidth) {
   let cut = text;
   while (cut.length > 1 && ctx.measureText(`${cut}…`).width > maxWidth) cut = cut.slice(0, -1);
   return `${cut}…`;
-}
-
-function escape(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 customElements.define('attention-heatmap', AttentionHeatmap);

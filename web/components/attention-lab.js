@@ -14,6 +14,7 @@ import { fetchVocab } from '../core/vocab.js';
 import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
 import { MAX_TOKENS } from '../lab/tokenize.js';
 import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
+import { attachShadow, escapeHtml, setText } from './dom.js';
 import { base, sheet, theme } from './styles.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
@@ -88,9 +89,7 @@ export class AttentionLab extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [theme, base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [theme, base, styles], `
       <div class="lab">
         <section class="card tokens">
           <label class="title" for="sentence">Tokens</label>
@@ -130,7 +129,7 @@ export class AttentionLab extends HTMLElement {
           <section class="card paste"><vector-paste></vector-paste></section>
         </div>
         <p class="hint foot"></p>
-      </div>`;
+      </div>`);
     const $ = (selector) => root.querySelector(selector);
     this.#els = {
       sentence: $('#sentence'),
@@ -298,7 +297,7 @@ export class AttentionLab extends HTMLElement {
       e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
     }
     e.probeNote.hidden = !probe || probe.known;
-    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escape(probe.text)}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
+    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(probe.text)}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
 
     this.#state = Object.freeze({
       settings: s,
@@ -347,7 +346,7 @@ export class AttentionLab extends HTMLElement {
     const unknown = [...new Set(inputs.queryLabels.filter((_, i) => !inputs.known[i]))];
     note.hidden = unknown.length === 0;
     if (unknown.length > 0) {
-      const list = unknown.slice(0, 8).map((w) => `<b>${escape(w)}</b>`).join(', ');
+      const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(w)}</b>`).join(', ');
       const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
       const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
       if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
@@ -379,14 +378,6 @@ export class AttentionLab extends HTMLElement {
     if (this.#ones.length !== m) this.#ones = new Float32Array(m).fill(1);
     return this.#ones;
   }
-}
-
-function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
-}
-
-function escape(text) {
-  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 customElements.define('attention-lab', AttentionLab);

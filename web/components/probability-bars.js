@@ -8,6 +8,7 @@
 // Updates are incremental: rows are added or removed only when m changes; otherwise each
 // row gets a new transform, text and aria-valuenow.
 import { fixed } from '../lab/format.js';
+import { attachShadow, setText } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -45,16 +46,14 @@ export class ProbabilityBars extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [base, styles], `
       <p class="empty" hidden></p>
       <div class="rows" role="list"></div>
       <dl class="summary" hidden>
         <div><dt>Σ weights</dt><dd data-k="sum"></dd></div>
         <div><dt>entropy</dt><dd data-k="entropy"></dd></div>
         <div><dt>max weight</dt><dd data-k="max"></dd></div>
-      </dl>`;
+      </dl>`);
     this.#list = root.querySelector('.rows');
     this.#summary = root.querySelector('.summary');
     this.#empty = root.querySelector('.empty');
@@ -135,10 +134,6 @@ export class ProbabilityBars extends HTMLElement {
       });
     }
   }
-}
-
-function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
 }
 
 customElements.define('probability-bars', ProbabilityBars);

@@ -6,6 +6,7 @@
 //   chips.selected = number
 //   events: 'rowselect' { detail: { index } }, 'tokenschange' { detail: { tokens } }
 import { checkToken } from '../lab/tokenize.js';
+import { attachShadow, escapeHtml } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -44,15 +45,13 @@ export class TokenChips extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [base, styles], `
       <div class="chips" role="toolbar" aria-label="Token chips" aria-describedby="keys">
         <span class="list"></span>
         <input class="add" type="text" aria-label="Add a token" placeholder="+ add token" autocomplete="off" spellcheck="false">
       </div>
       <p id="keys" class="visually-hidden">Arrow keys move between tokens; Enter or F2 edits a token; Delete removes it. Selecting a token shows where it looks.</p>
-      <p class="alert" role="alert"></p>`;
+      <p class="alert" role="alert"></p>`);
     this.#list = root.querySelector('.list');
     this.#add = root.querySelector('.add');
     this.#alert = root.querySelector('.alert');
@@ -101,9 +100,9 @@ export class TokenChips extends HTMLElement {
     const html = this.#tokens.map((token, i) => {
       const oov = this.#known && this.#known[i] === false;
       return `<span class="chip${oov ? ' oov' : ''}" data-i="${i}">` +
-        `<button type="button" class="tok" data-i="${i}">${escape(token)}` +
+        `<button type="button" class="tok" data-i="${i}">${escapeHtml(token)}` +
         (oov ? '<span class="mark" aria-hidden="true" title="not in vocabulary">?</span><span class="visually-hidden">, not in vocabulary</span>' : '') +
-        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escape(token)}”">×</button></span>`;
+        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escapeHtml(token)}”">×</button></span>`;
     });
     this.#list.innerHTML = html.join('');
     this.#markSelection();
@@ -229,10 +228,6 @@ function indexOf(target) {
 
 function sameList(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function escape(text) {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 customElements.define('token-chips', TokenChips);

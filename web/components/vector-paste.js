@@ -4,6 +4,7 @@
 //
 //   event: 'vectorspaste' { detail: parseVectors(...) result (web/lab/paste.js) }
 import { parseVectors } from '../lab/paste.js';
+import { attachShadow } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -36,9 +37,7 @@ export class VectorPaste extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = [base, styles];
-    root.innerHTML = `
+    const root = attachShadow(this, [base, styles], `
       <details>
         <summary>Bring your own vectors</summary>
         <p class="hint">One row per token: numbers separated by commas or spaces, optionally after a label
@@ -55,7 +54,7 @@ export class VectorPaste extends HTMLElement {
           <span class="status" aria-live="polite"></span>
         </div>
         <p class="alert" role="alert"></p>
-      </details>`;
+      </details>`);
     const form = root.querySelector('form');
     this.#fields = { q: form.elements.q, k: form.elements.k, v: form.elements.v };
     this.#alert = root.querySelector('.alert');
