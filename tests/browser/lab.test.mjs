@@ -1,0 +1,336 @@
+// The demo page in headless Chromium: what a learner sees and does. Run by scripts/test.sh
+// (node --test --test-concurrency=1 tests/browser/); screenshots go to artifacts/screenshots/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { join } from 'node:path';
+
+import { SCREENSHOTS, ensureDir, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
+
+// Tolerance of the headline numbers: they are quoted to two decimals.
+const HEADLINE_TOLERANCE = 0.005;
+// A row of weights sums to 1 up to float32 rounding of m terms.
+const ROW_SUM_TOLERANCE = 1e-3;
+
+let browser;
+let page;
+
+before(async () => {
+  browser = await launch();
+  page = await browser.newPage();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const sum = (meters) => meters.reduce((total, m) => total + m.value, 0);
+const meter = (meters, name) => meters.find((m) => m.name === name);
+
+test('the first result is drawn well under a second after navigation', async () => {
+  const measure = async () => {
+    await openLab(page, browser.url);
+    return page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
+          // "painted" is an upper bound: at least one frame after the first bars were drawn
+          requestAnimationFrame(() => setTimeout(() => resolve({ first, painted: performance.now() })));
+        }),
+    );
+  };
+  const cold = await measure(); // a fresh browser profile: nothing compiled or cached yet
+  const warm = await measure();
+  const ms = ({ first, painted }) => `${first.toFixed(0)} ms (painted by ${painted.toFixed(0)} ms)`;
+  console.log(`# navigation → first result: first visit ${ms(cold)}, second visit ${ms(warm)}`);
+  assert.ok(warm.first < 1000, `first result after ${warm.first} ms`);
+  assert.ok(cold.first < 2500, `first result of the first visit after ${cold.first} ms`);
+});
+
+test('headline numbers: cat 1.00 on itself unscaled, 0.36 scaled; the probe "animal" looks most at "cat" (≈ 0.18)', async () => {
+  await openLab(page, browser.url);
+  const scaled = await readMeters(page);
+  assert.equal(scaled.length, 10);
+  assert.ok(Math.abs(meter(scaled, 'cat (key 2)').value - 0.36) < HEADLINE_TOLERANCE, JSON.stringify(scaled));
+  assert.equal(meter(scaled, 'cat (key 2)').text, '0.363');
+  const lab = page.locator('attention-lab');
+  assert.match(await lab.locator('#bars-title').textContent(), /Where “cat” looks/);
+
+  const probe = await readMeters(page, '#probe-bars');
+  const largest = probe.reduce((best, m) => (m.value > best.value ? m : best));
+  assert.equal(largest.name, 'cat (key 2)');
+  assert.ok(Math.abs(largest.value - 0.18) < 0.01, `animal → cat ${largest.value}`);
+  assert.match(await lab.locator('#probe-bars').evaluate((el) => el.shadowRoot.textContent), /0\.175/);
+
+  await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).uncheck();
+  const unscaled = await until(() => readMeters(page), (m) => m[1].value > 0.9, { what: 'the unscaled row' });
+  assert.ok(Math.abs(meter(unscaled, 'cat (key 2)').value - 1) < HEADLINE_TOLERANCE);
+  assert.equal(meter(unscaled, 'cat (key 2)').text, '1.000');
+  await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).check();
+});
+
+test('typing a sentence gives one chip and one meter per token; a row sums to 1', async () => {
+  await openLab(page, browser.url);
+  const field = page.getByLabel('Tokens', { exact: true });
+  await field.fill('');
+  await field.pressSequentially('Dogs chase the ball, and cats watch them.', { delay: 5 });
+  const tokens = ['dogs', 'chase', 'the', 'ball', ',', 'and', 'cats', 'watch', 'them', '.'];
+  const meters = await until(() => readMeters(page), (m) => m.length === tokens.length && m[9].name === '. (key 10)', {
+    what: 'ten meters',
+  });
+  assert.deepEqual(meters.map((m) => m.name), tokens.map((t, j) => `${t} (key ${j + 1})`));
+  const chips = page.locator('attention-lab token-chips').getByRole('button', { pressed: false }).or(
+    page.locator('attention-lab token-chips').getByRole('button', { pressed: true }),
+  );
+  assert.equal(await chips.count(), tokens.length);
+  for (const m of meters) assert.ok(m.value >= 0 && m.value <= 1);
+  assert.ok(Math.abs(sum(meters) - 1) < ROW_SUM_TOLERANCE, `row sums to ${sum(meters)}`);
+  assert.equal((await readSummary(page)).sum, '1.000');
+
+  // every row: select it with a chip
+  for (let i = 0; i < tokens.length; i += 3) {
+    await page.locator('attention-lab token-chips').getByRole('button', { name: tokens[i], exact: true }).first().click();
+    const row = await until(() => readMeters(page), () => true);
+    assert.ok(Math.abs(sum(row) - 1) < ROW_SUM_TOLERANCE);
+  }
+  assert.doesNotMatch(await page.locator('attention-lab').evaluate((el) => el.shadowRoot.textContent), /NaN|Infinity/);
+});
+
+test('turning scaling off at a large d_k makes the selected row more peaked', async () => {
+  await openLab(page, browser.url);
+  await page.getByRole('radio', { name: 'Random' }).check();
+  const dk = page.getByRole('slider', { name: 'd_k', exact: true });
+  await dk.focus();
+  await page.keyboard.press('End');
+  const lab = page.locator('attention-lab');
+  await until(() => lab.evaluate((el) => el.state.d), (d) => d === 1024, { what: 'd_k = 1024' });
+  const before = await readSummary(page);
+  await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).uncheck();
+  const afterOff = await until(() => readSummary(page), (s) => s.max !== before.max, { what: 'the unscaled row' });
+  console.log(`# d_k = 1024, scaled: max ${before.max}, entropy ${before.entropy}; unscaled: max ${afterOff.max}, entropy ${afterOff.entropy}`);
+  assert.ok(Number(afterOff.max) > Number(before.max), 'max weight rises');
+  assert.ok(parseFloat(afterOff.entropy) < parseFloat(before.entropy), 'entropy falls');
+  // the page shows what the engine returned
+  const state = await lab.evaluate((el) => ({ max: el.state.result.maxWeight[el.state.selected], scaled: el.state.scaled }));
+  assert.equal(state.scaled, false);
+  assert.equal(state.max.toFixed(3), afterOff.max);
+});
+
+test('a bad paste shows an inline error and keeps the previous result', async () => {
+  const lab = await openLab(page, browser.url);
+  const before = await readMeters(page);
+  await lab.locator('vector-paste summary').click();
+  const q = page.getByRole('textbox', { name: /^Q/ });
+  await q.fill('1, 2\n3, x');
+  await page.getByRole('button', { name: 'Use these vectors' }).click();
+  const alert = lab.locator('vector-paste [role="alert"]');
+  assert.match(await alert.textContent(), /Q row 2, column 2: “x” is not a number/);
+  assert.equal(await q.getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await readMeters(page), before);
+  assert.equal(await page.getByRole('radio', { name: 'Identity' }).isChecked(), true);
+
+  // a good paste (the example), then a bad one: the pasted result stays
+  await page.getByRole('button', { name: 'Example' }).click();
+  const pasted = await until(() => readMeters(page), (m) => m.length === 3, { what: 'three pasted keys' });
+  assert.deepEqual(pasted.map((m) => m.name), ['cat (key 1)', 'sat (key 2)', 'mat (key 3)']);
+  assert.ok(Math.abs(sum(pasted) - 1) < ROW_SUM_TOLERANCE);
+  assert.equal(await alert.textContent(), '');
+  await page.getByRole('textbox', { name: /^K/ }).fill('1, 0\n0, 1');
+  await page.getByRole('button', { name: 'Use these vectors' }).click();
+  assert.match(await alert.textContent(), /Q rows have 3 numbers but K rows have 2/);
+  assert.deepEqual(await readMeters(page), pasted);
+  assert.equal(await page.getByRole('radio', { name: 'Pasted' }).isChecked(), true);
+});
+
+test('causal mask: later keys are drawn as masked, never as scores', async () => {
+  await openLab(page, browser.url);
+  await page.getByRole('checkbox', { name: 'Causal mask' }).check();
+  const meters = await until(() => readMeters(page), (m) => m[2].text === 'masked (causal)', { what: 'masked keys' });
+  // "cat" is query 2: it sees keys 1 and 2 only
+  assert.deepEqual(meters.slice(2).map((m) => m.value), Array(8).fill(0));
+  assert.ok(Math.abs(sum(meters) - 1) < ROW_SUM_TOLERANCE);
+  // the accessible table (filled once input settles): row "the" sees only key 1
+  const firstRow = () =>
+    page.locator('attention-lab attention-heatmap table').evaluate((t) => [...(t.tBodies[0].rows[0]?.cells ?? [])].map((c) => c.textContent));
+  const row = await until(firstRow, (cells) => cells[2] === 'masked', { what: 'the table to say masked' });
+  assert.deepEqual(row.slice(1), ['1.000', ...Array(9).fill('masked')]);
+  await page.getByRole('checkbox', { name: 'Causal mask' }).uncheck();
+});
+
+test('unknown words are marked "not in vocabulary" and still get a distribution', async () => {
+  await openLab(page, browser.url);
+  await page.getByLabel('Tokens', { exact: true }).fill('the zorblax sat');
+  const lab = page.locator('attention-lab');
+  await until(() => readMeters(page), (m) => m.length === 3, { what: 'three meters' });
+  assert.match(await lab.locator('.note.oov').textContent(), /Not in vocabulary: zorblax/);
+  assert.equal(await page.getByRole('button', { name: /^zorblax.*not in vocabulary$/ }).count(), 1);
+  const state = await lab.evaluate((el) => el.state.tokens.map((t) => t.known));
+  assert.deepEqual(state, [true, false, true]);
+});
+
+test('chips can be removed, added and edited from the keyboard', async () => {
+  await openLab(page, browser.url);
+  const chips = page.locator('attention-lab token-chips');
+  await chips.getByRole('button', { name: 'sat', exact: true }).focus();
+  await page.keyboard.press('Delete');
+  const lab = page.locator('attention-lab');
+  await until(() => lab.evaluate((el) => el.state.tokens.length), (n) => n === 9, { what: 'nine tokens' });
+  assert.equal(await page.getByLabel('Tokens', { exact: true }).inputValue(), 'the cat on the mat because it was tired');
+  await page.keyboard.press('Enter'); // edits the focused chip ("on")
+  await page.keyboard.type('under');
+  await page.keyboard.press('Enter');
+  await page.getByRole('textbox', { name: 'Add a token' }).fill('again');
+  await page.keyboard.press('Enter');
+  const tokens = await until(() => lab.evaluate((el) => el.state.tokens.map((t) => t.text)), (t) => t.length === 10, {
+    what: 'ten tokens',
+  });
+  assert.deepEqual(tokens, ['the', 'cat', 'under', 'the', 'mat', 'because', 'it', 'was', 'tired', 'again']);
+});
+
+test('keyboard: every control is reachable with Tab, in reading order', async () => {
+  await openLab(page, browser.url);
+  await page.getByRole('radio', { name: 'Random' }).check(); // enables d_k and the seed
+  await page.locator('body').focus();
+  await page.evaluate(() => document.activeElement.blur());
+  const names = [];
+  for (let k = 0; k < 40; k++) {
+    await page.keyboard.press('Tab');
+    names.push(
+      await page.evaluate(() => {
+        let el = document.activeElement;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+        if (!el || el === document.body) return 'body';
+        const label = el.getAttribute('aria-label') ?? (el.labels?.[0]?.textContent ?? el.textContent).trim().replace(/\s+/g, ' ');
+        return `${el.getAttribute('role') ?? el.type ?? el.tagName.toLowerCase()}:${label}`;
+      }),
+    );
+  }
+  const expected = ['text:Tokens', 'button:cat', 'text:Add a token', 'radio:Random', 'd_k', 'Scale by √d_k', 'range:Temperature',
+    'checkbox:Causal mask', 'checkbox:Positional encoding', 'number:Seed', 'group:Attention weights heatmap', 'text:Probe word', 'Bring your own vectors'];
+  let at = 0;
+  for (const name of names) if (at < expected.length && name.includes(expected[at])) at++;
+  assert.equal(at, expected.length, `Tab order: ${names.join(' → ')}`);
+  // the focused heatmap answers arrow keys and selects rows
+  await page.locator('attention-lab attention-heatmap .stage').focus();
+  await page.keyboard.press('ArrowDown');
+  const lab = page.locator('attention-lab');
+  assert.equal(await lab.evaluate((el) => el.state.selected), 2);
+  assert.match(await lab.locator('attention-heatmap [aria-live]').textContent(), /sat \(query 3\) to the \(key 1\): weight 0\.\d{3}/);
+});
+
+test('the element API: state, statechange, set()', async () => {
+  const lab = await openLab(page, browser.url);
+  const detail = await lab.evaluate(
+    (el) =>
+      new Promise((resolve) => {
+        el.addEventListener('statechange', ({ detail: s }) => resolve({
+          tokens: s.tokens.length, n: s.n, d: s.d, qLength: s.q.length, kLength: s.k.length, scaled: s.scaled,
+          selected: s.selected, weights: s.result.weights.length, probe: s.probe?.text, dk: el.settings.dk,
+        }), { once: true });
+        el.set({ projection: 'random', dk: 16 });
+      }),
+  );
+  assert.deepEqual(detail, { tokens: 10, n: 10, d: 16, qLength: 160, kLength: 160, scaled: true, selected: 1, weights: 100, probe: 'animal', dk: 16 });
+  const { rejected } = await lab.evaluate((el) => el.set({ dk: 5000 }));
+  assert.match(rejected.dk, /from 1 to 1024/);
+});
+
+test('embedded on another page: attributes set the initial state; assets resolve from the module', async () => {
+  // a lesson page two folders deep, served with the same strict CSP
+  const lesson = `${browser.url}lessons/week-3/attention.html`;
+  await page.route(lesson, (route) =>
+    route.fulfill({
+      contentType: 'text/html; charset=utf-8',
+      headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'" },
+      body: `<!doctype html><title>Lesson</title><h1>Week 3</h1>
+        <script type="module" src="../../components/attention-lab.js"></script>
+        <attention-lab sentence="Dogs chase cats" probe="puppy" dk="256" scaled="false" projection="random"></attention-lab>`,
+    }),
+  );
+  await page.goto(lesson);
+  const lab = page.locator('attention-lab');
+  await lab.evaluate((el) => el.ready);
+  const state = await lab.evaluate((el) => ({
+    tokens: el.state.tokens.map((t) => t.text), d: el.state.d, scaled: el.state.scaled, probe: el.state.probe.text,
+  }));
+  assert.deepEqual(state, { tokens: ['dogs', 'chase', 'cats'], d: 256, scaled: false, probe: 'puppy' });
+  assert.equal(await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).isChecked(), false);
+  await page.unroute(lesson);
+});
+
+test('interaction stays at interactive speed with 64 tokens', async () => {
+  await openLab(page, browser.url);
+  const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+  const sentence = Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' ');
+  await page.getByLabel('Tokens', { exact: true }).fill(sentence);
+  await page.getByRole('radio', { name: 'Random' }).check();
+  await until(() => readMeters(page), (m) => m.length === 64, { what: '64 meters' });
+  // 1. the work of one update: input event → store → core → views (statechange), then style
+  // and layout; 2. real key presses, measured by the browser (Event Timing: input → next paint)
+  const timings = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const slider = lab.shadowRoot.querySelector('attention-controls').shadowRoot.getElementById('dk');
+    const out = [];
+    for (const step of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5, 10]) {
+      const start = performance.now();
+      const drawn = new Promise((resolve) => lab.addEventListener('statechange', () => resolve(performance.now()), { once: true }));
+      slider.value = String(step);
+      slider.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      const rendered = await drawn;
+      lab.getBoundingClientRect(); // style and layout of the update
+      out.push({ render: rendered - start, layout: performance.now() - rendered });
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 20)));
+    }
+    return out;
+  });
+  await page.evaluate(() => {
+    window.__events = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'keydown') window.__events.push(e.duration);
+    }).observe({ type: 'event', durationThreshold: 16 });
+  });
+  const dk = page.getByRole('slider', { name: 'd_k', exact: true });
+  await dk.focus();
+  for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'End', 'ArrowLeft', 'ArrowLeft', 'End']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(60);
+  }
+  const slowKeys = await page.evaluate(() => window.__events);
+  const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const render = timings.map((t) => t.render);
+  const total = timings.map((t) => t.render + t.layout);
+  console.log(
+    `# 64 tokens, random projection, d_k 2…1024: input → views median ${median(render).toFixed(1)} ms (max ${Math.max(...render).toFixed(1)}), ` +
+      `+ style/layout median ${median(total).toFixed(1)} ms (max ${Math.max(...total).toFixed(1)}); ` +
+      `key presses over 16 ms to next paint (of 8): ${slowKeys.length ? slowKeys.join(', ') + ' ms' : 'none'}`,
+  );
+  // A loose bound for a shared, noisy CI machine; the numbers above are the measurement.
+  assert.ok(median(total) < 50, `median input → layout ${median(total)} ms`);
+});
+
+test('screenshots: phone 360 px and desktop 1440 px, light and dark', async () => {
+  await ensureDir(SCREENSHOTS);
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [name, viewport] of [['phone-360', { width: 360, height: 780 }], ['desktop-1440', { width: 1440, height: 900 }]]) {
+      await page.setViewportSize(viewport);
+      await page.emulateMedia({ colorScheme });
+      await openLab(page, browser.url);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.equal(overflow, 0, `${name} ${colorScheme}: the page is ${overflow} px wider than the screen`);
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${colorScheme}.png`), fullPage: true });
+    }
+  }
+  // a focused, hovered state: the tooltip and focus ring
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, browser.url);
+  await page.getByRole('radio', { name: 'Random' }).check();
+  await page.getByRole('checkbox', { name: 'Causal mask' }).check();
+  await page.locator('attention-lab attention-heatmap .stage').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.locator('attention-lab .main').screenshot({ path: join(SCREENSHOTS, 'desktop-1440-light-causal-focus.png') });
+});
+
+test('no console errors, page errors or CSP violations on any page above', () => {
+  assert.deepEqual(browser.problems, []);
+});

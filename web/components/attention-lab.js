@@ -1,0 +1,383 @@
+// <attention-lab>: the whole explainer in one element. Type tokens; see softmax(Q·Kᵀ/√d_k)
+// as a heatmap and as probability bars, on real GloVe word vectors.
+//
+//   <script type="module" src=".../components/attention-lab.js"></script>
+//   <attention-lab sentence="The cat sat" probe="animal" dk="64" scaled="false"></attention-lab>
+//
+// State flows one way: controls → store (web/lab/store.js) → core (vectors.js builds Q, K, V
+// with the engine; engine.attention computes the result) → views (the elements below), which
+// only draw the numbers they are given. Public API for lesson instruments: `state` (the latest
+// inputs and engine result), the 'statechange' event, `settings`, `set(patch)`, `ready`;
+// see attention-lab.d.ts.
+import { createEngine } from '../core/engine.js';
+import { fetchVocab } from '../core/vocab.js';
+import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
+import { MAX_TOKENS } from '../lab/tokenize.js';
+import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
+import { attachShadow, escapeHtml, setText } from './dom.js';
+import { base, sheet, theme } from './styles.js';
+import './attention-controls.js';
+import './attention-heatmap.js';
+import './probability-bars.js';
+import './token-chips.js';
+import './vector-paste.js';
+
+// Assets resolve against this module, not the page: the element works wherever it is embedded.
+const VOCAB_URL = new URL('../assets/glove-100d.bin', import.meta.url);
+
+let core = null; // one engine and vocabulary for every <attention-lab> on the page
+function loadCore() {
+  core ??= Promise.all([createEngine(), fetchVocab(VOCAB_URL)]).then(([engine, vocab]) => ({ engine, vocab }));
+  return core;
+}
+
+const styles = sheet(`
+  :host { display: block; font-family: var(--al-font); color: var(--al-text); line-height: 1.45; }
+  .lab { container: lab / inline-size; display: grid; gap: 16px; }
+  .card { background: var(--al-surface); border: 1px solid var(--al-border); border-radius: 12px; padding: 16px; min-width: 0; }
+  h2, .title { display: block; margin: 0 0 4px; font-size: 1rem; font-weight: 650; letter-spacing: 0.005em; }
+  .card > .hint { margin: 0 0 12px; }
+  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--al-border); border-radius: 8px; background: var(--al-bg); font-size: 1rem; }
+  .text:focus-visible { outline-offset: 0; border-color: var(--al-focus); }
+  .tokens { display: grid; gap: 10px; }
+  .tokens .title { margin: 0; }
+  .note { margin: 0; font-size: 0.8125rem; color: var(--al-muted); }
+  .note.oov::before { content: "?"; display: inline-grid; place-items: center; width: 1.3em; height: 1.3em; margin-right: 6px;
+    border: 1px dashed var(--al-warn); border-radius: 50%; color: var(--al-warn); font-weight: 700; font-size: 0.75rem; }
+  .note b { color: var(--al-text); font-weight: 600; }
+  .main { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); }
+  .lower { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); align-items: start; }
+  @container lab (min-width: 700px) {
+    .main { grid-template-columns: minmax(220px, 260px) minmax(0, 1fr); grid-template-areas: "controls heat" "controls bars"; align-items: start; }
+    .controls { grid-area: controls; }
+    .heat { grid-area: heat; }
+    .bars { grid-area: bars; }
+  }
+  @container lab (min-width: 1080px) {
+    .main { grid-template-columns: 250px minmax(0, 1.2fr) minmax(0, 1fr); grid-template-areas: "controls heat bars"; }
+    .lower { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+  }
+  .probe-field { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 8px 0 12px; }
+  .probe-field .text { width: 12em; max-width: 100%; flex: 0 1 auto; }
+  .probe-field label { font-weight: 600; font-size: 0.875rem; }
+  .probe .note { margin-bottom: 10px; }
+  .foot { margin: 0; text-align: right; }
+  .alert { margin: 0; }
+`);
+
+export class AttentionLab extends HTMLElement {
+  static observedAttributes = Object.keys(ATTRIBUTES);
+
+  #store = createStore(defaultSettings());
+  #engine = null;
+  #vocab = null;
+  #builder = null;
+  #state = null;
+  #scheduled = false;
+  #loading = null;
+  #ones = new Float32Array(0);
+  #oovHtml = '';
+  #preparing = null; // the seed whose projections are being computed in idle time
+  #last = { d: WORD_DIM, scale: NaN };
+  #resolveReady;
+  #els;
+
+  /** Resolves with the element once the first result is drawn. */
+  ready = new Promise((resolve) => {
+    this.#resolveReady = resolve;
+  });
+
+  constructor() {
+    super();
+    const root = attachShadow(this, [theme, base, styles], `
+      <div class="lab">
+        <section class="card tokens">
+          <label class="title" for="sentence">Tokens</label>
+          <input id="sentence" class="text" type="text" autocomplete="off" spellcheck="false" aria-describedby="sentence-hint">
+          <p class="hint note" id="sentence-hint">Type a sentence: it is split into lower-case words and punctuation, one chip each.
+            Choose a chip to see where it looks; double-click (or press Enter on) a chip to edit it.</p>
+          <token-chips></token-chips>
+          <p class="note oov" hidden></p>
+          <p class="note truncated" hidden>Only the first ${MAX_TOKENS} tokens are used.</p>
+        </section>
+        <p class="alert" role="alert"></p>
+        <div class="main">
+          <section class="card controls" aria-labelledby="controls-title">
+            <h2 id="controls-title">Settings</h2>
+            <attention-controls></attention-controls>
+          </section>
+          <section class="card heat" aria-labelledby="heat-title">
+            <h2 id="heat-title">Attention weights</h2>
+            <p class="hint">Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.</p>
+            <attention-heatmap></attention-heatmap>
+          </section>
+          <section class="card bars" aria-labelledby="bars-title">
+            <h2 id="bars-title">Where the selected token looks</h2>
+            <p class="hint" id="bars-hint">Select a row in the heatmap or a chip.</p>
+            <probability-bars id="bars"></probability-bars>
+          </section>
+        </div>
+        <div class="lower">
+          <section class="card probe" aria-labelledby="probe-title">
+            <h2 id="probe-title">Cross-attention probe</h2>
+            <p class="hint">One extra query word (n = 1) attends over the sentence’s tokens (m keys).</p>
+            <div class="probe-field"><label for="probe">Probe word</label>
+              <input id="probe" class="text" type="text" autocomplete="off" spellcheck="false"></div>
+            <p class="note probe-note" hidden></p>
+            <probability-bars id="probe-bars"></probability-bars>
+          </section>
+          <section class="card paste"><vector-paste></vector-paste></section>
+        </div>
+        <p class="hint foot"></p>
+      </div>`);
+    const $ = (selector) => root.querySelector(selector);
+    this.#els = {
+      sentence: $('#sentence'),
+      chips: $('token-chips'),
+      oov: $('.note.oov'),
+      truncated: $('.note.truncated'),
+      alert: $('.lab > .alert'),
+      controls: $('attention-controls'),
+      heatmap: $('attention-heatmap'),
+      barsTitle: $('#bars-title'),
+      barsHint: $('#bars-hint'),
+      bars: $('#bars'),
+      probe: $('#probe'),
+      probeNote: $('.probe-note'),
+      probeBars: $('#probe-bars'),
+      paste: $('vector-paste'),
+      foot: $('.foot'),
+    };
+    const e = this.#els;
+    e.heatmap.message = 'Loading word vectors…';
+    e.bars.message = 'Loading word vectors…';
+    e.probeBars.message = 'Loading word vectors…';
+
+    e.sentence.addEventListener('input', () => this.#store.set({ sentence: e.sentence.value }));
+    e.probe.addEventListener('input', () => this.#store.set({ probe: e.probe.value }));
+    e.chips.addEventListener('tokenschange', ({ detail }) =>
+      this.#store.set({ tokens: detail.tokens, sentence: detail.tokens.join(' ') }),
+    );
+    e.chips.addEventListener('rowselect', ({ detail }) => this.#store.set({ selected: detail.index }));
+    e.heatmap.addEventListener('rowselect', ({ detail }) => this.#store.set({ selected: detail.index }));
+    e.controls.addEventListener('settingschange', ({ detail }) => this.#store.set(detail));
+    e.paste.addEventListener('vectorspaste', ({ detail }) => this.#store.set({ pasted: detail, projection: 'pasted', selected: 0 }));
+    this.#store.subscribe(() => this.#schedule());
+  }
+
+  attributeChangedCallback(name, _previous, value) {
+    this.#store.set(patchFromAttribute(name, value));
+  }
+
+  connectedCallback() {
+    this.#loading ??= loadCore().then(
+      ({ engine, vocab }) => {
+        this.#engine = engine;
+        this.#vocab = vocab;
+        this.#builder = new VectorBuilder(engine, vocab);
+        this.#els.foot.textContent = `Core: WebAssembly ${engine.simd ? 'SIMD' : '(scalar)'} · ${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`;
+        this.#render();
+      },
+      (error) => {
+        const message = `Could not load the attention core or the word vectors: ${error.message}`;
+        this.#showError(message);
+        for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
+      },
+    );
+    this.#schedule();
+  }
+
+  /**
+   * The latest state, frozen (null until the core has loaded): the settings, the tokens, Q, K,
+   * V, d_k, the selected row and the engine result. Its arrays are shared: do not modify them.
+   */
+  get state() {
+    return this.#state;
+  }
+
+  /** The settings as the controls show them (see web/lab/store.js). */
+  get settings() {
+    return this.#store.get();
+  }
+
+  /** Changes settings like the controls do, e.g. set({ dk: 256, projection: 'random' }). Returns { rejected }. */
+  set(patch) {
+    return this.#store.set(patch);
+  }
+
+  /** The engine in use (null until loaded): lesson instruments may call it for their own numbers. */
+  get engine() {
+    return this.#engine;
+  }
+
+  get vocab() {
+    return this.#vocab;
+  }
+
+  // Several store changes in one task are drawn once.
+  #schedule() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      this.#render();
+    });
+  }
+
+  #render() {
+    const s = this.#store.get();
+    const e = this.#els;
+    if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
+    if (!this.#isFocused(e.probe) && e.probe.value !== s.probe) e.probe.value = s.probe;
+    e.truncated.hidden = !s.truncated;
+    e.chips.tokens = s.tokens;
+    if (!this.#engine) {
+      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: this.#last.d, scale: NaN };
+      return;
+    }
+
+    // 1. inputs (Q, K, V) and 2. the core
+    let inputs;
+    let result;
+    let rowSums;
+    let probe = null;
+    try {
+      inputs = this.#builder.build(s);
+      const { q, k, v, n, m, d, dv } = inputs;
+      if (s.causal && n !== m)
+        throw new Error(`The causal mask needs as many queries as keys (the pasted Q has ${n} rows, K has ${m}).`);
+      const options = { scale: s.scaled ? 'sqrt' : 'none', temperature: s.temperature };
+      result = this.#engine.attention({ q, k, v, n, m, d, dv, causal: s.causal, ...options });
+      // Row sums as weights · 1 (m×1): computed by the core, shown to prove each row is a distribution.
+      rowSums = this.#engine.project(result.weights, n, m, this.#onesOf(m), 1);
+      if (inputs.probe) {
+        const probeResult = this.#engine.attention({ q: inputs.probe.q, k, n: 1, m, d, ...options });
+        const probeSum = this.#engine.project(probeResult.weights, 1, m, this.#onesOf(m), 1)[0];
+        probe = Object.freeze({ ...inputs.probe, result: probeResult, rowSum: probeSum });
+      }
+    } catch (error) {
+      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: inputs?.d ?? this.#last.d, scale: this.#last.scale };
+      this.#showError(`${error.message} Showing the previous result.`);
+      return;
+    }
+    this.#showError('');
+    const { n, m, d, queryLabels, keyLabels, known } = inputs;
+    const selected = Math.min(s.selected, n - 1);
+    this.#last = { d, scale: result.scale };
+
+    // 3. views
+    e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d, scale: result.scale };
+    e.chips.known = s.projection === 'pasted' ? null : known;
+    e.chips.selected = selected;
+    this.#showUnknownWords(s, inputs);
+    e.heatmap.data = { n, m, weights: result.weights, scores: result.scores, dots: result.dots, queryLabels, keyLabels, selected };
+    const row = (array) => array.subarray(selected * m, (selected + 1) * m);
+    setText(e.barsTitle, `Where “${queryLabels[selected]}” looks`);
+    setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
+    e.bars.data = {
+      labels: keyLabels,
+      weights: row(result.weights),
+      scores: row(result.scores),
+      rowSum: rowSums[selected],
+      entropy: result.entropy[selected],
+      maxWeight: result.maxWeight[selected],
+      known,
+    };
+    if (probe) {
+      e.probeBars.data = {
+        labels: keyLabels,
+        weights: probe.result.weights,
+        scores: probe.result.scores,
+        rowSum: probe.rowSum,
+        entropy: probe.result.entropy[0],
+        maxWeight: probe.result.maxWeight[0],
+        known,
+      };
+    } else {
+      e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
+    }
+    e.probeNote.hidden = !probe || probe.known;
+    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(probe.text)}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
+
+    this.#state = Object.freeze({
+      settings: s,
+      tokens: Object.freeze(queryLabels.map((text, i) => Object.freeze({ text, known: known ? known[i] : null }))),
+      queryLabels,
+      keyLabels,
+      projection: s.projection,
+      n,
+      m,
+      d,
+      dk: d,
+      dv: inputs.dv,
+      q: inputs.q,
+      k: inputs.k,
+      v: inputs.v,
+      x: inputs.x,
+      scaled: s.scaled,
+      temperature: s.temperature,
+      causal: s.causal,
+      positional: s.positional,
+      selected,
+      result,
+      rowSums,
+      probe,
+    });
+    this.dispatchEvent(new CustomEvent('statechange', { detail: this.#state }));
+    if (s.projection === 'random') this.#prepareProjections(s.seed);
+    if (this.#resolveReady) {
+      const resolve = this.#resolveReady;
+      this.#resolveReady = null;
+      performance.mark('attention-lab:first-result');
+      resolve(this);
+    }
+  }
+
+  #showUnknownWords(s, inputs) {
+    const note = this.#els.oov;
+    if (s.projection === 'pasted') {
+      this.#oovHtml = '';
+      note.hidden = false;
+      note.className = 'note';
+      note.textContent = 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.';
+      return;
+    }
+    if (note.className !== 'note oov') note.className = 'note oov';
+    const unknown = [...new Set(inputs.queryLabels.filter((_, i) => !inputs.known[i]))];
+    note.hidden = unknown.length === 0;
+    if (unknown.length > 0) {
+      const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(w)}</b>`).join(', ');
+      const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
+      const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
+      if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
+    }
+  }
+
+  // In idle time, one d_k stop at a time: the random projections of the other stops.
+  #prepareProjections(seed) {
+    if (this.#preparing === seed) return;
+    this.#preparing = seed;
+    const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 50));
+    const step = () => {
+      if (this.#preparing !== seed || this.#store.get().seed !== seed) return (this.#preparing = null);
+      if (this.#builder.prepareProjection(seed, DK_STEPS)) idle(step);
+    };
+    idle(step);
+  }
+
+  #showError(message) {
+    if (this.#els.alert.textContent !== message) this.#els.alert.textContent = message;
+  }
+
+  #isFocused(element) {
+    return this.shadowRoot.activeElement === element;
+  }
+
+  // A vector of m ones (for the row sums), reused while m stays the same.
+  #onesOf(m) {
+    if (this.#ones.length !== m) this.#ones = new Float32Array(m).fill(1);
+    return this.#ones;
+  }
+}
+
+customElements.define('attention-lab', AttentionLab);

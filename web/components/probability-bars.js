@@ -1,0 +1,139 @@
+// <probability-bars>: one query's attention weights over the keys, one bar per key.
+// Every bar is a role="meter" (0…1, aria-valuenow = the weight, the key token in its name),
+// followed by the row's sum, entropy and largest weight — all numbers from the engine.
+//
+//   bars.data = { labels: string[m], weights: Float32Array(m), scores: Float32Array(m),
+//                 rowSum, entropy, maxWeight, known?: boolean[m] | null }
+//
+// Updates are incremental: rows are added or removed only when m changes; otherwise each
+// row gets a new transform, text and aria-valuenow.
+import { fixed } from '../lab/format.js';
+import { attachShadow, setText } from './dom.js';
+import { base, sheet } from './styles.js';
+
+const styles = sheet(`
+  :host { display: block; font-variant-numeric: tabular-nums; }
+  /* Rows are independent flex lines with fixed-size parts, and every number sits in a
+     size-contained box: a new weight repaints its bar and relays out only its own text. */
+  .rows { display: grid; gap: 3px; }
+  .row { display: flex; align-items: center; gap: 10px; height: 1.35rem; }
+  .label { flex: none; width: var(--label-width, 5em); text-align: right; overflow: hidden; text-overflow: ellipsis;
+    white-space: nowrap; font-size: 0.875rem; }
+  .label.oov { text-decoration: underline dotted var(--al-warn); text-underline-offset: 3px; }
+  .track { position: relative; flex: 1 1 auto; min-width: 40px; height: 14px; border-radius: 3px; background: var(--al-track); overflow: hidden; }
+  .fill { position: absolute; inset: 0; background: var(--al-bar); transform-origin: left center; transform: scaleX(0); }
+  .row.max .fill { background: var(--al-bar-max); }
+  .row.max .label, .row.max .value { font-weight: 600; }
+  .row.masked .track {
+    background: repeating-linear-gradient(135deg, var(--al-masked) 0 4px, var(--al-masked-line) 4px 5px);
+  }
+  .value { flex: none; contain: strict; width: 4.2em; height: 1.2rem; line-height: 1.2rem; font-size: 0.8125rem;
+    text-align: right; color: var(--al-text); font-family: var(--al-mono); }
+  .row.masked .value, .row.masked .label { color: var(--al-muted); }
+  .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--al-border); font-size: 0.8125rem; }
+  .summary div { display: flex; gap: 6px; }
+  .summary dt { color: var(--al-muted); }
+  .summary dd { margin: 0; font-family: var(--al-mono); }
+  .empty { color: var(--al-muted); font-size: 0.875rem; }
+`);
+
+export class ProbabilityBars extends HTMLElement {
+  #rows = []; // { row, label, meter, fill, value } per key
+  #labels = null;
+  #list;
+  #summary;
+  #empty;
+
+  constructor() {
+    super();
+    const root = attachShadow(this, [base, styles], `
+      <p class="empty" hidden></p>
+      <div class="rows" role="list"></div>
+      <dl class="summary" hidden>
+        <div><dt>Σ weights</dt><dd data-k="sum"></dd></div>
+        <div><dt>entropy</dt><dd data-k="entropy"></dd></div>
+        <div><dt>max weight</dt><dd data-k="max"></dd></div>
+      </dl>`);
+    this.#list = root.querySelector('.rows');
+    this.#summary = root.querySelector('.summary');
+    this.#empty = root.querySelector('.empty');
+  }
+
+  /** Shows a message instead of bars (e.g. while loading). */
+  set message(text) {
+    this.#empty.textContent = text;
+    this.#empty.hidden = !text;
+    if (text) {
+      this.#resize(0);
+      this.#summary.hidden = true;
+    }
+  }
+
+  set data({ labels, weights, scores, rowSum, entropy, maxWeight, known = null }) {
+    this.#empty.hidden = true;
+    const m = weights.length;
+    this.#resize(m);
+    if (this.#labels !== labels) {
+      // the label column fits the longest label: ~0.6em a character (em, not ch, so a bold
+      // label is as wide as the others), at most 9em
+      this.#labels = labels;
+      const longest = labels.reduce((most, label) => Math.max(most, label.length), 2);
+      this.style.setProperty('--label-width', `${Math.min(9, 0.6 * longest + 0.6).toFixed(1)}em`);
+    }
+    for (let j = 0; j < m; j++) {
+      const r = this.#rows[j];
+      const w = weights[j];
+      const masked = scores[j] === -Infinity;
+      const name = `${labels[j]} (key ${j + 1})`;
+      if (r.name !== name) {
+        r.name = name;
+        r.label.textContent = labels[j];
+        r.label.title = labels[j];
+        r.meter.setAttribute('aria-label', name);
+      }
+      const oov = known ? !known[j] : false;
+      const isMax = !masked && w === maxWeight && maxWeight > 0;
+      if (r.oov !== oov) r.label.classList.toggle('oov', (r.oov = oov));
+      if (r.isMax !== isMax) r.row.classList.toggle('max', (r.isMax = isMax));
+      if (r.w === w && r.masked === masked) continue;
+      r.row.classList.toggle('masked', masked);
+      r.w = w;
+      r.masked = masked;
+      r.fill.style.transform = `scaleX(${Number.isFinite(w) ? w : 0})`;
+      r.meter.setAttribute('aria-valuenow', String(Number.isFinite(w) ? w : 0));
+      r.meter.setAttribute('aria-valuetext', masked ? 'masked (causal)' : fixed(w, 3));
+      r.value.textContent = masked ? 'masked' : fixed(w, 3);
+    }
+    this.#summary.hidden = false;
+    setText(this.#summary.querySelector('[data-k="sum"]'), fixed(rowSum, 3));
+    setText(this.#summary.querySelector('[data-k="entropy"]'), `${fixed(entropy, 3)} nats`);
+    setText(this.#summary.querySelector('[data-k="max"]'), fixed(maxWeight, 3));
+  }
+
+  #resize(m) {
+    while (this.#rows.length > m) this.#rows.pop().row.remove();
+    while (this.#rows.length < m) {
+      const row = document.createElement('div');
+      row.className = 'row';
+      row.setAttribute('role', 'listitem');
+      row.innerHTML = `<span class="label" aria-hidden="true"></span>
+        <div class="track" role="meter" aria-valuemin="0" aria-valuemax="1"><div class="fill"></div></div>
+        <span class="value" aria-hidden="true"></span>`;
+      this.#list.append(row);
+      this.#rows.push({
+        row,
+        name: null,
+        w: NaN,
+        masked: false,
+        oov: false,
+        isMax: false,
+        label: row.querySelector('.label'),
+        meter: row.querySelector('[role="meter"]'),
+        fill: row.querySelector('.fill'),
+        value: row.querySelector('.value'),
+      });
+    }
+  }
+}
+
+customElements.define('probability-bars', ProbabilityBars);

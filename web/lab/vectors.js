@@ -1,0 +1,150 @@
+// Builds the Q, K and V an attention head sees from the lab's state by calling the engine:
+// GloVe word vectors from the asset, a text-seeded vector for an unknown word, the sinusoidal
+// positional encoding and seeded random projections. No arithmetic here: every number comes
+// from the vocabulary or the engine. Arrays are row-major Float32Arrays, t tokens × width;
+// they are shared with the page's state and must be treated as read-only.
+
+/** Width of the GloVe vectors in web/assets/glove-100d.bin. */
+export const WORD_DIM = 100;
+
+// An unknown word gets N(0, σ²) components with σ = 0.54: the root-mean-square component of
+// the 20,000 vectors in glove-100d.bin (0.540 over all 2,000,000 components; 0.59 over the
+// 1,000 most frequent words). With it, an unknown word's vector has the length of a typical
+// known one (≈ 5.4), so its dot products — and its share of attention — are neither drowned
+// out nor dominant: "not in vocabulary" changes the direction, not the scale.
+export const UNKNOWN_WORD_SIGMA = 0.54;
+
+// Strength of the sinusoidal positional encoding added to the word vectors (Vaswani et al.'s
+// formula as is). Its components are sin/cos (RMS ≈ 0.71), comparable with GloVe's (≈ 0.54),
+// so turning it on visibly pulls attention towards nearby positions without erasing meaning.
+export const POSITIONAL_STRENGTH = 1;
+
+// W_K must differ from W_Q (else q·k is a similarity again); derive its seed from the seed the
+// learner chose by flipping bits: deterministic, within 32 bits, and never equal to it.
+const KEY_SEED_SALT = 0x9e3779b9;
+
+const PROJECTION_CACHE = 12; // (seed, d_k) pairs kept: a d_k slider sweep has 11 stops
+const INPUT_CACHE = 12; // built inputs kept, so sweeping d_k back and forth costs one attention call
+
+export class VectorBuilder {
+  #engine;
+  #vocab;
+  #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known }
+  #projections = new Map(); // `${seed}:${dk}` → { wq, wk } (WORD_DIM×dk each)
+  #inputs = new Map(); // inputKey → inputs (least recently used first)
+
+  constructor(engine, vocab) {
+    this.#engine = engine;
+    this.#vocab = vocab;
+  }
+
+  /** A word's vector and whether the vocabulary knows it (unknown words: engine.textVector). */
+  word(text) {
+    let entry = this.#words.get(text);
+    if (!entry) {
+      const known = this.#vocab.vector(text);
+      entry = known
+        ? { vector: known, known: true }
+        : { vector: this.#engine.textVector(text, WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }), known: false };
+      this.#words.set(text, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * Q, K, V and labels for `state` (see store.js). Returns
+   * { q (n×d), k (m×d), v (m×dv) | null, n, m, d, dv, queryLabels, keyLabels, known (m booleans | null),
+   *   x (t×WORD_DIM word vectors, + positions when on) | null, probe: { text, known, q (1×d) } | null }.
+   * Throws the engine's or its own Error with a message for the page.
+   */
+  build(state) {
+    const key = inputKey(state);
+    let inputs = this.#inputs.get(key);
+    if (inputs) this.#inputs.delete(key);
+    else inputs = state.projection === 'pasted' ? this.#fromPaste(state.pasted) : this.#fromWords(state);
+    this.#inputs.set(key, inputs);
+    if (this.#inputs.size > INPUT_CACHE) this.#inputs.delete(this.#inputs.keys().next().value);
+    return inputs;
+  }
+
+  /**
+   * Computes the projections of every d_k stop for `seed` ahead of time (call when idle):
+   * the first sweep of the d_k slider then costs no random-number generation. Returns false
+   * once all are cached.
+   */
+  prepareProjection(seed, dkSteps) {
+    const missing = dkSteps.find((dk) => !this.#projections.has(`${seed}:${dk}`));
+    if (missing === undefined) return false;
+    this.#projection(seed, missing);
+    return true;
+  }
+
+  #fromPaste(pasted) {
+    if (!pasted) throw new Error('Paste Q and K first (under “Bring your own vectors”).');
+    const { q, k, v, n, m, d, dv } = pasted;
+    return {
+      q, k, v, n, m, d, dv,
+      queryLabels: pasted.queryLabels ?? numbered('q', n),
+      keyLabels: pasted.keyLabels ?? numbered('k', m),
+      known: null,
+      x: null,
+      probe: null,
+    };
+  }
+
+  #fromWords({ tokens, projection, dk, seed, positional, probe }) {
+    const t = tokens.length;
+    if (t === 0) throw new Error('Type at least one token.');
+    const entries = tokens.map((token) => this.word(token));
+    let x = new Float32Array(t * WORD_DIM);
+    entries.forEach(({ vector }, i) => x.set(vector, i * WORD_DIM));
+    if (positional) x = this.#engine.addPositionalEncoding(x, t, WORD_DIM, { strength: POSITIONAL_STRENGTH });
+
+    const probeWord = probe ? this.word(probe) : null;
+    let q = x;
+    let k = x;
+    let d = WORD_DIM;
+    let probeQ = probeWord?.vector ?? null;
+    if (projection === 'random') {
+      const { wq, wk } = this.#projection(seed, dk);
+      q = this.#engine.project(x, t, WORD_DIM, wq, dk);
+      k = this.#engine.project(x, t, WORD_DIM, wk, dk);
+      if (probeQ) probeQ = this.#engine.project(probeQ, 1, WORD_DIM, wq, dk);
+      d = dk;
+    }
+    return {
+      q, k,
+      v: x, // W_V = identity: each output row is a weighted average of the (positioned) word vectors
+      n: t, m: t, d, dv: WORD_DIM,
+      queryLabels: tokens,
+      keyLabels: tokens,
+      known: entries.map((entry) => entry.known),
+      x,
+      probe: probeWord ? { text: probe, known: probeWord.known, q: probeQ } : null,
+    };
+  }
+
+  #projection(seed, dk) {
+    const key = `${seed}:${dk}`;
+    let w = this.#projections.get(key);
+    if (!w) {
+      w = {
+        wq: this.#engine.randomProjection(seed, WORD_DIM, dk),
+        wk: this.#engine.randomProjection((seed ^ KEY_SEED_SALT) >>> 0, WORD_DIM, dk),
+      };
+      if (this.#projections.size >= PROJECTION_CACHE) this.#projections.delete(this.#projections.keys().next().value);
+      this.#projections.set(key, w);
+    }
+    return w;
+  }
+}
+
+// Everything the inputs depend on; scale, temperature, causal and the selected row do not.
+function inputKey({ projection, tokens, positional, seed, dk, probe, pasted }) {
+  if (projection === 'pasted') return `pasted\u0001${pasted?.id ?? ''}`;
+  return [projection, tokens.join('\u0000'), positional, probe, projection === 'random' ? `${seed}:${dk}` : ''].join('\u0001');
+}
+
+function numbered(prefix, count) {
+  return Array.from({ length: count }, (_, i) => `${prefix}${i + 1}`);
+}
