@@ -167,6 +167,21 @@ bool dot_variance_curve(std::uint32_t seed, const int* dims, int count_dims, int
   return true;
 }
 
+bool dot_histograms(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled, DotHistogram& scaled,
+                    Error* err) {
+  if (!check_range("the number of samples", samples, 2, kMaxLessonSamples, err)) return false;
+  std::vector<float> dots(samples), scaled_dots(samples);
+  if (!sample_dots(seed, d, samples, dots.data(), scaled_dots.data(), err)) return false;
+  DotHistogram* hists[2] = {&unscaled, &scaled};
+  const float* values[2] = {dots.data(), scaled_dots.data()};
+  for (int h = 0; h < 2; ++h) {
+    DotHistogram& out = *hists[h];
+    if (!histogram(values[h], samples, out.lo, out.hi, bins, out.counts, &out.below, &out.above, err)) return false;
+    sample_moments(values[h], samples, &out.mean, &out.variance, err);
+  }
+  return true;
+}
+
 bool token_dot_variance_curve(const float* x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
                               int draws, float* var_unscaled, float* var_scaled, Error* err) {
   if (!check_tokens(x, t, d_in, err) || !check_dims(dims, count_dims, err) ||
