@@ -39,7 +39,11 @@ export class GradientView extends LessonElement {
     );
     const panels = html('div', { class: 'panels' });
     const jacs = html('div', { class: 'jacs' });
-    const cell = Math.max(10, Math.min(26, Math.floor((Math.min(width, 640) - 160) / (2 * t))));
+    const panelWidth = width >= 640 ? Math.floor((width - 20) / 2) : width;
+    // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell, else stacked
+    const sideBySide = (panelWidth - 2 * 64 - 16) / (2 * t) >= 12;
+    const room = sideBySide ? (panelWidth - 2 * 64 - 16) / 2 : panelWidth - 64;
+    const cell = Math.max(8, Math.min(24, Math.floor(room / t)));
     [false, true].forEach((scaled, s) => {
       const attention = engine.attention({ q, k, n: t, m: t, d: dk, scale: scaled ? 'sqrt' : 'none' });
       const p = attention.weights.slice(row * t, row * t + t);
@@ -49,14 +53,14 @@ export class GradientView extends LessonElement {
       jacs.append(this.#heatmap(jac, t, cell, scaled ? 'scaled' : 'unscaled', attention.maxWeight[row], norm));
     });
     panels.append(html('div', {}, [jacs, legend([['var(--pos)', 'positive'], ['var(--neg)', 'negative (colour scale ±0.25, the largest possible)']])]));
-    panels.append(this.#normChart(width >= 640 ? Math.floor((width - 20) / 2) : width, sweeps, row));
+    panels.append(this.#normChart(panelWidth, sweeps, row));
     root.append(panels);
   }
 
   #heatmap(jac, t, cell, title, maxWeight, norm) {
-    const labelW = 64;
+    const labelW = 60;
     const size = t * cell;
-    const box = html('div');
+    const box = html('div', { style: `width: ${labelW + size + 4}px` }); // notes wrap to the heatmap's width
     box.append(html('h4', { text: `${title}, d_k = ${this.dk}` }));
     const chart = svg('svg', { width: labelW + size + 4, height: labelW + size + 4, role: 'img', 'aria-label': `softmax Jacobian, ${title}` });
     const { tokens } = this;
@@ -93,7 +97,7 @@ export class GradientView extends LessonElement {
     const chart = svg('svg', { width, height, role: 'img', 'aria-label': 'gradient norm against d_k' });
     for (let e = Math.log10(lo); e <= Math.log10(hi); e++) {
       chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: ly(10 ** e), y2: ly(10 ** e), style: 'stroke:var(--grid);stroke-opacity:.5' }));
-      chart.append(svg('text', { x: pad.l - 6, y: ly(10 ** e) + 4, 'text-anchor': 'end', class: 'muted' }, fmt(10 ** e)));
+      chart.append(svg('text', { x: pad.l - 6, y: ly(10 ** e) + 4, 'text-anchor': 'end', class: 'muted' }, e >= -2 ? String(10 ** e) : `1e${String(e).replace('-', '−')}`));
     }
     widthAxis(chart, x, height - pad.b, DIMS, { every: width < 420 ? 3 : 1 });
     chart.append(svg('line', { x1: x(this.dk), x2: x(this.dk), y1: pad.t, y2: height - pad.b, style: 'stroke:var(--muted)', 'stroke-dasharray': '2 3' }));

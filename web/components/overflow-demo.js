@@ -10,7 +10,7 @@ export class OverflowDemo extends LessonElement {
 
   get css() {
     return `.controls { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: center; margin: .3em 0 .6em; }
-      input[type=range] { width: min(260px, 60vw); }
+      input[type=range] { width: min(260px, 40vw); }
       .scroll { overflow-x: auto; }
       table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
       th, td { padding: .25em .55em; text-align: right; border-bottom: 1px solid var(--grid); white-space: nowrap; }
@@ -21,7 +21,7 @@ export class OverflowDemo extends LessonElement {
       td.broken { color: var(--bad); font-weight: 700; }
       .status { font-weight: 600; }
       .status.bad { color: var(--bad); }
-      .cellbar { display: inline-block; height: .7em; width: 3em; border-radius: 2px; vertical-align: -1px; margin-left: .4em; }`;
+      .cellbar { display: block; height: 4px; width: 100%; margin-top: 2px; border-radius: 2px; }`;
   }
 
   draw(root) {

@@ -46,7 +46,6 @@ export class SaturationPlot extends LessonElement {
       this.#chart(panelWidth, `Entropy of each row (nats; uniform = ln ${t} = ${fmt(lnM)})`, unscaled, scaled, 'entropy', [0, lnM * 1.04], {
         band: [flatEntropyFraction * lnM, lnM],
         bandLabel: `nearly flat (entropy > ${Math.round(flatEntropyFraction * 100)} % of ln ${t})`,
-        bandLabelBelow: true,
       }),
     );
     root.append(panels);
@@ -69,7 +68,7 @@ export class SaturationPlot extends LessonElement {
       );
   }
 
-  #chart(width, title, unscaled, scaled, key, [lo, hi], { band, bandLabel, bandLabelBelow }) {
+  #chart(width, title, unscaled, scaled, key, [lo, hi], { band, bandLabel }) {
     const box = html('div');
     box.append(html('h4', { text: title }));
     const height = 220;
@@ -78,9 +77,6 @@ export class SaturationPlot extends LessonElement {
     const x = log2Scale(1, 1024, pad.l + 6, width - pad.r - 6);
     const y = linear(lo, hi, height - pad.b, pad.t);
     chart.append(svg('rect', { x: pad.l, y: y(band[1]), width: width - pad.l - pad.r, height: y(band[0]) - y(band[1]), style: 'fill:var(--band)' }));
-    chart.append(
-      svg('text', { x: width - pad.r - 4, y: bandLabelBelow ? y(band[0]) + 13 : y(band[0]) - 5, 'text-anchor': 'end', class: 'muted' }, bandLabel),
-    );
     const ticks = key === 'maxWeight' ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6].filter((v) => v <= hi);
     valueAxis(chart, pad.l, y, ticks);
     widthAxis(chart, x, height - pad.b, DIMS, { every: width < 420 ? 3 : 1 });
@@ -104,6 +100,7 @@ export class SaturationPlot extends LessonElement {
       chart.append(line(DIMS.map((d, c) => [x(d), y(sweep.mean[key][c])]), { style: `stroke:${color}` }));
     }
     box.append(chart);
+    box.append(legend([['var(--band)', `shaded: ${bandLabel}`]]));
     return box;
   }
 }

@@ -110,7 +110,7 @@ export class VarianceLab extends LessonElement {
     const clampY = (v) => y(Math.min(2048, Math.max(0.25, v)));
     const ticks = [0.25, 1, 4, 16, 64, 256, 1024];
     for (const v of ticks) chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), style: 'stroke:var(--grid);stroke-opacity:.5' }));
-    valueAxis(chart, pad.l, y, ticks, { label: 'variance' });
+    valueAxis(chart, pad.l, y, ticks, { label: 'variance', format: String });
     widthAxis(chart, x, height - pad.b, DIMS, { every: width < 420 ? 3 : 1 });
     // theory: Var = d_k and Var = 1
     chart.append(line([[x(1), y(1)], [x(1024), y(1024)]], { style: 'stroke:var(--unscaled)', 'stroke-dasharray': '5 4', 'stroke-width': 1.5 }));
