@@ -10,20 +10,16 @@ const DIMS = powersOfTwo(1, 1024);
 const JACOBIAN_EXTENT = 0.25;
 
 export class GradientView extends LessonElement {
+  static minTokens = 2;
+
   get css() {
-    return `.panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); align-items: start; }
-      .jacs { display: flex; flex-wrap: wrap; gap: 1em; }
-      h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }`;
+    return `.jacs { display: flex; flex-wrap: wrap; gap: 1em; }`;
   }
 
   draw(root, width) {
     const t = this.t;
-    if (t < 2) {
-      root.append(html('p', { class: 'empty', text: 'Enter a sentence of at least two words.' }));
-      return;
-    }
     const { engine, seed, dk, tokens } = this;
-    const row = Math.min(this.selectedRow ?? 0, t - 1);
+    const { row } = this;
     const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
     const common = { x: this.vectors, t, seed, dims: DIMS };
     const sweeps = [engine.saturationSweep({ ...common, scaled: false }), engine.saturationSweep({ ...common, scaled: true })];

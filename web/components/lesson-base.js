@@ -82,6 +82,13 @@ svg .muted { fill: var(--muted); }
 .swatch { display: inline-block; width: .9em; height: .9em; border-radius: 2px; vertical-align: -2px; margin-right: .3em; }
 .empty { color: var(--muted); font-style: italic; }
 label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
+h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
+.panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
+.scroll { overflow-x: auto; margin: .3em 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
+th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--grid); white-space: nowrap; }
+th[scope=row] { text-align: left; font-weight: normal; }
+thead th { font-weight: 600; }
 `;
 
 /**
@@ -91,6 +98,8 @@ label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 
  */
 export class LessonElement extends HTMLElement {
   static inputs = [];
+  /** Fewer tokens than this: a prompt instead of the instrument. */
+  static minTokens = 1;
   static commonInputs = ['engine', 'tokens', 'vectors', 'dk', 'scaled', 'selectedRow', 'seed'];
 
   static define(tag) {
@@ -153,6 +162,11 @@ export class LessonElement extends HTMLElement {
     return tokens.length;
   }
 
+  /** The selected query row, clamped to the sentence. */
+  get row() {
+    return Math.max(0, Math.min(this._inputs.selectedRow ?? 0, this.t - 1));
+  }
+
   invalidate() {
     if (this._pending) return;
     this._pending = true;
@@ -162,6 +176,11 @@ export class LessonElement extends HTMLElement {
       this._root.replaceChildren();
       if (!this._inputs.engine) {
         this._root.append(html('p', { class: 'empty', text: 'Loading the core…' }));
+        return;
+      }
+      if (this.t < this.constructor.minTokens) {
+        const words = this.constructor.minTokens === 1 ? 'a sentence' : `a sentence of at least ${this.constructor.minTokens} words`;
+        this._root.append(html('p', { class: 'empty', text: `Enter ${words}.` }));
         return;
       }
       try {

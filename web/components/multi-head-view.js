@@ -10,17 +10,11 @@ export class MultiHeadView extends LessonElement {
 
   get css() {
     return `.controls { margin: .3em 0 .6em; }
-      .grid { display: flex; flex-wrap: wrap; gap: .8em 1.2em; }
-      h4 { margin: .2em 0; font-size: 13px; font-weight: 600; }
-      .scroll { overflow-x: auto; }`;
+      .grid { display: flex; flex-wrap: wrap; gap: .8em 1.2em; }`;
   }
 
   draw(root, width) {
     const t = this.t;
-    if (t < 1) {
-      root.append(html('p', { class: 'empty', text: 'Enter a sentence.' }));
-      return;
-    }
     const { engine, tokens, dk, seed, scaled } = this;
     const heads = this.heads ?? 4;
     const d = Math.max(1, Math.floor(dk / heads));

@@ -11,11 +11,6 @@ export class OverflowDemo extends LessonElement {
   get css() {
     return `.controls { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: center; margin: .3em 0 .6em; }
       input[type=range] { width: min(260px, 40vw); }
-      .scroll { overflow-x: auto; }
-      table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
-      th, td { padding: .25em .55em; text-align: right; border-bottom: 1px solid var(--grid); white-space: nowrap; }
-      th[scope=row] { text-align: left; font-weight: normal; }
-      thead th { font-weight: 600; }
       tr.naive th, tr.naive td { background: var(--bad-bg); }
       tr.naive th { color: var(--bad); font-weight: 600; }
       td.broken { color: var(--bad); font-weight: 700; }
@@ -26,13 +21,9 @@ export class OverflowDemo extends LessonElement {
 
   draw(root) {
     const t = this.t;
-    if (t < 1) {
-      root.append(html('p', { class: 'empty', text: 'Enter a sentence.' }));
-      return;
-    }
     const { engine, tokens, dk, seed, scaled } = this;
     const temperature = this.temperature ?? 1;
-    const row = Math.min(this.selectedRow ?? 0, t - 1);
+    const { row } = this;
     const { expOverflowThreshold } = engine.lessonConstants;
     const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
     const attention = engine.attention({ q, k, n: t, m: t, d: dk, scale: scaled ? 'sqrt' : 'none' });

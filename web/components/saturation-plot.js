@@ -7,17 +7,10 @@ import { LessonElement, fmt, html, legend, line, log2Scale, linear, powersOfTwo,
 const DIMS = powersOfTwo(1, 1024);
 
 export class SaturationPlot extends LessonElement {
-  get css() {
-    return `.panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); }
-      h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }`;
-  }
+  static minTokens = 2;
 
   draw(root, width) {
     const t = this.t;
-    if (t < 2) {
-      root.append(html('p', { class: 'empty', text: 'Enter a sentence of at least two words.' }));
-      return;
-    }
     const { engine, seed, dk } = this;
     const common = { x: this.vectors, t, seed, dims: DIMS };
     const unscaled = engine.saturationSweep({ ...common, scaled: false });

@@ -25,23 +25,14 @@ export class StepByStep extends LessonElement {
       li { margin: .45em 0; }
       .step { display: flex; flex-wrap: wrap; gap: .2em .8em; align-items: baseline; }
       .vec { font-variant-numeric: tabular-nums; font-family: ui-monospace, monospace; font-size: 12.5px; overflow-wrap: anywhere; }
-      .scroll { overflow-x: auto; margin: .3em 0; }
-      table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
-      th, td { padding: .2em .55em; text-align: right; border-bottom: 1px solid var(--grid); white-space: nowrap; }
-      th[scope=row] { text-align: left; font-weight: normal; }
-      thead th { font-weight: 600; }
       .sel { background: color-mix(in oklab, var(--accent) 14%, transparent); }
       .ok { color: var(--muted); }`;
   }
 
   draw(root) {
     const t = this.t;
-    if (t < 1) {
-      root.append(html('p', { class: 'empty', text: 'Enter a sentence.' }));
-      return;
-    }
     const { engine, tokens, dk, seed, scaled } = this;
-    const row = Math.min(this.selectedRow ?? 0, t - 1);
+    const { row } = this;
     const key = Math.min(this.selectedKey ?? row, t - 1);
     const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
     const qRow = q.slice(row * dk, (row + 1) * dk);

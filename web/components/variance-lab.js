@@ -10,11 +10,7 @@ const DIMS = powersOfTwo(1, 1024);
 
 export class VarianceLab extends LessonElement {
   static inputs = ['samples'];
-
-  get css() {
-    return `.panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); }
-      h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }`;
-  }
+  static minTokens = 0; // random vectors need no sentence
 
   draw(root, width) {
     const { engine, dk, seed } = this;
