@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "attention.hpp"
 #include "embedding.hpp"
+#include "lesson.hpp"
 #include "simd.hpp"
 
 namespace {
@@ -115,4 +117,159 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("textVector", &text_vector);
   emscripten::function("lastError", &last_error);
   emscripten::function("simdArch", &simd_arch);
+}
+
+// ---- the lesson's measurements (cpp/lesson.hpp) ------------------------------------------
+// Same conventions: heap offsets in, a Status code out, results written at `out` in the flat
+// layout named beside each adapter (web/core/engine.js splits it). Width lists arrive as JS
+// arrays of integers.
+namespace {
+
+template <typename Body>
+int guarded(Body body) {
+  try {
+    return report(body());
+  } catch (const std::exception& e) {
+    return internal_error(e.what());
+  } catch (...) {
+    return internal_error("unknown exception");
+  }
+}
+
+std::vector<int> widths(const emscripten::val& dims) { return emscripten::vecFromJSArray<int>(dims); }
+
+// out: counts (bins) | below | above | mean | variance, for unscaled then scaled
+int lesson_dot_histograms(uint32_t seed, int d, int samples, int bins, float lo, float hi, float scaled_lo,
+                          float scaled_hi, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t stride = static_cast<std::size_t>(bins > 0 ? bins : 0) + 4;
+    attn::DotHistogram u, s;
+    u.lo = lo, u.hi = hi, u.counts = base;
+    s.lo = scaled_lo, s.hi = scaled_hi, s.counts = base + stride;
+    if (!attn::dot_histograms(seed, d, samples, bins, u, s, &g_last_error)) return false;
+    const attn::DotHistogram* hists[2] = {&u, &s};
+    for (int h = 0; h < 2; ++h) {
+      float* tail = base + h * stride + bins;
+      tail[0] = hists[h]->below, tail[1] = hists[h]->above;
+      tail[2] = static_cast<float>(hists[h]->mean), tail[3] = static_cast<float>(hists[h]->variance);
+    }
+    return true;
+  });
+}
+
+// out: var_unscaled (n) | var_scaled (n)
+int lesson_dot_variance_curve(uint32_t seed, emscripten::val dims, int samples, uintptr_t out) {
+  return guarded([&] {
+    const std::vector<int> w = widths(dims);
+    float* base = at<float>(out);
+    return attn::dot_variance_curve(seed, w.data(), static_cast<int>(w.size()), samples, base, base + w.size(),
+                                    &g_last_error);
+  });
+}
+
+// out: var_unscaled (n) | var_scaled (n)
+int lesson_token_variance_curve(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, int draws,
+                                uintptr_t out) {
+  return guarded([&] {
+    const std::vector<int> w = widths(dims);
+    float* base = at<float>(out);
+    return attn::token_dot_variance_curve(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(w.size()),
+                                          draws, base, base + w.size(), &g_last_error);
+  });
+}
+
+// out: q | k | v (t×d each)
+int lesson_head_projections(uintptr_t x, int t, int d_in, uint32_t seed, int head, int d, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t td = static_cast<std::size_t>(t > 0 ? t : 0) * (d > 0 ? d : 0);
+    return attn::head_projections(at<const float>(x), t, d_in, seed, head, d, base, base + td, base + 2 * td,
+                                  &g_last_error);
+  });
+}
+
+// out: max_weight | entropy | regime | grad_norm (n×t each) | mean_max_weight | mean_entropy
+//      | mean_grad_norm | fraction_peaked | fraction_flat (n each)
+int lesson_saturation_sweep(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, bool scaled,
+                            uintptr_t out) {
+  return guarded([&] {
+    const std::vector<int> w = widths(dims);
+    const std::size_t n = w.size(), nt = n * static_cast<std::size_t>(t > 0 ? t : 0);
+    float* base = at<float>(out);
+    float* mean = base + 4 * nt;
+    return attn::saturation_sweep(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(n), scaled,
+                                  {base, base + nt, base + 2 * nt, base + 3 * nt},
+                                  {mean, mean + n, mean + 2 * n, mean + 3 * n, mean + 4 * n}, &g_last_error);
+  });
+}
+
+int lesson_softmax_jacobian(uintptr_t p, int m, uintptr_t out) {
+  return guarded([&] { return attn::softmax_jacobian(at<const float>(p), m, at<float>(out), &g_last_error); });
+}
+
+int lesson_softmax_backward(uintptr_t p, uintptr_t dp, int m, uintptr_t out) {
+  return guarded([&] {
+    return attn::softmax_backward(at<const float>(p), at<const float>(dp), m, at<float>(out), &g_last_error);
+  });
+}
+
+int lesson_upstream_gradient(uint32_t seed, int row, int m, uintptr_t out) {
+  attn::upstream_gradient(seed, row, m, at<float>(out));
+  return 0;
+}
+
+// out: product (d) | scores | shifted | exps | weights (m each) | dot | scale | row_max | sum | weight_sum
+int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool scaled, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t dd = d > 0 ? d : 0, mm = m > 0 ? m : 0;
+    attn::StepTrace trace{base, base + dd, base + dd + mm, base + dd + 2 * mm, base + dd + 3 * mm};
+    if (!attn::step_by_step(at<const float>(q), at<const float>(k), m, d, key, scaled, trace, &g_last_error))
+      return false;
+    float* tail = base + dd + 4 * mm;
+    tail[0] = trace.dot, tail[1] = trace.scale, tail[2] = trace.row_max, tail[3] = trace.sum;
+    tail[4] = trace.weight_sum;
+    return true;
+  });
+}
+
+// out: z/T | exps | weights (m each) | sum — the broken naive version, raw
+int lesson_softmax_naive(uintptr_t z, int m, float temperature, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t mm = m > 0 ? m : 0;
+    return attn::softmax_naive(at<const float>(z), m, temperature, base, base + mm, base + 3 * mm, base + 2 * mm,
+                               &g_last_error);
+  });
+}
+
+// out: weights (h×t×t) | entropy (h×t) | max_weight (h×t) | concat (t×h·d)
+int lesson_multi_head(uintptr_t x, int t, int d_in, uint32_t seed, int heads, int d, bool scaled, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t tt = static_cast<std::size_t>(t > 0 ? t : 0), hh = heads > 0 ? heads : 0;
+    attn::MultiHeadResult result{base, base + hh * tt * tt, base + hh * tt * tt + hh * tt,
+                                 base + hh * tt * tt + 2 * hh * tt};
+    return attn::multi_head(at<const float>(x), t, d_in, seed, heads, d, scaled, result, &g_last_error);
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_lab_lesson) {
+  emscripten::constant("lessonPeakedMaxWeight", attn::kPeakedMaxWeight);
+  emscripten::constant("lessonFlatEntropyFraction", attn::kFlatEntropyFraction);
+  emscripten::constant("lessonExpOverflowThreshold", attn::kExpOverflowThreshold);
+  emscripten::function("lessonDotHistograms", &lesson_dot_histograms);
+  emscripten::function("lessonDotVarianceCurve", &lesson_dot_variance_curve);
+  emscripten::function("lessonTokenVarianceCurve", &lesson_token_variance_curve);
+  emscripten::function("lessonHeadProjections", &lesson_head_projections);
+  emscripten::function("lessonSaturationSweep", &lesson_saturation_sweep);
+  emscripten::function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
+  emscripten::function("lessonSoftmaxBackward", &lesson_softmax_backward);
+  emscripten::function("lessonUpstreamGradient", &lesson_upstream_gradient);
+  emscripten::function("lessonStepByStep", &lesson_step_by_step);
+  emscripten::function("lessonSoftmaxNaive", &lesson_softmax_naive);
+  emscripten::function("lessonMultiHead", &lesson_multi_head);
 }

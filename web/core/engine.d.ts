@@ -72,3 +72,141 @@ export function simdSupported(): boolean;
 
 /** Loads the SIMD build where supported ('auto'), else the scalar build; true/false force one. */
 export function createEngine(options?: { simd?: boolean | 'auto' }): Promise<Engine>;
+
+// ---- the lesson's measurements (cpp/lesson.hpp) ----
+
+type Floats = Float32Array | ArrayLike<number>;
+
+/** Token vectors of a lesson call: x is t×dIn row-major (dIn defaults to 100, GloVe's width). */
+export interface LessonTokens {
+  x: Floats;
+  /** number of tokens, 1…256 */
+  t: number;
+  dIn?: number;
+  /** 32-bit seed of the random projections (default 1) */
+  seed?: number;
+}
+
+export interface LessonConstants {
+  /** a row is "extremely peaked" when its max weight exceeds this (0.99) */
+  peakedMaxWeight: number;
+  /** a row is "nearly flat" when its entropy exceeds this fraction of ln m (0.98) */
+  flatEntropyFraction: number;
+  /** ln(FLT_MAX) ≈ 88.72: a float32 exp(z) is Infinity above it */
+  expOverflowThreshold: number;
+}
+
+export interface DotHistogram {
+  /** bin counts; bin b covers [lo + b·w, lo + (b+1)·w), the last bin closed at hi */
+  counts: Float32Array;
+  /** samples below lo / above hi: Σ counts + below + above = samples */
+  below: number;
+  above: number;
+  /** sample mean and unbiased variance of all samples */
+  mean: number;
+  variance: number;
+  lo: number;
+  hi: number;
+}
+
+export interface VarianceCurve {
+  dims: number[];
+  /** measured Var(q·k) per width (expected ≈ d) */
+  unscaled: Float32Array;
+  /** measured Var(q·k/√d) per width (expected ≈ 1) */
+  scaled: Float32Array;
+}
+
+export interface SaturationSweep {
+  dims: number[];
+  t: number;
+  scaled: boolean;
+  /** dims.length×t: per width, per row */
+  maxWeight: Float32Array;
+  entropy: Float32Array;
+  /** 0 balanced, 1 extremely peaked, 2 nearly flat */
+  regime: Float32Array;
+  /** ‖∂L/∂scores‖₂ for L = ⟨g, p⟩ with a fixed seeded upstream gradient g per row */
+  gradNorm: Float32Array;
+  /** per width, over the rows */
+  mean: {
+    maxWeight: Float32Array;
+    entropy: Float32Array;
+    gradNorm: Float32Array;
+    fractionPeaked: Float32Array;
+    fractionFlat: Float32Array;
+  };
+}
+
+export interface StepTrace {
+  key: number;
+  /** q ∘ k_key (d) */
+  product: Float32Array;
+  /** Σ product = q·k_key */
+  dot: number;
+  /** 1/√d when scaled, else 1 */
+  scale: number;
+  /** scale·q·k_j for every key j (m) */
+  scores: Float32Array;
+  rowMax: number;
+  /** scores − rowMax (m), all ≤ 0 */
+  shifted: Float32Array;
+  /** exp(shifted) (m), in (0, 1] */
+  exps: Float32Array;
+  /** Σ exps ≥ 1 */
+  sum: number;
+  /** exps / sum (m): positive, summing to 1 */
+  weights: Float32Array;
+  weightSum: number;
+}
+
+/** The broken naive softmax: raw values, possibly Infinity and NaN. Never attention weights. */
+export interface NaiveSoftmax {
+  naive: true;
+  temperature: number;
+  /** z / T */
+  scaledScores: Float32Array;
+  /** exp(z / T) without subtracting the max */
+  exps: Float32Array;
+  sum: number;
+  weights: Float32Array;
+}
+
+export interface MultiHeadResult {
+  heads: number;
+  t: number;
+  d: number;
+  scaled: boolean;
+  /** heads×t×t */
+  weights: Float32Array;
+  /** heads×t */
+  entropy: Float32Array;
+  maxWeight: Float32Array;
+  /** t×(heads·d): [head 0 output | head 1 output | …] */
+  concat: Float32Array;
+}
+
+export interface Engine {
+  readonly lessonConstants: LessonConstants;
+  /** histograms of q·k and q·k/√d for random q, k ~ N(0, I_d); range defaults to ±4√d, scaledRange to ±4 */
+  dotHistograms(options: { seed?: number; d: number; samples?: number; bins?: number; range?: [number, number]; scaledRange?: [number, number] }): {
+    d: number;
+    samples: number;
+    unscaled: DotHistogram;
+    scaled: DotHistogram;
+  };
+  dotVarianceCurve(options: { seed?: number; dims: number[]; samples?: number }): VarianceCurve;
+  /** the variance of the sentence's draws·t² dot products after seeded projections to each width */
+  tokenVarianceCurve(options: LessonTokens & { dims: number[]; draws?: number }): VarianceCurve;
+  /** Q, K, V (t×d) of head `head`: LayerNorm(x) · seeded N(0, 1/dIn) projections */
+  headProjections(options: LessonTokens & { head?: number; d: number }): { q: Float32Array; k: Float32Array; v: Float32Array };
+  saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
+  /** diag(p) − p pᵀ, m×m */
+  softmaxJacobian(p: Floats): Float32Array;
+  /** p ⊙ (dp − ⟨p, dp⟩) */
+  softmaxBackward(p: Floats, dp: Floats): Float32Array;
+  upstreamGradient(seed: number, row: number, m: number): Float32Array;
+  stepByStep(options: { q: Floats; k: Floats; m: number; d: number; key?: number; scaled?: boolean }): StepTrace;
+  softmaxNaive(scores: Floats, options?: { temperature?: number }): NaiveSoftmax;
+  multiHead(options: LessonTokens & { heads?: number; d?: number; scaled?: boolean }): MultiHeadResult;
+}

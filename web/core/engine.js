@@ -215,6 +215,205 @@ class Engine {
     error.code = STATUS_CODES[status] ?? 'ATTN_INTERNAL';
     throw error;
   }
+
+  // ---- the lesson's measurements (cpp/lesson.hpp): every number an instrument shows ----
+
+  /**
+   * Thresholds and limits the lesson uses, as the core defines them: a row is "peaked" when its
+   * max weight exceeds peakedMaxWeight, "flat" when its entropy exceeds flatEntropyFraction·ln m;
+   * a float32 exp overflows above expOverflowThreshold (= ln FLT_MAX).
+   */
+  get lessonConstants() {
+    return {
+      peakedMaxWeight: this.#wasm.lessonPeakedMaxWeight,
+      flatEntropyFraction: this.#wasm.lessonFlatEntropyFraction,
+      expOverflowThreshold: this.#wasm.lessonExpOverflowThreshold,
+    };
+  }
+
+  /**
+   * `samples` pairs q, k with i.i.d. N(0,1) components of width d (seeded); histograms of q·k
+   * over `range` and of q·k/√d over `scaledRange`, with `bins` bins each, plus their sample mean
+   * and variance. Each histogram: { counts, below, above, mean, variance, lo, hi }.
+   */
+  dotHistograms({ seed = 1, d, samples = 2000, bins = 40, range, scaledRange = [-4, 4] } = {}) {
+    checkSeed(seed);
+    checkDim('d', d, 1, 4096);
+    checkDim('samples', samples, 2, 1 << 20);
+    checkDim('bins', bins, 1, 1024);
+    const [lo, hi] = checkRange('range', range ?? [-4 * Math.sqrt(d), 4 * Math.sqrt(d)]);
+    const [slo, shi] = checkRange('scaledRange', scaledRange);
+    const stride = bins + 4;
+    const flat = this.#run('dotHistograms', [], 2 * stride, (out) =>
+      this.#wasm.lessonDotHistograms(seed, d, samples, bins, lo, hi, slo, shi, out),
+    );
+    const histogram = (offset, rangeLo, rangeHi) => ({
+      counts: flat.slice(offset, offset + bins),
+      below: flat[offset + bins],
+      above: flat[offset + bins + 1],
+      mean: flat[offset + bins + 2],
+      variance: flat[offset + bins + 3],
+      lo: Math.fround(rangeLo),
+      hi: Math.fround(rangeHi),
+    });
+    return { d, samples, unscaled: histogram(0, lo, hi), scaled: histogram(stride, slo, shi) };
+  }
+
+  /** Measured Var(q·k) and Var(q·k/√d) of `samples` random pairs for each width in `dims` (expected d and 1). */
+  dotVarianceCurve({ seed = 1, dims, samples = 2000 } = {}) {
+    checkSeed(seed);
+    const widths = checkWidths(dims);
+    checkDim('samples', samples, 2, 1 << 20);
+    const n = widths.length;
+    const flat = this.#run('dotVarianceCurve', [], 2 * n, (out) =>
+      this.#wasm.lessonDotVarianceCurve(seed, widths, samples, out),
+    );
+    return { dims: widths, unscaled: flat.slice(0, n), scaled: flat.slice(n) };
+  }
+
+  /**
+   * The same for a sentence: token vectors x (t×dIn) are layer-normalised and projected by
+   * `draws` seeded random W_Q, W_K per width; the variance of all draws·t² dot products.
+   */
+  tokenVarianceCurve({ x, t, dIn = 100, seed = 1, dims, draws = 8 } = {}) {
+    const xa = lessonTokens(x, t, dIn);
+    checkSeed(seed);
+    const widths = checkWidths(dims);
+    checkDim('draws', draws, 1, 64);
+    if (t * t * draws < 2) throw new RangeError('a variance needs at least 2 dot products: use t ≥ 2 or draws ≥ 2');
+    const n = widths.length;
+    const flat = this.#run('tokenVarianceCurve', [xa], 2 * n, (xPtr, out) =>
+      this.#wasm.lessonTokenVarianceCurve(xPtr, t, dIn, seed, widths, draws, out),
+    );
+    return { dims: widths, unscaled: flat.slice(0, n), scaled: flat.slice(n) };
+  }
+
+  /** Q, K, V (t×d each) of head `head`: LayerNorm(x) times seeded N(0, 1/dIn) projections. */
+  headProjections({ x, t, dIn = 100, seed = 1, head = 0, d } = {}) {
+    const xa = lessonTokens(x, t, dIn);
+    checkSeed(seed);
+    checkDim('head', head, 0, 64);
+    checkDim('d', d, 1, 4096);
+    const td = t * d;
+    const flat = this.#run('headProjections', [xa], 3 * td, (xPtr, out) =>
+      this.#wasm.lessonHeadProjections(xPtr, t, dIn, seed, head, d, out),
+    );
+    return { q: flat.slice(0, td), k: flat.slice(td, 2 * td), v: flat.slice(2 * td) };
+  }
+
+  /**
+   * For each width in `dims`: head 0's attention over the sentence with scores q·k/√d
+   * (scaled) or q·k, and per row its max weight, entropy, regime (0 balanced, 1 peaked,
+   * 2 flat) and ‖∂L/∂scores‖ for L = ⟨g, p⟩ with a fixed seeded g. Arrays are dims.length×t;
+   * `mean` holds the averages over rows and the fractions of peaked and flat rows.
+   */
+  saturationSweep({ x, t, dIn = 100, seed = 1, dims, scaled = true } = {}) {
+    const xa = lessonTokens(x, t, dIn);
+    checkSeed(seed);
+    const widths = checkWidths(dims);
+    checkBoolean('scaled', scaled);
+    const n = widths.length;
+    const nt = n * t;
+    const flat = this.#run('saturationSweep', [xa], 4 * nt + 5 * n, (xPtr, out) =>
+      this.#wasm.lessonSaturationSweep(xPtr, t, dIn, seed, widths, scaled, out),
+    );
+    const [maxWeight, entropy, regime, gradNorm, meanMax, meanEntropy, meanGrad, peaked, flatRows] = split(flat, [
+      nt, nt, nt, nt, n, n, n, n, n,
+    ]);
+    return {
+      dims: widths,
+      t,
+      scaled,
+      maxWeight,
+      entropy,
+      regime,
+      gradNorm,
+      mean: { maxWeight: meanMax, entropy: meanEntropy, gradNorm: meanGrad, fractionPeaked: peaked, fractionFlat: flatRows },
+    };
+  }
+
+  /** The softmax Jacobian diag(p) − p pᵀ of one row of weights p (m×m, row-major). */
+  softmaxJacobian(p) {
+    const pa = floatArray('p', p);
+    if (pa.length === 0) throw new RangeError('p must hold at least one number, got an empty array');
+    const m = pa.length;
+    return this.#run('softmaxJacobian', [pa], m * m, (pPtr, out) => this.#wasm.lessonSoftmaxJacobian(pPtr, m, out));
+  }
+
+  /** ∂L/∂z = p ⊙ (dp − ⟨p, dp⟩) for p = softmax(z) and dp = ∂L/∂p. */
+  softmaxBackward(p, dp) {
+    const pa = floatArray('p', p);
+    if (pa.length === 0) throw new RangeError('p must hold at least one number, got an empty array');
+    const da = floatArray('dp', dp, pa.length, 'the length of p');
+    const m = pa.length;
+    return this.#run('softmaxBackward', [pa, da], m, (pPtr, dPtr, out) =>
+      this.#wasm.lessonSoftmaxBackward(pPtr, dPtr, m, out),
+    );
+  }
+
+  /** The fixed N(0,1) upstream gradient g (m) that saturationSweep uses for row `row`. */
+  upstreamGradient(seed, row, m) {
+    checkSeed(seed);
+    checkDim('row', row, 0);
+    checkDim('m', m, 1);
+    return this.#run('upstreamGradient', [], m, (out) => this.#wasm.lessonUpstreamGradient(seed, row, m, out));
+  }
+
+  /**
+   * Every step of one query row q (d) against keys k (m×d), in float32: the element-wise
+   * product with key `key`, its sum, the scores (÷√d when scaled), minus the max, exp, ÷ sum.
+   */
+  stepByStep({ q, k, m, d, key = 0, scaled = true } = {}) {
+    checkDim('m', m, 1);
+    checkDim('d', d, 1, 4096);
+    checkDim('key', key, 0, m - 1);
+    checkBoolean('scaled', scaled);
+    const qa = floatArray('q', q, d, 'd');
+    const ka = floatArray('k', k, m * d, 'm·d');
+    const flat = this.#run('stepByStep', [qa, ka], d + 4 * m + 5, (qPtr, kPtr, out) =>
+      this.#wasm.lessonStepByStep(qPtr, kPtr, m, d, key, scaled, out),
+    );
+    const [product, scores, shifted, exps, weights, tail] = split(flat, [d, m, m, m, m, 5]);
+    const [dot, scale, rowMax, sum, weightSum] = tail;
+    return { key, product, dot, scale, scores, rowMax, shifted, exps, sum, weights, weightSum };
+  }
+
+  /**
+   * THE BROKEN NAIVE SOFTMAX, for showing why the max is subtracted: exp(z/T) in float32
+   * without the shift. Past expOverflowThreshold the exps are Infinity, the sum Infinity and
+   * the weights NaN — returned raw, marked `naive: true`. Never use these as attention weights.
+   */
+  softmaxNaive(scores, { temperature = 1 } = {}) {
+    const z = floatArray('scores', scores);
+    checkPositive('temperature', temperature);
+    if (z.length === 0) throw new RangeError('scores must hold at least one number, got an empty array');
+    const m = z.length;
+    const flat = this.#run('softmaxNaive', [z], 3 * m + 1, (zPtr, out) =>
+      this.#wasm.lessonSoftmaxNaive(zPtr, m, temperature, out),
+    );
+    const [scaledScores, exps, weights] = split(flat, [m, m, m]);
+    return { naive: true, temperature, scaledScores, exps, sum: flat[3 * m], weights };
+  }
+
+  /**
+   * h heads over the sentence, each with its own seeded projections (head r = headProjections
+   * with head r) and width d: weights (h×t×t), entropy and maxWeight (h×t), and the
+   * concatenated outputs (t×h·d) before any output projection.
+   */
+  multiHead({ x, t, dIn = 100, seed = 1, heads = 4, d = 16, scaled = true } = {}) {
+    const xa = lessonTokens(x, t, dIn);
+    checkSeed(seed);
+    checkDim('heads', heads, 1, 8);
+    checkDim('d', d, 1, 4096);
+    checkBoolean('scaled', scaled);
+    const htt = heads * t * t;
+    const ht = heads * t;
+    const flat = this.#run('multiHead', [xa], htt + 2 * ht + t * heads * d, (xPtr, out) =>
+      this.#wasm.lessonMultiHead(xPtr, t, dIn, seed, heads, d, scaled, out),
+    );
+    const [weights, entropy, maxWeight, concat] = split(flat, [htt, ht, ht, t * heads * d]);
+    return { heads, t, d, scaled, weights, entropy, maxWeight, concat };
+  }
 }
 
 function resolveOptions(scale, causal, temperature) {
@@ -272,4 +471,41 @@ function describe(value) {
   if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
   return `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+// ---- helpers of the lesson methods ----
+
+function checkBoolean(name, value) {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
+}
+
+// Token vectors of a lesson call: t×dIn finite numbers, t ≤ 256, dIn ≤ 4096.
+function lessonTokens(x, t, dIn) {
+  checkDim('t', t, 1, 256);
+  checkDim('dIn', dIn, 1, 4096);
+  return floatArray('x', x, t * dIn, 't·dIn');
+}
+
+// A list of 1 to 64 key widths, each an integer from 1 to 4096.
+function checkWidths(dims) {
+  if (!Array.isArray(dims) && !ArrayBuffer.isView(dims))
+    throw new TypeError(`dims must be an array of widths, got ${describe(dims)}`);
+  if (dims.length < 1 || dims.length > 64) throw new RangeError(`dims must hold 1 to 64 widths, got ${dims.length}`);
+  const widths = Array.from(dims);
+  widths.forEach((d, i) => checkDim(`dims[${i}]`, d, 1, 4096));
+  return widths;
+}
+
+function checkRange(name, range) {
+  if (!Array.isArray(range) || range.length !== 2 || range.some((v) => typeof v !== 'number'))
+    throw new TypeError(`${name} must be [lo, hi], two numbers, got ${describe(range)}`);
+  if (!Number.isFinite(range[0]) || !Number.isFinite(range[1]) || !(range[0] < range[1]))
+    throw new RangeError(`${name} must be finite with lo < hi, got [${range[0]}, ${range[1]}]`);
+  return range;
+}
+
+// Copies consecutive pieces of the given lengths out of one flat result.
+function split(flat, lengths) {
+  let at = 0;
+  return lengths.map((length) => flat.slice(at, (at += length)));
 }

@@ -1,0 +1,188 @@
+// The lesson page in Debian's headless Chromium, served with the strict CSP of
+// scripts/serve.mjs: every instrument renders, KaTeX typesets with its local fonts, controls
+// work, and nothing logs an error or violates the CSP. Screenshots (360 and 1440 px wide,
+// light and dark) go to artifacts/screenshots/ for a person to look at.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../scripts/serve.mjs';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
+const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
+
+let server;
+let browser; // a persistent context on a fresh profile folder
+let userDataDir;
+let base;
+
+before(async () => {
+  server = await startServer({ port: 0 });
+  base = `http://127.0.0.1:${server.address().port}`;
+  userDataDir = mkdtempSync(join(tmpdir(), 'attention-lab-chromium-'));
+  // launchPersistentContext owns --user-data-dir: a fresh folder per run, removed afterwards.
+  browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+// Opens the lesson and records console errors, page errors, failed requests and CSP violations.
+async function open({ width = 1440, colorScheme = 'light' } = {}) {
+  const page = await browser.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.emulateMedia({ colorScheme });
+  const context = { close: () => page.close() };
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI}`),
+    );
+  });
+  await page.goto(`${base}/lesson.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+  await settle(page);
+  return { context, page, problems };
+}
+
+// Waits until every instrument has drawn (its shadow root holds more than a placeholder).
+async function settle(page) {
+  await page.waitForFunction(
+    (tags) =>
+      tags.every((tag) => {
+        const root = document.querySelector(tag)?.shadowRoot;
+        return root && root.querySelector('svg, table') && !root.querySelector('.empty');
+      }),
+    INSTRUMENTS,
+    { timeout: 30000 },
+  );
+  await page.evaluate(() => document.fonts.ready);
+}
+
+async function assertClean(page, problems) {
+  const csp = await page.evaluate(() => window.__cspViolations);
+  assert.deepEqual(csp, [], 'CSP violations');
+  assert.deepEqual(problems, [], 'console errors, page errors or failed requests');
+}
+
+test('every instrument renders under the strict CSP, with KaTeX and its local fonts', async () => {
+  const { context, page, problems } = await open();
+  const report = await page.evaluate((tags) => {
+    const shadow = (tag) => document.querySelector(tag).shadowRoot;
+    return {
+      drawn: tags.map((tag) => [tag, shadow(tag).querySelectorAll('svg, table').length]),
+      explained: tags.map((tag) => [tag, (shadow(tag).querySelector('.explain')?.textContent ?? '').length]),
+      katex: shadow('step-by-step').querySelectorAll('.katex').length,
+      katexFont: document.fonts.check('20px KaTeX_Main'),
+      weightSum: shadow('step-by-step').textContent.includes('Σ = 1'),
+      status: document.getElementById('status').textContent,
+    };
+  }, INSTRUMENTS);
+  for (const [tag, count] of report.drawn) assert.ok(count > 0, `${tag} drew nothing`);
+  for (const [tag, length] of report.explained) assert.ok(length > 80, `${tag} has no explanation`);
+  assert.ok(report.katex >= 6, `KaTeX formulas: ${report.katex}`);
+  assert.ok(report.katexFont, 'the KaTeX_Main font is loaded from web/vendor/katex/fonts');
+  assert.ok(report.weightSum, 'the step-by-step shows the weights summing to 1');
+  assert.match(report.status, /10 tokens/);
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('controls drive the instruments; the naive softmax breaks visibly at low temperature', async () => {
+  const { context, page, problems } = await open();
+  // d_k = 1024, unscaled: rows saturate
+  await page.evaluate(() => {
+    document.getElementById('dk').value = '10';
+    document.getElementById('scaled').checked = false;
+    document.getElementById('controls').dispatchEvent(new Event('input'));
+  });
+  await settle(page);
+  const saturation = await page.evaluate(() => document.querySelector('saturation-plot').shadowRoot.textContent);
+  assert.match(saturation, /At d_k = 1024: unscaled, \d+ of 10 rows are extremely peaked/);
+  // temperature 0.01 pushes z/T past ln(FLT_MAX): the naive row shows ∞ and NaN, labelled broken
+  await page.evaluate(() => {
+    const demo = document.querySelector('overflow-demo');
+    demo.temperature = 0.01;
+  });
+  await page.waitForFunction(() =>
+    document.querySelector('overflow-demo').shadowRoot.querySelector('.status.bad'),
+  );
+  const overflow = await page.evaluate(() => {
+    const root = document.querySelector('overflow-demo').shadowRoot;
+    return {
+      naiveRows: [...root.querySelectorAll('tr.naive th')].map((th) => th.textContent),
+      broken: [...root.querySelectorAll('td.broken')].map((td) => td.textContent),
+      stable: [...root.querySelectorAll('tbody tr:last-child td')].map((td) => td.textContent),
+    };
+  });
+  assert.ok(overflow.naiveRows.every((label) => label.startsWith('naive (broken)')));
+  assert.ok(overflow.broken.includes('∞') && overflow.broken.includes('NaN'), overflow.broken.join(' '));
+  assert.ok(overflow.stable.slice(0, 10).every((text) => text !== 'NaN' && text !== '∞'));
+  // a new sentence with an unknown word, then a step-by-step key click and 8 heads
+  await page.fill('#sentence', 'attention is all you need zyzzyvas');
+  await settle(page);
+  await page.evaluate(() => {
+    const root = document.querySelector('step-by-step').shadowRoot;
+    root.querySelectorAll('.keys button')[2].click();
+    document.querySelector('multi-head-view').heads = 8;
+  });
+  await settle(page);
+  const after = await page.evaluate(() => ({
+    status: document.getElementById('status').textContent,
+    pressed: document.querySelector('step-by-step').shadowRoot.querySelector('[aria-pressed="true"]').textContent,
+    heads: document.querySelector('multi-head-view').shadowRoot.querySelectorAll('.grid > div').length,
+  }));
+  assert.match(after.status, /6 tokens; not in the vocabulary \(random vectors\): zyzzyvas/);
+  assert.equal(after.pressed, 'all');
+  assert.equal(after.heads, 8);
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('screenshots at 360 and 1440 px, light and dark', async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const width of [360, 1440]) {
+    for (const colorScheme of ['light', 'dark']) {
+      const { context, page, problems } = await open({ width, colorScheme });
+      await page.screenshot({ path: join(SCREENSHOTS, `lesson-${width}-${colorScheme}.png`), fullPage: true });
+      // wide pages are tall: one shot per instrument too, easier to inspect
+      for (const tag of INSTRUMENTS) {
+        await page.locator(tag).screenshot({ path: join(SCREENSHOTS, `${tag}-${width}-${colorScheme}.png`) });
+      }
+      // no instrument may be wider than the window (no horizontal page scroll)
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at ${width}px`);
+      await assertClean(page, problems);
+      await context.close();
+    }
+  }
+});

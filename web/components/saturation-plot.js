@@ -1,0 +1,101 @@
+// <saturation-plot>: claim 2, measured on the learner's sentence. For each d_k, the largest
+// weight and the entropy of every softmax row, scaled and unscaled, with the "extremely
+// peaked" and "nearly flat" regimes (thresholds from the core) shaded.
+// Inputs: engine, tokens, vectors (t×100), dk, seed, selectedRow.
+import { LessonElement, fmt, html, legend, line, log2Scale, linear, powersOfTwo, svg, valueAxis, widthAxis } from './lesson-base.js';
+
+const DIMS = powersOfTwo(1, 1024);
+
+export class SaturationPlot extends LessonElement {
+  static minTokens = 2;
+
+  draw(root, width) {
+    const t = this.t;
+    const { engine, seed, dk } = this;
+    const common = { x: this.vectors, t, seed, dims: DIMS };
+    const unscaled = engine.saturationSweep({ ...common, scaled: false });
+    const scaled = engine.saturationSweep({ ...common, scaled: true });
+    const { peakedMaxWeight, flatEntropyFraction } = engine.lessonConstants;
+    const lnM = Math.log(t);
+    const i = DIMS.indexOf(dk);
+    const count = (sweep, key) => (i >= 0 ? Math.round(sweep.mean[key][i] * t) : 0);
+
+    root.append(
+      html('p', {
+        class: 'explain',
+        text:
+          'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on ' +
+          'one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). ' +
+          'Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not.',
+      }),
+    );
+    const panels = html('div', { class: 'panels' });
+    const panelWidth = width >= 640 ? Math.floor((width - 20) / 2) : width;
+    panels.append(
+      this.#chart(panelWidth, 'Largest weight in each row', unscaled, scaled, 'maxWeight', [0, 1], {
+        band: [peakedMaxWeight, 1],
+        bandLabel: `extremely peaked (max weight > ${peakedMaxWeight.toFixed(2)})`,
+      }),
+      this.#chart(panelWidth, `Entropy of each row (nats; uniform = ln ${t} = ${fmt(lnM)})`, unscaled, scaled, 'entropy', [0, lnM * 1.04], {
+        band: [flatEntropyFraction * lnM, lnM],
+        bandLabel: `nearly flat (entropy > ${Math.round(flatEntropyFraction * 100)} % of ln ${t})`,
+      }),
+    );
+    root.append(panels);
+    root.append(
+      legend([
+        ['var(--unscaled)', 'unscaled q·k (line: mean over rows, dots: each row)'],
+        ['var(--scaled)', 'scaled q·k/√d_k'],
+      ]),
+    );
+    if (i >= 0)
+      root.append(
+        html('p', {
+          class: 'note stats',
+          text:
+            `At d_k = ${dk}: unscaled, ${count(unscaled, 'fractionPeaked')} of ${t} rows are extremely peaked and ` +
+            `${count(unscaled, 'fractionFlat')} nearly flat (mean max weight ${fmt(unscaled.mean.maxWeight[i])}); scaled, ` +
+            `${count(scaled, 'fractionPeaked')} peaked and ${count(scaled, 'fractionFlat')} flat (mean max weight ${fmt(scaled.mean.maxWeight[i])}). ` +
+            'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
+        }),
+      );
+  }
+
+  #chart(width, title, unscaled, scaled, key, [lo, hi], { band, bandLabel }) {
+    const box = html('div');
+    box.append(html('h4', { text: title }));
+    const height = 220;
+    const pad = { l: 40, r: 10, t: 10, b: 40 };
+    const chart = svg('svg', { width, height, role: 'img', 'aria-label': title });
+    const x = log2Scale(1, 1024, pad.l + 6, width - pad.r - 6);
+    const y = linear(lo, hi, height - pad.b, pad.t);
+    chart.append(svg('rect', { x: pad.l, y: y(band[1]), width: width - pad.l - pad.r, height: y(band[0]) - y(band[1]), style: 'fill:var(--band)' }));
+    const ticks = key === 'maxWeight' ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6].filter((v) => v <= hi);
+    valueAxis(chart, pad.l, y, ticks);
+    widthAxis(chart, x, height - pad.b, DIMS, { every: width < 420 ? 3 : 1 });
+    chart.append(svg('line', { x1: x(this.dk), x2: x(this.dk), y1: pad.t, y2: height - pad.b, style: 'stroke:var(--muted)', 'stroke-dasharray': '2 3' }));
+    const t = unscaled.t;
+    for (const [sweep, color, shift] of [[unscaled, 'var(--unscaled)', -3], [scaled, 'var(--scaled)', 3]]) {
+      DIMS.forEach((d, c) => {
+        for (let r = 0; r < t; r++) {
+          const v = sweep[key][c * t + r];
+          const selected = r === this.selectedRow;
+          chart.append(
+            svg('circle', {
+              cx: x(d) + shift,
+              cy: y(v),
+              r: selected ? 3 : 2,
+              style: `fill:${color};fill-opacity:${selected ? 1 : 0.35}`,
+            }),
+          );
+        }
+      });
+      chart.append(line(DIMS.map((d, c) => [x(d), y(sweep.mean[key][c])]), { style: `stroke:${color}` }));
+    }
+    box.append(chart);
+    box.append(legend([['var(--band)', `shaded: ${bandLabel}`]]));
+    return box;
+  }
+}
+
+SaturationPlot.define('saturation-plot');
