@@ -2,9 +2,10 @@
 // by the lab's state. Every instrument renders on index.html under the strict CSP; a change of
 // d_k or scaling in the lab reaches them; off-screen instruments cost nothing while the lab is used.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { launch, openLab, until } from './browser.mjs';
+import { SCREENSHOTS, ensureDir, launch, openLab, until } from './browser.mjs';
 
 const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
 
@@ -46,7 +47,7 @@ test('every instrument renders on index.html, following the lab (Identity: d_k =
   await showAll();
   const counts = await drawn();
   INSTRUMENTS.forEach((tag, i) => assert.ok(counts[i] > 0, `${tag} drew nothing`));
-  assert.match(await page.locator('.lesson-status').textContent(), /10 tokens, query “cat”, dk = 100: the lab is on Identity/);
+  assert.match(await page.locator('.lesson-status').textContent(), /10 tokens, query “cat”, scaled by 1\/√dk, seed 1, T = 1; dk = 100: the lab is on Identity/);
   assert.match(await text('saturation-plot'), /At d_k = 100: unscaled, \d+ of 10 rows/);
   assert.match(await text('variance-lab'), /At d_k = 100: random/);
   assert.ok((await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.katex').length)) >= 6);
@@ -60,7 +61,7 @@ test('d_k and scaling set in the lab reach the instruments; the guide’s button
   await page.getByRole('slider', { name: 'd_k', exact: true }).press('End');
   await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).uncheck();
   await showAll();
-  assert.match(await page.locator('.lesson-status').textContent(), /dk = 1024, as in the lab; unscaled/);
+  assert.match(await page.locator('.lesson-status').textContent(), /unscaled, seed 1, T = 1; dk = 1024, as in the lab/);
   assert.match(await text('saturation-plot'), /At d_k = 1024: unscaled, \d+ of 10 rows are extremely peaked/);
   assert.match(await text('gradient-view'), /unscaled, d_k = 1024/);
   assert.match(await text('step-by-step'), /\(unscaled: no division\)/);
@@ -92,6 +93,25 @@ test('pasted vectors: the instruments say what they need', async () => {
   });
   await showAll();
   assert.match(await page.locator('.lesson-status').textContent(), /need word vectors: choose Identity or Random/);
+});
+
+test('screenshots of the whole page with every instrument drawn: 360 and 1440 px, light and dark', async () => {
+  await ensureDir(SCREENSHOTS);
+  for (const colorScheme of ['light', 'dark']) {
+    for (const width of [360, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await openLab(page, browser.url);
+      await showAll();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${width} px ${colorScheme}: the page scrolls sideways by ${overflow} px`);
+      await page.screenshot({ path: join(SCREENSHOTS, `index-${width}-${colorScheme}.png`), fullPage: true });
+      await page.locator('#why').screenshot({ path: join(SCREENSHOTS, `index-why-${width}-${colorScheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
 });
 
 test('no console errors, page errors or CSP violations on index.html', () => {

@@ -65,10 +65,10 @@ export function describeInputs(state, inputs) {
     state.projection === 'random'
       ? `d<sub>k</sub> = ${inputs.dk}, as in the lab`
       : `d<sub>k</sub> = ${inputs.dk}: the lab is on Identity (q = k = the 100-d word vector); the instruments still use ` +
-        `seeded random W<sub>Q</sub> ≠ W<sub>K</sub> of that width. Choose Random to move d<sub>k</sub>`;
+        `seeded random W<sub>Q</sub> ≠ W<sub>K</sub> of that width (choose Random to move d<sub>k</sub>)`;
   return (
     `Following the lab: ${inputs.tokens.length} tokens${cut}, query “${escapeHtml(inputs.tokens[inputs.selectedRow])}”, ` +
-    `${width}; ${inputs.scaled ? 'scaled by 1/√d<sub>k</sub>' : '<b>unscaled</b>'}, seed ${inputs.seed}, T = ${inputs.temperature}.`
+    `${inputs.scaled ? 'scaled by 1/√d<sub>k</sub>' : '<b>unscaled</b>'}, seed ${inputs.seed}, T = ${inputs.temperature}; ${width}.`
   );
 }
 
