@@ -74,10 +74,12 @@ async function open({ width = 1440, colorScheme = 'light' } = {}) {
   return { context, page, problems };
 }
 
-// Waits until every instrument has drawn (its shadow root holds more than a placeholder).
+// Waits until every instrument has drawn the latest inputs (<attention-lesson> draws them in
+// idle time) and holds more than a placeholder.
 async function settle(page) {
   await page.waitForFunction(
     (tags) =>
+      !document.querySelector('attention-lesson').pending &&
       tags.every((tag) => {
         const root = document.querySelector(tag)?.shadowRoot;
         return root && root.querySelector('svg, table') && !root.querySelector('.empty');

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { decodeVocab, fetchVocab, readVocabHeader } from '../../web/core/vocab.js';
+import { decodeVocab, decodeWordSubset, fetchVocab, readVocabHeader } from '../../web/core/vocab.js';
 
 const ASSET = new URL('../../web/assets/glove-100d.bin', import.meta.url);
 const FIXTURE = new URL('../fixtures/glove-sample.json', import.meta.url);
@@ -146,4 +146,16 @@ test('fetchVocab decodes a fetched body and reports HTTP errors', async () => {
   } finally {
     globalThis.fetch = realFetch;
   }
+});
+
+test('the first-view word subset holds exactly the rows glove-100d.bin stores at full precision', () => {
+  const vocab = decodeVocab(fs.readFileSync(ASSET));
+  const subset = decodeWordSubset(JSON.parse(fs.readFileSync(new URL('../../web/assets/glove-first-view.json', import.meta.url), 'utf8')));
+  assert.equal(subset.partial, true);
+  assert.deepEqual([...subset.words].sort(), [...EXACT_WORDS].sort());
+  assert.deepEqual([...vocab.exactWords].sort(), [...EXACT_WORDS].sort());
+  // bit-identical vectors: the first view and the full vocabulary give the same numbers
+  for (const word of EXACT_WORDS) assert.deepEqual(subset.vector(word), vocab.vector(word), word);
+  assert.equal(subset.vector('zebra'), null);
+  assert.throws(() => decodeWordSubset({ dim: 100, words: { cat: 'AAAA' } }), /"cat" has 3 bytes, expected 400/);
 });

@@ -31,6 +31,9 @@ const styles = sheet(`
   .swatch i { display: inline-block; width: 12px; height: 12px; border-radius: 2px;
     background: repeating-linear-gradient(135deg, var(--al-masked) 0 3px, var(--al-masked-line) 3px 4px); }
   .empty { color: var(--al-muted); font-size: 0.875rem; min-height: 120px; }
+  /* the hidden table (n·m cells, read by screen readers, not hidden from them): a 1 px box whose
+     contents never change the layout around it */
+  .table { contain: strict; }
 `);
 
 const FONT_PX = 12;
@@ -77,7 +80,7 @@ export class AttentionHeatmap extends HTMLElement {
       <p id="help" class="visually-hidden">Rows are queries, columns are keys. Arrow keys move between cells;
         moving up or down selects that query's row. The same numbers are in the table that follows.</p>
       <p class="visually-hidden" aria-live="polite"></p>
-      <div class="visually-hidden"><table><caption>Attention weights: rows are queries, columns are keys</caption>
+      <div class="visually-hidden table"><table><caption>Attention weights: rows are queries, columns are keys</caption>
         <thead></thead><tbody></tbody></table></div>
       <div class="legend" aria-hidden="true">
         <span class="ramp">0 <i></i> 1</span><span class="swatch"><i></i> masked (not a score)</span>

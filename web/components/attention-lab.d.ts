@@ -61,6 +61,7 @@ export class AttentionLab extends HTMLElement {
   readonly state: Readonly<LabState> | null;
   readonly settings: Readonly<LabSettings>;
   readonly engine: Engine | null;
+  /** The vocabulary in use (null until loaded): first a word subset (partial: true), then the full one. */
   readonly vocab: Vocab | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };

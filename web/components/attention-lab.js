@@ -10,7 +10,7 @@
 // inputs and engine result), the 'statechange' event, `settings`, `set(patch)`, `ready`;
 // see attention-lab.d.ts.
 import { createEngine } from '../core/engine.js';
-import { fetchVocab } from '../core/vocab.js';
+import { fetchVocab, fetchWordSubset } from '../core/vocab.js';
 import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
 import { MAX_TOKENS } from '../lab/tokenize.js';
 import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
@@ -24,17 +24,33 @@ import './vector-paste.js';
 
 // Assets resolve against this module, not the page: the element works wherever it is embedded.
 const VOCAB_URL = new URL('../assets/glove-100d.bin', import.meta.url);
+// The default sentence's words at full precision (6 kB): the first result is drawn from these
+// before the 1 MB vocabulary arrives, with the same numbers (these rows are exact in both files).
+const FIRST_VIEW_URL = new URL('../assets/glove-first-view.json', import.meta.url);
 
-let core = null; // one engine and vocabulary for every <attention-lab> on the page
+let core = null; // one engine and first-view word subset for every <attention-lab> on the page
 function loadCore() {
-  core ??= Promise.all([createEngine(), fetchVocab(VOCAB_URL)]).then(([engine, vocab]) => ({ engine, vocab }));
+  core ??= Promise.all([createEngine(), fetchWordSubset(FIRST_VIEW_URL).catch(() => null)]).then(([engine, words]) => ({ engine, words }));
   return core;
+}
+let fullVocab = null; // fetched once the first result is painted, or as soon as a word needs it
+function loadFullVocab() {
+  fullVocab ??= fetchVocab(VOCAB_URL);
+  return fullVocab;
+}
+
+// The settings need no word beyond a partial vocabulary's (a word it lacks may still be in the full one).
+function covers(vocab, s) {
+  if (!vocab.partial || s.projection === 'pasted') return true;
+  return s.tokens.every((token) => vocab.has(token)) && (!s.probe || vocab.has(s.probe));
 }
 
 const styles = sheet(`
   :host { display: block; font-family: var(--al-font); color: var(--al-text); line-height: 1.45; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
-  .card { background: var(--al-surface); border: 1px solid var(--al-border); border-radius: 12px; padding: 16px; min-width: 0; }
+  /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
+  .card { background: var(--al-surface); border: 1px solid var(--al-border); border-radius: 12px; padding: 16px; min-width: 0;
+    contain: layout style; }
   h2, .title { display: block; margin: 0 0 4px; font-size: 1rem; font-weight: 650; letter-spacing: 0.005em; }
   .card > .hint { margin: 0 0 12px; }
   .text { width: 100%; padding: 9px 12px; border: 1px solid var(--al-border); border-radius: 8px; background: var(--al-bg); font-size: 1rem; }
@@ -78,6 +94,7 @@ export class AttentionLab extends HTMLElement {
   #ones = new Float32Array(0);
   #oovHtml = '';
   #preparing = null; // the seed whose projections are being computed in idle time
+  #fullRequested = false;
   #last = { d: WORD_DIM, scale: NaN };
   #resolveReady;
   #els;
@@ -170,21 +187,33 @@ export class AttentionLab extends HTMLElement {
   }
 
   connectedCallback() {
-    this.#loading ??= loadCore().then(
-      ({ engine, vocab }) => {
+    this.#loading ??= loadCore()
+      .then(async ({ engine, words }) => {
         this.#engine = engine;
-        this.#vocab = vocab;
-        this.#builder = new VectorBuilder(engine, vocab);
-        this.#els.foot.textContent = `Core: WebAssembly ${engine.simd ? 'SIMD' : '(scalar)'} · ${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`;
-        this.#render();
-      },
-      (error) => {
-        const message = `Could not load the attention core or the word vectors: ${error.message}`;
-        this.#showError(message);
-        for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
-      },
-    );
+        this.#useVocab(words ?? (await loadFullVocab()));
+      })
+      .catch((error) => this.#failed(error));
     this.#schedule();
+  }
+
+  #useVocab(vocab) {
+    this.#vocab = vocab;
+    this.#builder = new VectorBuilder(this.#engine, vocab);
+    this.#els.foot.textContent =
+      `Core: WebAssembly ${this.#engine.simd ? 'SIMD' : '(scalar)'} · ` +
+      (vocab.partial ? 'loading the GloVe vocabulary…' : `${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`);
+    this.#render();
+  }
+
+  #needFullVocab() {
+    if (this.#fullRequested) return;
+    this.#fullRequested = true;
+    loadFullVocab().then((vocab) => this.#useVocab(vocab), (error) => this.#failed(error));
+  }
+
+  #failed(error) {
+    this.#showError(`Could not load the attention core or the word vectors: ${error.message}`);
+    if (!this.#state) for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
   }
 
   /**
@@ -210,6 +239,7 @@ export class AttentionLab extends HTMLElement {
     return this.#engine;
   }
 
+  /** The vocabulary in use: first the default sentence's words (partial: true), then all of GloVe's. */
   get vocab() {
     return this.#vocab;
   }
@@ -231,8 +261,9 @@ export class AttentionLab extends HTMLElement {
     if (!this.#isFocused(e.probe) && e.probe.value !== s.probe) e.probe.value = s.probe;
     e.truncated.hidden = !s.truncated;
     e.chips.tokens = s.tokens;
-    if (!this.#engine) {
-      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: this.#last.d, scale: NaN };
+    if (this.#vocab && !covers(this.#vocab, s)) this.#needFullVocab(); // drawn again when it arrives
+    if (!this.#builder || !covers(this.#vocab, s)) {
+      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: this.#last.d, scale: this.#last.scale };
       return;
     }
 
@@ -330,6 +361,12 @@ export class AttentionLab extends HTMLElement {
       this.#resolveReady = null;
       performance.mark('attention-lab:first-result');
       resolve(this);
+      // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
+      // The full vocabulary is fetched after that frame: it never delays the first bars.
+      requestAnimationFrame(() => {
+        performance.mark('attention-lab:first-frame');
+        setTimeout(() => this.#needFullVocab());
+      });
     }
   }
 

@@ -22,7 +22,11 @@ export class GradientView extends LessonElement {
     const { row } = this;
     const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
     const common = { x: this.vectors, t, seed, dims: DIMS };
-    const sweeps = [engine.saturationSweep({ ...common, scaled: false }), engine.saturationSweep({ ...common, scaled: true })];
+    // The sweeps do not depend on d_k or the query row: computed once per sentence and seed.
+    const sweeps = [false, true].map((scaled) =>
+      this.memo(String(scaled), [this.vectors, seed], () => engine.saturationSweep({ ...common, scaled })),
+    );
+    const i = DIMS.indexOf(dk);
 
     root.append(
       html('p', {
@@ -44,8 +48,8 @@ export class GradientView extends LessonElement {
       const attention = engine.attention({ q, k, n: t, m: t, d: dk, scale: scaled ? 'sqrt' : 'none' });
       const p = attention.weights.slice(row * t, row * t + t);
       const jac = engine.softmaxJacobian(p);
-      const i = DIMS.indexOf(dk);
-      const norm = i >= 0 ? sweeps[s].gradNorm[i * t + row] : NaN;
+      // the gradient size at d_k: from the sweep, or measured at d_k alone when it is not one of its widths
+      const norm = i >= 0 ? sweeps[s].gradNorm[i * t + row] : engine.saturationSweep({ ...common, dims: [dk], scaled }).gradNorm[row];
       jacs.append(this.#heatmap(jac, t, cell, scaled ? 'scaled' : 'unscaled', attention.maxWeight[row], norm));
     });
     panels.append(html('div', {}, [jacs, legend([['var(--pos)', 'positive'], ['var(--neg)', 'negative (colour scale ±0.25, the largest possible)']])]));

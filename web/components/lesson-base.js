@@ -162,6 +162,19 @@ export class LessonElement extends HTMLElement {
     return tokens.length;
   }
 
+  /**
+   * compute() once for each new `deps` (typed arrays and arrays compared by content), else the
+   * cached value: for the sweeps over every d_k, which neither d_k nor the query row changes.
+   */
+  memo(name, deps, compute) {
+    this._memo ??= new Map();
+    const entry = this._memo.get(name);
+    if (entry && entry.deps.length === deps.length && entry.deps.every((d, i) => sameValue(d, deps[i]))) return entry.value;
+    const value = compute();
+    this._memo.set(name, { deps: deps.map((d) => (ArrayBuffer.isView(d) || Array.isArray(d) ? d.slice() : d)), value });
+    return value;
+  }
+
   /** The selected query row, clamped to the sentence. */
   get row() {
     return Math.max(0, Math.min(this._inputs.selectedRow ?? 0, this.t - 1));
@@ -192,6 +205,15 @@ export class LessonElement extends HTMLElement {
       }
     });
   }
+}
+
+/** Equal values, or arrays / typed arrays with equal elements. */
+export function sameValue(a, b) {
+  if (a === b) return true;
+  const list = (x) => Array.isArray(x) || ArrayBuffer.isView(x);
+  if (!list(a) || !list(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A horizontal log₂ axis of key widths at y, with ticks at the powers of two. */

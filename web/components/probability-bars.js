@@ -16,7 +16,7 @@ const styles = sheet(`
   /* Rows are independent flex lines with fixed-size parts, and every number sits in a
      size-contained box: a new weight repaints its bar and relays out only its own text. */
   .rows { display: grid; gap: 3px; }
-  .row { display: flex; align-items: center; gap: 10px; height: 1.35rem; }
+  .row { display: flex; align-items: center; gap: 10px; height: 1.35rem; contain: layout style; }
   .label { flex: none; width: var(--label-width, 5em); text-align: right; overflow: hidden; text-overflow: ellipsis;
     white-space: nowrap; font-size: 0.875rem; }
   .label.oov { text-decoration: underline dotted var(--al-warn); text-underline-offset: 3px; }

@@ -13,12 +13,16 @@ export class SaturationPlot extends LessonElement {
     const t = this.t;
     const { engine, seed, dk } = this;
     const common = { x: this.vectors, t, seed, dims: DIMS };
-    const unscaled = engine.saturationSweep({ ...common, scaled: false });
-    const scaled = engine.saturationSweep({ ...common, scaled: true });
+    // The sweeps do not depend on d_k or the query row: computed once per sentence and seed.
+    const unscaled = this.memo('unscaled', [this.vectors, seed], () => engine.saturationSweep({ ...common, scaled: false }));
+    const scaled = this.memo('scaled', [this.vectors, seed], () => engine.saturationSweep({ ...common, scaled: true }));
     const { peakedMaxWeight, flatEntropyFraction } = engine.lessonConstants;
     const lnM = Math.log(t);
+    // The numbers at d_k: from the sweep when d_k is one of its widths, else measured at d_k alone (e.g. 100).
     const i = DIMS.indexOf(dk);
-    const count = (sweep, key) => (i >= 0 ? Math.round(sweep.mean[key][i] * t) : 0);
+    const [atUnscaled, atScaled, c] =
+      i >= 0 ? [unscaled, scaled, i] : [false, true].map((s) => engine.saturationSweep({ ...common, dims: [dk], scaled: s })).concat(0);
+    const count = (sweep, key) => Math.round(sweep.mean[key][c] * t);
 
     root.append(
       html('p', {
@@ -48,17 +52,16 @@ export class SaturationPlot extends LessonElement {
         ['var(--scaled)', 'scaled q·k/√d_k'],
       ]),
     );
-    if (i >= 0)
-      root.append(
-        html('p', {
-          class: 'note stats',
-          text:
-            `At d_k = ${dk}: unscaled, ${count(unscaled, 'fractionPeaked')} of ${t} rows are extremely peaked and ` +
-            `${count(unscaled, 'fractionFlat')} nearly flat (mean max weight ${fmt(unscaled.mean.maxWeight[i])}); scaled, ` +
-            `${count(scaled, 'fractionPeaked')} peaked and ${count(scaled, 'fractionFlat')} flat (mean max weight ${fmt(scaled.mean.maxWeight[i])}). ` +
-            'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
-        }),
-      );
+    root.append(
+      html('p', {
+        class: 'note stats',
+        text:
+          `At d_k = ${dk}: unscaled, ${count(atUnscaled, 'fractionPeaked')} of ${t} rows are extremely peaked and ` +
+          `${count(atUnscaled, 'fractionFlat')} nearly flat (mean max weight ${fmt(atUnscaled.mean.maxWeight[c])}); scaled, ` +
+          `${count(atScaled, 'fractionPeaked')} peaked and ${count(atScaled, 'fractionFlat')} flat (mean max weight ${fmt(atScaled.mean.maxWeight[c])}). ` +
+          'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
+      }),
+    );
   }
 
   #chart(width, title, unscaled, scaled, key, [lo, hi], { band, bandLabel }) {

@@ -15,18 +15,11 @@ export class VarianceLab extends LessonElement {
   draw(root, width) {
     const { engine, dk, seed } = this;
     const samples = this.samples ?? SAMPLES;
-    // The curve depends only on the seed (and the sentence): cache it across d_k changes.
-    const curveKey = `${seed}|${samples}`;
-    if (this._curveKey !== curveKey) {
-      this._curve = engine.dotVarianceCurve({ seed, dims: DIMS, samples });
-      this._curveKey = curveKey;
-    }
+    // The curves depend on the seed and the sentence's vectors, not on d_k: cached across d_k changes.
+    this._curve = this.memo('curve', [seed, samples], () => engine.dotVarianceCurve({ seed, dims: DIMS, samples }));
     const t = this.t;
-    const tokenKey = t ? `${seed}|${this.tokens.join(' ')}` : '';
-    if (this._tokenKey !== tokenKey) {
-      this._tokenCurve = t >= 2 ? engine.tokenVarianceCurve({ x: this.vectors, t, seed, dims: DIMS, draws: 8 }) : null;
-      this._tokenKey = tokenKey;
-    }
+    this._tokenCurve =
+      t >= 2 ? this.memo('tokens', [seed, this.vectors], () => engine.tokenVarianceCurve({ x: this.vectors, t, seed, dims: DIMS, draws: 8 })) : null;
     const s = Math.sqrt(dk);
     const hist = engine.dotHistograms({ seed, d: dk, samples, bins: BINS, range: [-4 * s, 4 * s], scaledRange: [-4, 4] });
 
@@ -137,9 +130,15 @@ export class VarianceLab extends LessonElement {
         ['var(--muted)', 'theory: d_k and 1', true],
       ]),
     );
+    // The numbers at d_k: from the curves when d_k is one of their widths, else measured at d_k alone (e.g. 100).
     const i = DIMS.indexOf(dk);
-    const at = i >= 0 ? ` At d_k = ${dk}: random ${fmt(this._curve.unscaled[i])} → ${fmt(this._curve.scaled[i])}` : '';
-    const tok = this._tokenCurve && i >= 0 ? `; your sentence ${fmt(this._tokenCurve.unscaled[i])} → ${fmt(this._tokenCurve.scaled[i])}.` : '.';
+    const { engine, seed } = this;
+    const samples = this.samples ?? SAMPLES;
+    const [curve, c] = i >= 0 ? [this._curve, i] : [engine.dotVarianceCurve({ seed, dims: [dk], samples }), 0];
+    const tokenCurve =
+      i >= 0 || !this._tokenCurve ? this._tokenCurve : engine.tokenVarianceCurve({ x: this.vectors, t: this.t, seed, dims: [dk], draws: 8 });
+    const at = ` At d_k = ${dk}: random ${fmt(curve.unscaled[c])} → ${fmt(curve.scaled[c])}`;
+    const tok = tokenCurve ? `; your sentence ${fmt(tokenCurve.unscaled[c])} → ${fmt(tokenCurve.scaled[c])}.` : '.';
     box.append(
       html('p', {
         class: 'note stats',

@@ -10,6 +10,10 @@ export interface Vocab {
   readonly size: number;
   /** Words in source frequency order: words[0] === 'the'. Frozen. */
   readonly words: readonly string[];
+  /** Words whose vectors are stored at full float32 precision (the demo sentence's). */
+  readonly exactWords?: readonly string[];
+  /** true for a word subset (decodeWordSubset): words it lacks may still be in the full vocabulary. */
+  readonly partial?: boolean;
   has(word: string): boolean;
   /** A fresh Float32Array(dim) on every call, or null for an unknown word. */
   vector(word: string): Float32Array | null;
@@ -39,3 +43,9 @@ export function stepTable(stepLo: number, stepHi: number): Float64Array;
 
 /** fetch + decodeVocab; rejects with an Error on an HTTP error status. */
 export function fetchVocab(url: string | URL): Promise<Vocab>;
+
+/** A few words at full precision (web/assets/glove-first-view.json): the first view's vocabulary. */
+export function decodeWordSubset(json: { dim: number; words: Record<string, string> }): Vocab;
+
+/** fetch + decodeWordSubset; rejects with an Error on an HTTP error status. */
+export function fetchWordSubset(url: string | URL): Promise<Vocab>;

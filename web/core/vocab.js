@@ -160,6 +160,8 @@ export function decodeVocab(data) {
     dim,
     size,
     words,
+    /** the words whose vectors are stored at full float32 precision (the demo sentence's) */
+    exactWords: Object.freeze([...exact.keys()].sort((a, b) => a - b).map((i) => words[i])),
     has: (word) => index.has(word),
     vector(word) {
       const i = index.get(word);
@@ -178,4 +180,39 @@ export async function fetchVocab(url) {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`fetchVocab: ${url}: HTTP ${res.status}`);
   return decodeVocab(await res.arrayBuffer());
+}
+
+/**
+ * A handful of words at full float32 precision, for a page's first view
+ * (web/assets/glove-first-view.json, written from the exact rows of glove-100d.bin by
+ * scripts/build-first-view.mjs): { dim, size, words, partial: true, has, vector } — the same
+ * lookups as decodeVocab's result, and the same numbers for these words.
+ * JSON: { dim, words: { word: base64 of dim little-endian float32 } }.
+ */
+export function decodeWordSubset(json) {
+  const { dim, words: encoded } = json ?? {};
+  if (!Number.isInteger(dim) || dim < 1 || typeof encoded !== 'object' || encoded === null) fail('word subset: expected { dim, words }');
+  const vectors = new Map();
+  for (const [word, base64] of Object.entries(encoded)) {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    if (bytes.length !== dim * 4) fail(`word subset: "${word}" has ${bytes.length} bytes, expected ${dim * 4}`);
+    const view = new DataView(bytes.buffer);
+    vectors.set(word, Float32Array.from({ length: dim }, (_, d) => view.getFloat32(4 * d, true)));
+  }
+  const words = Object.freeze([...vectors.keys()]);
+  return {
+    dim,
+    size: words.length,
+    words,
+    partial: true,
+    has: (word) => vectors.has(word),
+    vector: (word) => vectors.get(word)?.slice() ?? null,
+  };
+}
+
+/** Fetches and decodes a word subset (see decodeWordSubset). */
+export async function fetchWordSubset(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`fetchWordSubset: ${url}: HTTP ${res.status}`);
+  return decodeWordSubset(await res.json());
 }

@@ -1,0 +1,223 @@
+// Page performance of the demo (web/index.html) in Debian's headless Chromium, served by
+// scripts/serve.mjs with its strict CSP. Three numbers, against the targets of issue 5:
+//   1. bytes of the first view: every response requested before the frame that paints the
+//      first bars (raw as served, and gzip-compressed as a static host would send them), and
+//      the whole page once the network is idle, for comparison
+//   2. navigation → first bars painted: the animation frame after the page's performance mark
+//      'attention-lab:first-result' (set when the lab first draws its bars): the frame that
+//      paints them (its raster follows within that frame)
+//   3. d_k slider input → next paint at 64 tokens, over real key presses on the slider
+// Prints a Markdown table and writes artifacts/bench/page.json.
+//
+//   npm run bench:page                     # 5 page loads, 40 slider inputs
+//   node scripts/bench/page.mjs --loads 9 --inputs 60
+//   node scripts/bench/page.mjs --root /tmp/old-web   # another copy of web/ (e.g. a previous commit)
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+import { chromium } from 'playwright-core';
+
+import { SITE_ROOT, startServer } from '../serve.mjs';
+
+const TARGETS = { firstViewBytes: 1_000_000, firstBarsMs: 400, inputToPaintMs: 16 };
+const OUT = fileURLToPath(new URL('../../artifacts/bench/page.json', import.meta.url));
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run'];
+
+const { values: options } = parseArgs({
+  options: {
+    loads: { type: 'string', default: '5' },
+    inputs: { type: 'string', default: '40' },
+    page: { type: 'string', default: '' },
+    root: { type: 'string', default: SITE_ROOT },
+  },
+});
+const LOADS = Math.max(2, Number(options.loads));
+const INPUTS = Math.max(30, Number(options.inputs));
+
+// The page marks 'attention-lab:first-result' when the lab has drawn its first bars; this init
+// script adds 'bench:first-frame' in the next animation frame: the frame that paints them.
+function markFirstFrame() {
+  const mark = performance.mark.bind(performance);
+  performance.mark = (name, ...rest) => {
+    if (name === 'attention-lab:first-result') requestAnimationFrame(() => mark('bench:first-frame'));
+    return mark(name, ...rest);
+  };
+}
+const firstBars = () =>
+  new Promise((resolve) => {
+    const poll = () => {
+      const [mark] = performance.getEntriesByName('attention-lab:first-result');
+      const [frame] = performance.getEntriesByName('bench:first-frame');
+      if (mark && frame) resolve({ mark: mark.startTime, frame: frame.startTime });
+      else setTimeout(poll, 20);
+    };
+    poll();
+  });
+
+const median = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const quantile = (xs, q) => xs.slice().sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+const gzipCache = new Map();
+async function gzipBytes(url) {
+  const path = new URL(url).pathname;
+  if (!gzipCache.has(path)) {
+    const file = join(options.root, decodeURIComponent(path.endsWith('/') ? `${path}index.html` : path));
+    gzipCache.set(path, gzipSync(await readFile(file), { level: 6 }).length); // level 6: what static hosts use by default
+  }
+  return gzipCache.get(path);
+}
+
+async function pageLoad(context, url) {
+  const page = await context.newPage();
+  await page.goto(url);
+  const bars = await page.evaluate(firstBars);
+  await page.waitForLoadState('networkidle');
+  const entries = await page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((e) => ({
+      url: e.name,
+      start: e.startTime,
+      end: e.responseEnd,
+      bytes: e.encodedBodySize,
+      transfer: e.transferSize,
+    })),
+  );
+  await page.close();
+  let first = { requests: 0, raw: 0, gzip: 0, transfer: 0 };
+  let all = { requests: 0, raw: 0, gzip: 0, transfer: 0 };
+  const firstFiles = [];
+  for (const e of entries) {
+    const gz = await gzipBytes(e.url);
+    all = { requests: all.requests + 1, raw: all.raw + e.bytes, gzip: all.gzip + gz, transfer: all.transfer + e.transfer };
+    if (e.start < bars.frame) {
+      first = { requests: first.requests + 1, raw: first.raw + e.bytes, gzip: first.gzip + gz, transfer: first.transfer + e.transfer };
+      firstFiles.push({ path: new URL(e.url).pathname, raw: e.bytes, gzip: gz });
+    }
+  }
+  return { markMs: bars.mark, frameMs: bars.frame, first, all, firstFiles };
+}
+
+// 64 tokens, random projection; then real key presses on the d_k slider. Two measures:
+//  - rAF: from the keydown's event.timeStamp to a task queued from the next animation frame
+//    (the frame that paints the update; in software rendering the raster follows in the same
+//    frame), for every input;
+//  - Event Timing: the browser's own input → next-paint durations, reported only for events
+//    of 16 ms and more (its minimum threshold), against performance.eventCounts.
+async function sliderInputs(context, url) {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.evaluate(firstBars);
+  await page.locator('attention-lab').evaluate(async (lab) => {
+    const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+    lab.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 64 });
+    await new Promise((resolve) => lab.addEventListener('statechange', resolve, { once: true }));
+  });
+  await page.evaluate(() => {
+    window.__rafMs = [];
+    window.__slow = [];
+    window.__keydownsBefore = performance.eventCounts.get('keydown') ?? 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'keydown') window.__slow.push(e.duration);
+    }).observe({ type: 'event', durationThreshold: 16 });
+    addEventListener('keydown', (event) => {
+      const start = event.timeStamp;
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => window.__rafMs.push(performance.now() - start);
+        channel.port2.postMessage(0);
+      });
+    }, { capture: true });
+  });
+  const slider = page.getByRole('slider', { name: 'd_k', exact: true });
+  await slider.focus();
+  for (let k = 0; k < INPUTS; k++) {
+    // up and down the 11 stops: every input changes d_k
+    const key = Math.floor(k / 10) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft';
+    await page.keyboard.press(key);
+    await page.waitForTimeout(80); // input settles: the next press starts from an idle page
+  }
+  await page.waitForTimeout(200);
+  const out = await page.evaluate(() => ({
+    rafMs: window.__rafMs,
+    slow: window.__slow,
+    keydowns: (performance.eventCounts.get('keydown') ?? 0) - window.__keydownsBefore,
+    tokens: document.querySelector('attention-lab').state.n,
+  }));
+  await page.close();
+  return out;
+}
+
+async function main() {
+  const server = await startServer({ port: 0, root: options.root });
+  const url = `http://127.0.0.1:${server.address().port}/${options.page}`;
+  const profile = await mkdtemp(join(tmpdir(), 'attention-lab-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
+  try {
+    await context.addInitScript(markFirstFrame);
+    const loads = [];
+    for (let k = 0; k < LOADS; k++) loads.push(await pageLoad(context, url));
+    const input = await sliderInputs(context, url);
+    const warm = loads.slice(1);
+    const result = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map((x) => Number(x.toFixed(2))) },
+      chromium: context.browser()?.version() ?? null,
+      targets: TARGETS,
+      firstView: { ...loads[0].first, files: loads[0].firstFiles },
+      wholePage: loads[0].all,
+      firstBars: {
+        coldMs: loads[0].frameMs,
+        warmMedianMs: median(warm.map((l) => l.frameMs)),
+        warmMs: warm.map((l) => Number(l.frameMs.toFixed(1))),
+        markWarmMedianMs: median(warm.map((l) => l.markMs)),
+      },
+      sliderInput: {
+        tokens: input.tokens,
+        inputs: input.rafMs.length,
+        medianMs: median(input.rafMs),
+        p90Ms: quantile(input.rafMs, 0.9),
+        maxMs: Math.max(...input.rafMs),
+        eventTiming: { keydowns: input.keydowns, over16ms: input.slow.length, durations: input.slow },
+      },
+    };
+    await mkdir(fileURLToPath(new URL('.', `file://${OUT}`)), { recursive: true });
+    await writeFile(OUT, `${JSON.stringify(result, null, 2)}\n`);
+    print(result);
+  } finally {
+    await context.close();
+    await new Promise((resolve) => server.close(resolve));
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+function print(r) {
+  const kb = (b) => `${(b / 1000).toFixed(0)} kB`;
+  const ms = (x) => `${x.toFixed(0)} ms`;
+  const ok = (value, target) => (value <= target ? 'met' : '**not met**');
+  const s = r.sliderInput;
+  console.log(`Page performance — ${r.machine.cpus} × ${r.machine.model}, load ${r.machine.loadavg.join(' ')}, Chromium ${r.chromium}\n`);
+  console.log('| measure | value | target | |');
+  console.log('|---|---|---|---|');
+  console.log(`| first view, raw bytes (${r.firstView.requests} responses before first bars) | ${kb(r.firstView.raw)} | ≤ 1 MB | ${ok(r.firstView.raw, r.targets.firstViewBytes)} |`);
+  console.log(`| first view, gzip-compressed | ${kb(r.firstView.gzip)} | ≤ 1 MB | ${ok(r.firstView.gzip, r.targets.firstViewBytes)} |`);
+  console.log(`| whole page at network idle, raw / gzip (${r.wholePage.requests} responses) | ${kb(r.wholePage.raw)} / ${kb(r.wholePage.gzip)} | — | |`);
+  console.log(`| navigation → first bars painted, first visit (fresh profile) | ${ms(r.firstBars.coldMs)} | ≤ 400 ms | ${ok(r.firstBars.coldMs, r.targets.firstBarsMs)} |`);
+  console.log(`| navigation → first bars painted, later visits (median of ${r.firstBars.warmMs.length}) | ${ms(r.firstBars.warmMedianMs)} | ≤ 400 ms | ${ok(r.firstBars.warmMedianMs, r.targets.firstBarsMs)} |`);
+  console.log(`| d_k slider input → next paint, ${s.tokens} tokens (median of ${s.inputs}; p90 ${ms(s.p90Ms)}, max ${ms(s.maxMs)}) | ${s.medianMs.toFixed(1)} ms | ≤ 16 ms | ${ok(s.medianMs, r.targets.inputToPaintMs)} |`);
+  console.log(`| Event Timing: key presses with input → next paint ≥ 16 ms | ${s.eventTiming.over16ms} of ${s.eventTiming.keydowns} | — | |`);
+  console.log(`\nFirst-view files: ${r.firstView.files.map((f) => `${f.path} ${kb(f.raw)}`).join(', ')}`);
+  console.log(`JSON: ${OUT}`);
+}
+
+await main();

@@ -1,0 +1,119 @@
+// The demo page as one lesson: the six instruments of <attention-lesson> below the lab, driven
+// by the lab's state. Every instrument renders on index.html under the strict CSP; a change of
+// d_k or scaling in the lab reaches them; off-screen instruments cost nothing while the lab is used.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { SCREENSHOTS, ensureDir, launch, openLab, until } from './browser.mjs';
+
+const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
+
+let browser;
+let page;
+
+before(async () => {
+  browser = await launch({ viewport: { width: 1440, height: 900 } });
+  page = await browser.newPage();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const text = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot?.textContent ?? '', tag);
+const drawn = () =>
+  page.evaluate((tags) => tags.map((tag) => document.querySelector(tag).shadowRoot?.querySelectorAll('svg, table').length ?? 0), INSTRUMENTS);
+
+// Scrolls every instrument into view in turn and waits until each has drawn the lab's latest state.
+async function showAll() {
+  for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+}
+
+test('instruments are drawn lazily: none while the lab is used at the top of the page', async () => {
+  await openLab(page, browser.url);
+  const lab = page.locator('attention-lab');
+  await lab.evaluate((el) => el.set({ projection: 'random', dk: 256 }));
+  await page.waitForTimeout(300);
+  assert.deepEqual(await drawn(), [0, 0, 0, 0, 0, 0]);
+  // and the page links the lesson, the guide names the steps
+  assert.equal(await page.getByRole('heading', { name: 'Why divide by √dk?' }).count(), 1);
+  assert.match(await page.locator('.guide').textContent(), /1024[\s\S]*Scale by √dk[\s\S]*max weight → 1\.00, entropy → 0/);
+});
+
+test('every instrument renders on index.html, following the lab (Identity: d_k = 100)', async () => {
+  await openLab(page, browser.url);
+  await showAll();
+  const counts = await drawn();
+  INSTRUMENTS.forEach((tag, i) => assert.ok(counts[i] > 0, `${tag} drew nothing`));
+  assert.match(await page.locator('.lesson-status').textContent(), /10 tokens, query “cat”, scaled by 1\/√dk, seed 1, T = 1; dk = 100: the lab is on Identity/);
+  assert.match(await text('saturation-plot'), /At d_k = 100: unscaled, \d+ of 10 rows/);
+  assert.match(await text('variance-lab'), /At d_k = 100: random/);
+  assert.ok((await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.katex').length)) >= 6);
+});
+
+test('d_k and scaling set in the lab reach the instruments; the guide’s buttons do the same', async () => {
+  await openLab(page, browser.url);
+  await showAll();
+  // the lab's own controls: Random, d_k → 1024 (End on the slider), scaling off
+  await page.getByRole('radio', { name: 'Random' }).check();
+  await page.getByRole('slider', { name: 'd_k', exact: true }).press('End');
+  await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).uncheck();
+  await showAll();
+  assert.match(await page.locator('.lesson-status').textContent(), /unscaled, seed 1, T = 1; dk = 1024, as in the lab/);
+  assert.match(await text('saturation-plot'), /At d_k = 1024: unscaled, \d+ of 10 rows are extremely peaked/);
+  assert.match(await text('gradient-view'), /unscaled, d_k = 1024/);
+  assert.match(await text('step-by-step'), /\(unscaled: no division\)/);
+  assert.match(await text('overflow-demo'), /row "cat" \(unscaled, d_k = 1024\)/);
+  const { maxWeight, entropy } = await page.locator('attention-lab').evaluate((el) => ({
+    maxWeight: el.state.result.maxWeight[el.state.selected],
+    entropy: el.state.result.entropy[el.state.selected],
+  }));
+  assert.ok(maxWeight > 0.995 && entropy < 0.01, `the guide's claim: max weight ${maxWeight}, entropy ${entropy}`);
+  // the guide's last button turns scaling back on, in the lab and in the instruments
+  await page.locator('.guide button').last().click();
+  await showAll();
+  assert.equal(await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).isChecked(), true);
+  assert.match(await text('step-by-step'), /\(scale 0\.03125\)/);
+  // the overflow demo's temperature slider is the lab's temperature
+  await page.locator('overflow-demo').evaluate((el) => {
+    const slider = el.shadowRoot.querySelector('input[type=range]');
+    slider.value = '-1';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await until(() => page.locator('attention-lab').evaluate((el) => el.settings.temperature), (t) => t === 0.1, { what: 'T = 0.1 in the lab' });
+});
+
+test('pasted vectors: the instruments say what they need', async () => {
+  await openLab(page, browser.url);
+  await page.locator('attention-lab').evaluate(async (el) => {
+    const { parseVectors } = await import('./lab/paste.js');
+    el.set({ pasted: parseVectors({ q: '1 0\n0 1', k: '1 0\n0 1' }), projection: 'pasted' });
+  });
+  await showAll();
+  assert.match(await page.locator('.lesson-status').textContent(), /need word vectors: choose Identity or Random/);
+});
+
+test('screenshots of the whole page with every instrument drawn: 360 and 1440 px, light and dark', async () => {
+  await ensureDir(SCREENSHOTS);
+  for (const colorScheme of ['light', 'dark']) {
+    for (const width of [360, 1440]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      await openLab(page, browser.url);
+      await showAll();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${width} px ${colorScheme}: the page scrolls sideways by ${overflow} px`);
+      await page.screenshot({ path: join(SCREENSHOTS, `index-${width}-${colorScheme}.png`), fullPage: true });
+      await page.locator('#why').screenshot({ path: join(SCREENSHOTS, `index-why-${width}-${colorScheme}.png`) });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('no console errors, page errors or CSP violations on index.html', () => {
+  assert.deepEqual(browser.problems, []);
+});

@@ -1,0 +1,220 @@
+// <attention-lesson>: the six lesson instruments ("why divide by √d_k?"), one section each,
+// all fed the same inputs. Two ways to drive it:
+//
+//   <attention-lesson for="lab"></attention-lesson>   follows <attention-lab id="lab">: every
+//       'statechange' of the lab becomes the instruments' inputs (see lessonInputs below)
+//   lesson.inputs = { engine, tokens, vectors, dk, scaled, selectedRow, seed, temperature }
+//       a page with its own controls (web/lesson.js)
+//
+// Light DOM (no shadow root): the page styles the sections, and the instruments stay
+// addressable as document.querySelector('variance-lab') etc.
+//
+// Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
+// only when its section comes near the viewport, and new inputs reach an instrument only when
+// it is near the viewport, after the next frame (the lab paints first) and in idle time, one
+// instrument per idle callback. Attribute loading="eager" draws every instrument (still after
+// the frame and in idle time), for a page that is only the lesson.
+import { WORD_DIM } from '../lab/vectors.js';
+import { escapeHtml } from './dom.js';
+import { sameValue } from './lesson-base.js';
+
+/** Most tokens the instruments take: their heatmaps and tables stay readable. */
+export const LESSON_MAX_TOKENS = 24;
+
+// [tag, id, title (HTML)]: the order of the lesson.
+const SECTIONS = [
+  ['variance-lab', 'claim-1', '1 · The variance of q·k grows with d<sub>k</sub>'],
+  ['saturation-plot', 'claim-2', '2 · Unscaled scores make softmax extremely peaked'],
+  ['gradient-view', 'claim-3', '3 · A saturated softmax passes back almost no gradient'],
+  ['step-by-step', 'claim-4', '4 · Step by step: each row becomes a probability distribution'],
+  ['overflow-demo', 'overflow', 'Temperature, and why softmax subtracts the max'],
+  ['multi-head-view', 'heads', 'Several heads'],
+];
+export const INSTRUMENTS = SECTIONS.map(([tag]) => tag);
+
+const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
+const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
+
+/**
+ * The instruments' inputs for a state of <attention-lab> (its 'statechange' detail), or
+ * { message } when they cannot follow it. The instruments make their own seeded projections of
+ * the word vectors to d_k: on the lab's Random projection that is the lab's d_k; on Identity
+ * (q = k = the 100-d word vector) it is d_k = 100, the width the lab uses.
+ */
+export function lessonInputs(state, engine) {
+  if (!state.x || state.projection === 'pasted')
+    return { message: 'The instruments need word vectors: choose Identity or Random under Projection.' };
+  const t = Math.min(state.n, LESSON_MAX_TOKENS);
+  return {
+    engine,
+    tokens: state.queryLabels.slice(0, t),
+    vectors: state.x.subarray(0, t * WORD_DIM),
+    dk: state.projection === 'random' ? state.d : WORD_DIM,
+    scaled: state.scaled,
+    selectedRow: Math.min(state.selected, t - 1),
+    seed: state.settings.seed,
+    temperature: state.temperature,
+  };
+}
+
+/** A sentence describing how `inputs` follow the lab's `state`, for the page. */
+export function describeInputs(state, inputs) {
+  if (inputs.message) return inputs.message;
+  const cut = state.n > inputs.tokens.length ? ` (the first ${inputs.tokens.length} of ${state.n})` : '';
+  const width =
+    state.projection === 'random'
+      ? `d<sub>k</sub> = ${inputs.dk}, as in the lab`
+      : `d<sub>k</sub> = ${inputs.dk}: the lab is on Identity (q = k = the 100-d word vector); the instruments still use ` +
+        `seeded random W<sub>Q</sub> ≠ W<sub>K</sub> of that width (choose Random to move d<sub>k</sub>)`;
+  return (
+    `Following the lab: ${inputs.tokens.length} tokens${cut}, query “${escapeHtml(inputs.tokens[inputs.selectedRow])}”, ` +
+    `${inputs.scaled ? 'scaled by 1/√d<sub>k</sub>' : '<b>unscaled</b>'}, seed ${inputs.seed}, T = ${inputs.temperature}; ${width}.`
+  );
+}
+
+export class AttentionLesson extends HTMLElement {
+  #inputs = null;
+  #pendingState = null; // the lab's latest state, not yet turned into inputs
+  #sections = []; // { tag, section, element, loaded, near, stale }
+  #scheduled = false;
+  #lab = null;
+  #status = null;
+  #observer = null;
+
+  connectedCallback() {
+    if (!this.#sections.length) this.#build();
+    this.#observer = new IntersectionObserver((entries) => this.#onIntersect(entries), { rootMargin: NEAR_VIEWPORT });
+    for (const s of this.#sections) this.#observer.observe(s.section);
+    const id = this.getAttribute('for');
+    if (id) this.#follow(document.getElementById(id));
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#lab?.removeEventListener('statechange', this.#onState);
+    this.#lab = null;
+  }
+
+  /** The inputs every instrument gets; each is drawn when it is near the viewport. */
+  set inputs(inputs) {
+    this.#inputs = inputs;
+    for (const s of this.#sections) s.stale = true;
+    this.#schedule();
+  }
+
+  get inputs() {
+    return this.#inputs;
+  }
+
+  /** True while an instrument in or near the viewport (every one, when eager) has not drawn the latest inputs. */
+  get pending() {
+    return Boolean(this.#pendingState) || this.#sections.some((s) => s.stale && this.#visible(s));
+  }
+
+  #build() {
+    const level = Number(this.getAttribute('heading-level')) || 2;
+    const tpl = document.createElement('template');
+    tpl.innerHTML =
+      (this.hasAttribute('for') ? '<p class="lesson-status">Waiting for the lab…</p>' : '') +
+      SECTIONS.map(([tag, id, title]) => `<section id="${id}" class="instrument"><h${level}>${title}</h${level}><${tag}></${tag}></section>`).join('');
+    this.append(tpl.content);
+    this.#status = this.querySelector('.lesson-status');
+    this.#sections = SECTIONS.map(([tag, id]) => {
+      const section = this.querySelector(`#${id}`);
+      return { tag, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
+    });
+    // An instrument's own controls that stand for a lab setting change the lab instead.
+    this.#sections[4].element.addEventListener('input', () => {
+      const temperature = this.#sections[4].element.temperature;
+      if (this.#lab && temperature >= 0.01) this.#lab.set({ temperature });
+    });
+  }
+
+  #follow(lab) {
+    if (!lab || lab === this.#lab) return;
+    this.#lab = lab;
+    lab.addEventListener('statechange', this.#onState);
+    if (lab.state) this.#onState({ detail: lab.state });
+  }
+
+  // Runs inside the lab's update: it only records the state; the work waits for a frame and idle time.
+  #onState = ({ detail: state }) => {
+    this.#pendingState = state;
+    this.#schedule();
+  };
+
+  #onIntersect(entries) {
+    const eager = this.getAttribute('loading') === 'eager';
+    for (const entry of entries) {
+      const s = this.#sections.find((x) => x.section === entry.target);
+      s.near = entry.isIntersecting;
+      if ((s.near || eager) && !s.loaded) this.#load(s);
+    }
+    if (eager) for (const s of this.#sections) if (!s.loaded) this.#load(s);
+    this.#schedule();
+  }
+
+  #load(s) {
+    s.loaded = true;
+    import(`./${s.tag}.js`).then(
+      () => this.#schedule(),
+      (error) => {
+        s.section.append(Object.assign(document.createElement('p'), { className: 'error', textContent: `Could not load this part: ${error.message}` }));
+        console.error(error);
+      },
+    );
+  }
+
+  #visible(s) {
+    return s.near || this.getAttribute('loading') === 'eager';
+  }
+
+  #wanted(s) {
+    return s.stale && this.#visible(s) && customElements.get(s.tag);
+  }
+
+  // After the next frame (the lab's update is painted first), in idle time: one instrument per callback.
+  #schedule() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    requestAnimationFrame(() => idle(() => this.#step()));
+  }
+
+  #step() {
+    this.#scheduled = false;
+    if (this.#pendingState) {
+      const state = this.#pendingState;
+      this.#pendingState = null;
+      const inputs = lessonInputs(state, this.#lab.engine);
+      if (this.#status) this.#status.innerHTML = describeInputs(state, inputs);
+      this.#inputs = inputs;
+      for (const s of this.#sections) s.stale = true;
+    }
+    if (!this.#inputs) return;
+    const next = this.#sections.find((s) => this.#wanted(s));
+    if (!next) return;
+    next.stale = false;
+    apply(next.element, this.#inputs);
+    if (this.#sections.some((s) => this.#wanted(s))) {
+      this.#scheduled = true;
+      idle(() => this.#step());
+    }
+  }
+}
+
+// Sets only the inputs that changed (arrays compared by content): an unchanged instrument is not redrawn.
+function apply(element, inputs) {
+  if (inputs.message) {
+    element.tokens = [];
+    element.vectors = new Float32Array(0);
+    return;
+  }
+  for (const [key, value] of Object.entries(inputs)) if (!sameValue(element[key], value)) element[key] = value;
+}
+
+function idle(callback) {
+  if (window.requestIdleCallback) requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(callback, 1);
+}
+
+customElements.define('attention-lesson', AttentionLesson);
