@@ -124,6 +124,27 @@ bool validate_attention(const float* q, const float* k, const float* v, Attentio
   return true;
 }
 
+bool validate_streaming(const float* q, const float* k, const float* v, AttentionShape s, const StreamingOptions& opt,
+                        Error* err) {
+  if (!check_dim("n (number of queries)", s.n, 1, err) || !check_dim("m (number of keys)", s.m, 1, err) ||
+      !check_dim("d (key width)", s.d, 1, err) || !check_dim("dv (value width)", s.dv, 1, err))
+    return false;
+  const auto too_big = [](int rows, int cols) {
+    return static_cast<unsigned long long>(rows) * cols > kMaxStreamingFloats;
+  };
+  if (too_big(s.n, s.d) || too_big(s.m, s.d) || too_big(s.m, s.dv) || too_big(s.n, s.dv))
+    return fail(err, Status::invalid_shape, "q, k, v and the output must each hold at most %zu numbers (n=%d, m=%d, d=%d, dv=%d)",
+                kMaxStreamingFloats, s.n, s.m, s.d, s.dv);
+  if (!q || !k || !v) return fail(err, Status::invalid_argument, "q, k and v are required");
+  if (opt.causal && s.n != s.m)
+    return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
+                s.n, s.m);
+  if (!(opt.scale > 0.0f) || !std::isfinite(opt.scale))
+    return fail(err, Status::invalid_argument, "scale must be a positive finite number, got %g", opt.scale);
+  return check_finite("q", q, s.n, s.d, err) && check_finite("k", k, s.m, s.d, err) &&
+         check_finite("v", v, s.m, s.dv, err);
+}
+
 bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
   if (!check_dim("length of scores", m, 1, err) || !check_temperature(temperature, err)) return false;
   for (int j = 0; j < m; ++j)
@@ -138,6 +159,35 @@ bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
                        const AttentionOptions& opt, AttentionResult out, Error* err) {
   return forward({matmul_qkt, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
+}
+
+namespace {
+
+using StreamingKernel = bool (*)(const float*, const float*, const float*, int, int, int, int, float, bool, float*,
+                                 ScorePosition*);
+
+bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, const float* v, AttentionShape s,
+                       const StreamingOptions& opt, float* output, Error* err) {
+  if (!validate_streaming(q, k, v, s, opt, err)) return false;
+  if (!output) return fail(err, Status::invalid_argument, "the output array is required");
+  ScorePosition at;
+  if (!kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at))
+    return fail(err, Status::overflow,
+                "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
+                at.key);
+  return true;
+}
+
+}  // namespace
+
+bool attention_streaming_forward(const float* q, const float* k, const float* v, AttentionShape shape,
+                                 const StreamingOptions& opt, float* output, Error* err) {
+  return streaming_forward(attention_streaming, q, k, v, shape, opt, output, err);
+}
+
+bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
+                                     const StreamingOptions& opt, float* output, Error* err) {
+  return streaming_forward(attention_streaming_ref, q, k, v, shape, opt, output, err);
 }
 
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
