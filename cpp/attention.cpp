@@ -145,7 +145,7 @@ bool validate_streaming(const float* q, const float* k, const float* v, Attentio
          check_finite("v", v, s.m, s.dv, err);
 }
 
-bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
+bool softmax(const float* z, int m, float temperature, float* out, Error* err) noexcept {
   if (!check_dim("length of scores", m, 1, err) || !check_temperature(temperature, err)) return false;
   for (int j = 0; j < m; ++j)
     if (std::isnan(z[j]) || z[j] == INFINITY)
@@ -157,7 +157,7 @@ bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
 }
 
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                       const AttentionOptions& opt, AttentionResult out, Error* err) {
+                       const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
   return forward({matmul_qkt, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
 }
 
@@ -181,17 +181,17 @@ bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, c
 }  // namespace
 
 bool attention_streaming_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                                 const StreamingOptions& opt, float* output, Error* err) {
+                                 const StreamingOptions& opt, float* output, Error* err) noexcept {
   return streaming_forward(attention_streaming, q, k, v, shape, opt, output, err);
 }
 
 bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                                     const StreamingOptions& opt, float* output, Error* err) {
+                                     const StreamingOptions& opt, float* output, Error* err) noexcept {
   return streaming_forward(attention_streaming_ref, q, k, v, shape, opt, output, err);
 }
 
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                           const AttentionOptions& opt, AttentionResult out, Error* err) {
+                           const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
   return forward({matmul_qkt_ref, softmax_row_ref, matmul_pv_ref}, q, k, v, shape, opt, out, err);
 }
 

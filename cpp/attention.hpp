@@ -14,6 +14,9 @@
 // A fully masked row (every score -INFINITY: no key visible) has no distribution to speak
 // of. We define its weights and output as all zeros, its entropy and max weight as 0 —
 // never NaN. Such a row is the only way a row of weights can fail to sum to 1.
+//
+// The entry points the binding calls are noexcept: with Emscripten's JS-based exceptions a
+// call that may throw goes through a JavaScript invoke_* trampoline, which cost ~1 µs per call.
 #pragma once
 
 #include <cstddef>
@@ -69,7 +72,7 @@ bool validate_attention(const float* q, const float* k, const float* v, Attentio
 // Fast (xsimd) path. Validates first; on failure returns false, fills `err` and leaves
 // `out` unspecified. Also fails with Status::overflow instead of producing NaN.
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                       const AttentionOptions& opt, AttentionResult out, Error* err);
+                       const AttentionOptions& opt, AttentionResult out, Error* err) noexcept;
 
 // Streaming (online-softmax, FlashAttention-style) forward: only the output, never an n×m
 // matrix, so memory is O((n + m)·(d + dv)) and n = m = 16,384 fits a 64 MB wasm heap.
@@ -82,17 +85,17 @@ struct StreamingOptions {
 };
 constexpr std::size_t kMaxStreamingFloats = std::size_t(1) << 28;  // 1 GiB per array
 bool attention_streaming_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                                 const StreamingOptions& opt, float* output, Error* err);
+                                 const StreamingOptions& opt, float* output, Error* err) noexcept;
 // The same contract, one query and one key at a time (the specification; kernels_ref.cpp).
 bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                                     const StreamingOptions& opt, float* output, Error* err);
+                                     const StreamingOptions& opt, float* output, Error* err) noexcept;
 bool validate_streaming(const float* q, const float* k, const float* v, AttentionShape shape,
                         const StreamingOptions& opt, Error* err);
 
 // Softmax of one row of m scores: out = softmax(z / temperature). -INFINITY entries get
 // weight 0; an all -INFINITY row gives all zeros. NaN or +Inf input, or a temperature that
 // is not positive and finite, fails with a message.
-bool softmax(const float* z, int m, float temperature, float* out, Error* err);
+bool softmax(const float* z, int m, float temperature, float* out, Error* err) noexcept;
 
 // ---- Kernels (no validation): each has a SIMD version (attention.cpp) and a scalar `_ref` twin
 // ---- (attention_ref.cpp) that is the readable specification and the test oracle.
@@ -138,6 +141,6 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
 
 // Same contract as attention_forward, built from the `_ref` kernels only.
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                           const AttentionOptions& opt, AttentionResult out, Error* err);
+                           const AttentionOptions& opt, AttentionResult out, Error* err) noexcept;
 
 }  // namespace attn

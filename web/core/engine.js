@@ -64,7 +64,7 @@ class Engine {
     const base = this.#reserve(2 * m);
     const heap = this.#wasm.HEAPF32;
     heap.set(z, base / BYTES_PER_FLOAT);
-    const status = this.#wasm.softmax(base, m, temperature, base + m * BYTES_PER_FLOAT);
+    const status = this.#wasm._attn_softmax(base, m, temperature, base + m * BYTES_PER_FLOAT);
     this.#throwIfFailed(status, 'softmax');
     const out = base / BYTES_PER_FLOAT + m;
     return this.#wasm.HEAPF32.slice(out, out + m);
@@ -108,23 +108,60 @@ class Engine {
     const maskPtr = place(maskArray);
     const outPtr = at * BYTES_PER_FLOAT;
 
-    const status = this.#wasm.attention(qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options, outPtr);
+    const status = this.#wasm._attn_attention(
+      qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options.flags, options.scale, temperature, outPtr);
     this.#throwIfFailed(status, 'attention');
 
-    const result = this.#wasm.HEAPF32;
-    const take = (count) => {
-      const copy = result.slice(at, at + count);
-      at += count;
-      return copy;
-    };
+    // One JS-owned copy of the whole result block, cut into views: every Float32Array of more
+    // than 16 numbers costs ~1 µs to allocate in V8 (off-heap backing store), which was most
+    // of a call at n = 16 with six separate copies (docs/performance.md).
+    const block = this.#wasm.HEAPF32.slice(at, at + outputFloats);
+    let offset = 0;
+    const take = (count) => block.subarray(offset, (offset += count));
     const dots = take(nm);
     const scores = take(nm);
     const weights = take(nm);
     const entropy = take(n);
     const maxWeight = take(n);
     const output = dv > 0 ? take(n * dv) : null;
-    const usedScale = result[at];
+    const usedScale = block[offset];
     return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
+  }
+
+  /**
+   * Streaming (online-softmax) attention: only the output, computed without an n×m matrix, so
+   * long sequences fit (n = m = 16,384 at d = 64 in a 64 MB heap). No temperature, no mask.
+   * Returns { output (n×dv row-major), scale }.
+   */
+  attentionStreaming({ q, k, v, n, m, d, dv, scale = 'sqrt', causal = false } = {}) {
+    checkDim('n', n, 1);
+    checkDim('m', m, 1);
+    checkDim('d', d, 1);
+    checkDim('dv', dv, 1);
+    const qa = floatArray('q', q, n * d, 'n·d');
+    const ka = floatArray('k', k, m * d, 'm·d');
+    const va = floatArray('v', v, m * dv, 'm·dv');
+    const options = resolveOptions(scale, causal, 1);
+
+    // heap layout: q | k | v | output | scale
+    const base = this.#reserve(n * d + m * d + m * dv + n * dv + 1);
+    const heap = this.#wasm.HEAPF32;
+    let at = base / BYTES_PER_FLOAT;
+    heap.set(qa, at);
+    heap.set(ka, at + n * d);
+    heap.set(va, at + n * d + m * d);
+    const out = at + n * d + m * d + m * dv;
+    const status = this.#wasm._attn_attention_streaming(
+      base, base + n * d * BYTES_PER_FLOAT, base + (n * d + m * d) * BYTES_PER_FLOAT,
+      n, m, d, dv, options.flags, options.scale, out * BYTES_PER_FLOAT);
+    this.#throwIfFailed(status, 'attentionStreaming');
+    const result = this.#wasm.HEAPF32;
+    return { output: result.slice(out, out + n * dv), scale: result[out + n * dv] };
+  }
+
+  /** Current size of the WebAssembly heap in bytes (it only grows). */
+  get heapBytes() {
+    return this.#wasm.HEAPU8.length;
   }
 
   // A heap block of at least `floats` floats, reused across calls. Growing the wasm memory
@@ -151,16 +188,21 @@ class Engine {
   }
 }
 
+// Flags of the binding (cpp/embind.cpp, CallFlags).
+const SCALE_BY_SQRT_D = 1;
+const CAUSAL = 2;
+
 function resolveOptions(scale, causal, temperature) {
   if (typeof causal !== 'boolean') throw new TypeError(`causal must be true or false, got ${describe(causal)}`);
   checkNumber('temperature', temperature);
-  if (scale === 'sqrt') return { scaleBySqrtD: true, scale: 1, temperature, causal };
-  if (scale === 'none') return { scaleBySqrtD: false, scale: 1, temperature, causal };
+  const causalFlag = causal ? CAUSAL : 0;
+  if (scale === 'sqrt') return { flags: SCALE_BY_SQRT_D | causalFlag, scale: 1 };
+  if (scale === 'none') return { flags: causalFlag, scale: 1 };
   if (typeof scale !== 'number')
     throw new TypeError(`scale must be 'sqrt', 'none' or a positive number, got ${describe(scale)}`);
   if (!(scale > 0) || !Number.isFinite(scale) || !(Math.fround(scale) > 0))
     throw new RangeError(`scale must be a positive finite number, got ${scale}`);
-  return { scaleBySqrtD: false, scale, temperature, causal };
+  return { flags: causalFlag, scale };
 }
 
 function checkNumber(name, value) {
