@@ -48,6 +48,7 @@ bool check_temperature(float temperature, Error* err) {
 
 struct Kernels {
   void (*qkt)(const float*, const float*, int, int, int, float*);
+  bool (*scores)(const float*, const float*, int, int, float, float*);
   float (*softmax_row)(const float*, int, float, float*, float*);
   void (*pv)(const float*, const float*, int, int, int, float*);
 };
@@ -68,16 +69,14 @@ bool forward(const Kernels& kern, const float* q, const float* k, const float* v
 
   // pass 2: scores = scale·dots + mask, with -INFINITY where the causal or additive mask hides a key
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::size_t idx = i * m + j;
-      float score = opt.scale * out.dots[idx];
-      if (opt.mask) score += opt.mask[idx];
-      if (opt.causal && j > i) score = -INFINITY;
-      const bool hidden = (opt.causal && j > i) || (opt.mask && opt.mask[idx] == -INFINITY);
-      if (!hidden && !std::isfinite(score))
-        return fail(err, Status::overflow,
-                    "the score of query %zu, key %zu (scale·q·k + mask) overflows float32", i, j);
-      out.scores[idx] = score;
+    const float* mask_row = opt.mask ? opt.mask + i * m : nullptr;
+    const int visible = opt.causal ? static_cast<int>(i) + 1 : s.m;
+    if (kern.scores(out.dots + i * m, mask_row, s.m, visible, opt.scale, out.scores + i * m)) continue;
+    for (std::size_t j = 0; j < m; ++j) {  // find the overflow for the message
+      const bool hidden = j >= static_cast<std::size_t>(visible) || (mask_row && mask_row[j] == -INFINITY);
+      if (!hidden && !std::isfinite(out.scores[i * m + j]))
+        return fail(err, Status::overflow, "the score of query %zu, key %zu (scale·q·k + mask) overflows float32",
+                    i, j);
     }
   }
 
@@ -158,7 +157,7 @@ bool softmax(const float* z, int m, float temperature, float* out, Error* err) n
 
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
                        const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
-  return forward({matmul_qkt, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
+  return forward({matmul_qkt, scores_row, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
 }
 
 namespace {
@@ -192,7 +191,7 @@ bool attention_streaming_forward_ref(const float* q, const float* k, const float
 
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
                            const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
-  return forward({matmul_qkt_ref, softmax_row_ref, matmul_pv_ref}, q, k, v, shape, opt, out, err);
+  return forward({matmul_qkt_ref, scores_row_ref, softmax_row_ref, matmul_pv_ref}, q, k, v, shape, opt, out, err);
 }
 
 }  // namespace attn

@@ -108,6 +108,12 @@ bool all_finite_ref(const float* x, std::size_t count);
 void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots);
 void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots);
 
+// One row of scores (m): scale·dots + mask for keys j < visible, -INFINITY from `visible` on
+// (causal) and where the mask is -INFINITY (mask may be nullptr). Returns false when a visible,
+// unmasked score is not finite (scale·q·k + mask overflowed float32); the row is then unspecified.
+bool scores_row(const float* dots, const float* mask, int m, int visible, float scale, float* scores);
+bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores);
+
 // One row: out = softmax(z · inv_temperature) over m entries, -INFINITY → 0.
 // Returns the row's max weight; writes the entropy (nats) to *entropy.
 float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy);

@@ -25,6 +25,17 @@ void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* 
   }
 }
 
+// scores (m) = scale·dots + mask, -INFINITY for j >= visible or mask -INFINITY
+bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores) {
+  bool finite = true;
+  for (int j = 0; j < m; ++j) {
+    const bool hidden = j >= visible || (mask && mask[j] == -INFINITY);
+    scores[j] = hidden ? -INFINITY : scale * dots[j] + (mask ? mask[j] : 0.0f);
+    if (!hidden && !std::isfinite(scores[j])) finite = false;
+  }
+  return finite;
+}
+
 // out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) {
   // pass 1: the row max; -INFINITY everywhere means no key is visible

@@ -19,23 +19,34 @@ constexpr std::size_t kQueryBlock = 32;  // queries per block: a multiple of eve
 constexpr std::size_t kKeyBlock = 64;    // keys per tile: k and v tiles (16 KB each at d = 64) stay in L1
 constexpr std::size_t kDepthChunk = 128;  // q block transposed in chunks of 128 × 32 floats (16 KB)
 static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a block");
-constexpr std::size_t kQueryVecs = kQueryBlock / kLanes;
 
-// qᵀ chunk (depth × kQueryBlock) of query rows i0.. i0+rows, columns c0.. c0+depth; missing
-// queries (past n) are zeros, which give finite scores that are never written out.
-void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t c0, std::size_t depth,
-                  float* q_t) {
-  for (std::size_t r = 0; r < kQueryBlock; ++r) {
+// qᵀ chunk (depth × cols of a kQueryBlock-wide buffer) of query rows i0.. i0+rows, columns
+// c0.. c0+depth; the padding queries rows.. cols (past n) are zeros, which give finite scores
+// that are never written out.
+void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t cols, std::size_t c0,
+                  std::size_t depth, float* q_t) {
+  for (std::size_t r = 0; r < rows; ++r) {
     const float* q_row = q + (i0 + r) * d + c0;
-    for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = r < rows ? q_row[p] : 0.0f;
+    for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = q_row[p];
   }
+  for (std::size_t r = rows; r < cols; ++r)
+    for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = 0.0f;
+}
+
+// True when the first `cols` queries of every key row of sᵀ are finite (columns past them may
+// hold anything: they are never computed in a short block).
+bool tile_finite(const float* s_t, std::size_t keys, std::size_t cols) {
+  for (std::size_t j = 0; j < keys; ++j)
+    if (!all_finite(s_t + j * kQueryBlock, cols)) return false;
+  return true;
 }
 
 // First (query, key) of a tile whose score is not finite, skipping keys hidden by the causal
 // mask (already -INFINITY), for the error message.
-ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t i0, std::size_t j0, bool causal) {
+ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t cols, std::size_t i0, std::size_t j0,
+                                bool causal) {
   for (std::size_t j = 0; j < keys; ++j)
-    for (std::size_t r = 0; r < kQueryBlock; ++r)
+    for (std::size_t r = 0; r < cols; ++r)
       if (!std::isfinite(s_t[j * kQueryBlock + r]) && !(causal && j0 + j > i0 + r))
         return {static_cast<int>(i0 + r), static_cast<int>(j0 + j)};
   return {};
@@ -46,14 +57,14 @@ ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t 
 //   pass 2: p = exp(s - new max), running sum = running sum · exp(old max - new max) + Σp
 // Writes each query's correction factor exp(old max - new max) to `correction`. Returns false,
 // before pass 2, when scale·dot overflowed float32 somewhere in the tile.
-bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t i0, std::size_t j0, float scale, bool causal,
-                         float* row_max, float* row_sum, float* correction) {
+bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, std::size_t i0, std::size_t j0,
+                         float scale, bool causal, float* row_max, float* row_sum, float* correction) {
   const batch scale_b(scale), minus_inf(-INFINITY);
   alignas(64) float lane_index[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) lane_index[l] = static_cast<float>(l);
   // keys past this index are hidden from some query of the block (indices < 2^24: exact in float)
   const bool masks = causal && j0 + keys - 1 > i0;
-  for (std::size_t vq = 0; vq < kQueryVecs; ++vq) {
+  for (std::size_t vq = 0; vq < query_vecs; ++vq) {
     float* col = s_t + vq * kLanes;
     const batch query = batch::load_aligned(lane_index) + batch(static_cast<float>(i0 + vq * kLanes));
     const batch old_max = batch::load_unaligned(row_max + vq * kLanes);
@@ -96,10 +107,12 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
 
   for (std::size_t i0 = 0; i0 < queries; i0 += kQueryBlock) {
     const std::size_t rows = std::min(kQueryBlock, queries - i0);
+    // a short last block (or n < kQueryBlock) computes only the vectors its queries occupy
+    const std::size_t query_cols = (rows + kLanes - 1) / kLanes * kLanes;
     float* out_block = out + i0 * value_width;
     std::fill(row_max, row_max + kQueryBlock, -INFINITY);
     std::fill(row_sum, row_sum + kQueryBlock, 0.0f);
-    if (pack_once) pack_queries(q, width, i0, rows, 0, width, q_t);
+    if (pack_once) pack_queries(q, width, i0, rows, query_cols, 0, width, q_t);
     // causal: keys past the block's last query are hidden from all of it
     const std::size_t key_end = causal ? std::min(keys_total, i0 + rows) : keys_total;
 
@@ -108,16 +121,16 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
       // pass 1: sᵀ (keys × queries) = k tile · qᵀ, d in chunks
       for (std::size_t c0 = 0; c0 < width; c0 += kDepthChunk) {
         const std::size_t depth = std::min(kDepthChunk, width - c0);
-        if (!pack_once) pack_queries(q, width, i0, rows, c0, depth, q_t);
-        gemm(k + j0 * width + c0, width, 1, q_t, kQueryBlock, s_t, kQueryBlock, keys, kQueryBlock, depth, c0 > 0);
+        if (!pack_once) pack_queries(q, width, i0, rows, query_cols, c0, depth, q_t);
+        gemm(k + j0 * width + c0, width, 1, q_t, kQueryBlock, s_t, kQueryBlock, keys, query_cols, depth, c0 > 0);
       }
-      if (!all_finite(s_t, keys * kQueryBlock)) {  // q·k itself overflowed
-        *overflow = locate_non_finite(s_t, keys, i0, j0, false);
+      if (!tile_finite(s_t, keys, query_cols)) {  // q·k itself overflowed
+        *overflow = locate_non_finite(s_t, keys, query_cols, i0, j0, false);
         return false;
       }
       // pass 2: scale, mask, online softmax; sᵀ now holds exp(s - running max)
-      if (!online_softmax_tile(s_t, keys, i0, j0, scale, causal, row_max, row_sum, correction)) {
-        *overflow = locate_non_finite(s_t, keys, i0, j0, causal);
+      if (!online_softmax_tile(s_t, keys, query_cols / kLanes, i0, j0, scale, causal, row_max, row_sum, correction)) {
+        *overflow = locate_non_finite(s_t, keys, query_cols, i0, j0, causal);
         return false;
       }
       // pass 3: rescale what the block has accumulated, then out += p · v tile

@@ -215,3 +215,41 @@ TEST_CASE("streaming forward rejects bad input with a message", "[streaming][err
     REQUIRE(std::string(err.message).find("query 37, key 65") != std::string::npos);
   }
 }
+
+TEST_CASE("scores_row matches scores_row_ref, hides keys and reports overflow", "[kernels][scores]") {
+  for (int m : {1, 3, 4, 5, 8, 13, 16, 33}) {
+    for (int visible : {1, m / 2 + 1, m}) {
+      for (bool masked : {false, true}) {
+        auto dots = ref64::random_normal(m, 70 + m);
+        auto mask = ref64::random_normal(m, 90 + m);
+        for (int j = 1; j < m; j += 3) mask[j] = -INFINITY;
+        std::vector<float> fast(m, NAN), slow(m, NAN);
+        const float* mask_row = masked ? mask.data() : nullptr;
+        INFO("m=" << m << " visible=" << visible << " masked=" << masked);
+        REQUIRE(attn::scores_row(dots.data(), mask_row, m, visible, 0.3f, fast.data()));
+        REQUIRE(attn::scores_row_ref(dots.data(), mask_row, m, visible, 0.3f, slow.data()));
+        for (int j = 0; j < m; ++j) {
+          const bool hidden = j >= visible || (masked && mask[j] == -INFINITY);
+          if (hidden) {
+            REQUIRE(fast[j] == -INFINITY);
+            REQUIRE(slow[j] == -INFINITY);
+          } else {
+            // one rounding each (fma may fuse on AVX2): 2 ε of the magnitude
+            REQUIRE(std::fabs(fast[j] - slow[j]) <= 2 * FLT_EPSILON * (std::fabs(slow[j]) + std::fabs(mask[j]) + 1));
+          }
+        }
+        // an overflow on a visible key is reported; the same value on a hidden key is not
+        auto big = dots;
+        big[visible - 1] = 3e38f;
+        REQUIRE_FALSE(attn::scores_row(big.data(), nullptr, m, visible, 10.0f, fast.data()));
+        REQUIRE_FALSE(attn::scores_row_ref(big.data(), nullptr, m, visible, 10.0f, slow.data()));
+        if (visible < m) {
+          big = dots;
+          big[m - 1] = 3e38f;
+          REQUIRE(attn::scores_row(big.data(), nullptr, m, visible, 10.0f, fast.data()));
+          REQUIRE(attn::scores_row_ref(big.data(), nullptr, m, visible, 10.0f, slow.data()));
+        }
+      }
+    }
+  }
+}

@@ -112,19 +112,20 @@ class Engine {
       qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options.flags, options.scale, temperature, outPtr);
     this.#throwIfFailed(status, 'attention');
 
-    // One JS-owned copy of the whole result block, cut into views: every Float32Array of more
-    // than 16 numbers costs ~1 µs to allocate in V8 (off-heap backing store), which was most
-    // of a call at n = 16 with six separate copies (docs/performance.md).
-    const block = this.#wasm.HEAPF32.slice(at, at + outputFloats);
-    let offset = 0;
-    const take = (count) => block.subarray(offset, (offset += count));
+    // JS-owned copies (a HEAPF32 view would be overwritten by the next call, or detached by growth)
+    const result = this.#wasm.HEAPF32;
+    const take = (count) => {
+      const copy = result.slice(at, at + count);
+      at += count;
+      return copy;
+    };
     const dots = take(nm);
     const scores = take(nm);
     const weights = take(nm);
     const entropy = take(n);
     const maxWeight = take(n);
     const output = dv > 0 ? take(n * dv) : null;
-    const usedScale = block[offset];
+    const usedScale = result[at];
     return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
   }
 
