@@ -16,7 +16,7 @@
 // never NaN. Such a row is the only way a row of weights can fail to sum to 1.
 //
 // The entry points the binding calls are noexcept: with Emscripten's JS-based exceptions a
-// call that may throw goes through a JavaScript invoke_* trampoline, which cost ~1 µs per call.
+// call that may throw goes through a JavaScript invoke_* trampoline (a JS round trip per call).
 #pragma once
 
 #include <cstddef>
