@@ -15,9 +15,11 @@
 namespace attn {
 namespace {
 
-constexpr std::size_t kQueryBlock = 32;  // queries per block: a multiple of every kLanes (4, 8)
+// queries per block, a multiple of every kLanes (4, 8): each k and v tile loaded from L2 feeds 64
+// queries (at n = 16,384, k and v are 8 MB, far beyond L2)
+constexpr std::size_t kQueryBlock = 64;
 constexpr std::size_t kKeyBlock = 64;    // keys per tile: k and v tiles (16 KB each at d = 64) stay in L1
-constexpr std::size_t kDepthChunk = 128;  // q block transposed in chunks of 128 × 32 floats (16 KB)
+constexpr std::size_t kDepthChunk = 128;  // q block transposed in chunks of 128 × 64 floats (32 KB)
 static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a block");
 
 // scale · qᵀ chunk (depth × cols of a kQueryBlock-wide buffer) of query rows i0.. i0+rows,
