@@ -48,6 +48,7 @@ bool check_temperature(float temperature, Error* err) {
 
 struct Kernels {
   void (*qkt)(const float*, const float*, int, int, int, float*);
+  bool (*scores)(const float*, const float*, int, int, float, float*);
   float (*softmax_row)(const float*, int, float, float*, float*);
   void (*pv)(const float*, const float*, int, int, int, float*);
 };
@@ -68,16 +69,14 @@ bool forward(const Kernels& kern, const float* q, const float* k, const float* v
 
   // pass 2: scores = scale·dots + mask, with -INFINITY where the causal or additive mask hides a key
   for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < m; ++j) {
-      const std::size_t idx = i * m + j;
-      float score = opt.scale * out.dots[idx];
-      if (opt.mask) score += opt.mask[idx];
-      if (opt.causal && j > i) score = -INFINITY;
-      const bool hidden = (opt.causal && j > i) || (opt.mask && opt.mask[idx] == -INFINITY);
-      if (!hidden && !std::isfinite(score))
-        return fail(err, Status::overflow,
-                    "the score of query %zu, key %zu (scale·q·k + mask) overflows float32", i, j);
-      out.scores[idx] = score;
+    const float* mask_row = opt.mask ? opt.mask + i * m : nullptr;
+    const int visible = opt.causal ? static_cast<int>(i) + 1 : s.m;
+    if (kern.scores(out.dots + i * m, mask_row, s.m, visible, opt.scale, out.scores + i * m)) continue;
+    for (std::size_t j = 0; j < m; ++j) {  // find the overflow for the message
+      const bool hidden = j >= static_cast<std::size_t>(visible) || (mask_row && mask_row[j] == -INFINITY);
+      if (!hidden && !std::isfinite(out.scores[i * m + j]))
+        return fail(err, Status::overflow, "the score of query %zu, key %zu (scale·q·k + mask) overflows float32",
+                    i, j);
     }
   }
 
@@ -124,7 +123,28 @@ bool validate_attention(const float* q, const float* k, const float* v, Attentio
   return true;
 }
 
-bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
+bool validate_streaming(const float* q, const float* k, const float* v, AttentionShape s, const StreamingOptions& opt,
+                        Error* err) {
+  if (!check_dim("n (number of queries)", s.n, 1, err) || !check_dim("m (number of keys)", s.m, 1, err) ||
+      !check_dim("d (key width)", s.d, 1, err) || !check_dim("dv (value width)", s.dv, 1, err))
+    return false;
+  const auto too_big = [](int rows, int cols) {
+    return static_cast<unsigned long long>(rows) * cols > kMaxStreamingFloats;
+  };
+  if (too_big(s.n, s.d) || too_big(s.m, s.d) || too_big(s.m, s.dv) || too_big(s.n, s.dv))
+    return fail(err, Status::invalid_shape, "q, k, v and the output must each hold at most %zu numbers (n=%d, m=%d, d=%d, dv=%d)",
+                kMaxStreamingFloats, s.n, s.m, s.d, s.dv);
+  if (!q || !k || !v) return fail(err, Status::invalid_argument, "q, k and v are required");
+  if (opt.causal && s.n != s.m)
+    return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
+                s.n, s.m);
+  if (!(opt.scale > 0.0f) || !std::isfinite(opt.scale))
+    return fail(err, Status::invalid_argument, "scale must be a positive finite number, got %g", opt.scale);
+  return check_finite("q", q, s.n, s.d, err) && check_finite("k", k, s.m, s.d, err) &&
+         check_finite("v", v, s.m, s.dv, err);
+}
+
+bool softmax(const float* z, int m, float temperature, float* out, Error* err) noexcept {
   if (!check_dim("length of scores", m, 1, err) || !check_temperature(temperature, err)) return false;
   for (int j = 0; j < m; ++j)
     if (std::isnan(z[j]) || z[j] == INFINITY)
@@ -136,13 +156,42 @@ bool softmax(const float* z, int m, float temperature, float* out, Error* err) {
 }
 
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                       const AttentionOptions& opt, AttentionResult out, Error* err) {
-  return forward({matmul_qkt, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
+                       const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
+  return forward({matmul_qkt, scores_row, softmax_row, matmul_pv}, q, k, v, shape, opt, out, err);
+}
+
+namespace {
+
+using StreamingKernel = bool (*)(const float*, const float*, const float*, int, int, int, int, float, bool, float*,
+                                 ScorePosition*);
+
+bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, const float* v, AttentionShape s,
+                       const StreamingOptions& opt, float* output, Error* err) {
+  if (!validate_streaming(q, k, v, s, opt, err)) return false;
+  if (!output) return fail(err, Status::invalid_argument, "the output array is required");
+  ScorePosition at;
+  if (!kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at))
+    return fail(err, Status::overflow,
+                "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
+                at.key);
+  return true;
+}
+
+}  // namespace
+
+bool attention_streaming_forward(const float* q, const float* k, const float* v, AttentionShape shape,
+                                 const StreamingOptions& opt, float* output, Error* err) noexcept {
+  return streaming_forward(attention_streaming, q, k, v, shape, opt, output, err);
+}
+
+bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
+                                     const StreamingOptions& opt, float* output, Error* err) noexcept {
+  return streaming_forward(attention_streaming_ref, q, k, v, shape, opt, output, err);
 }
 
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                           const AttentionOptions& opt, AttentionResult out, Error* err) {
-  return forward({matmul_qkt_ref, softmax_row_ref, matmul_pv_ref}, q, k, v, shape, opt, out, err);
+                           const AttentionOptions& opt, AttentionResult out, Error* err) noexcept {
+  return forward({matmul_qkt_ref, scores_row_ref, softmax_row_ref, matmul_pv_ref}, q, k, v, shape, opt, out, err);
 }
 
 }  // namespace attn

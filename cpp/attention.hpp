@@ -14,6 +14,9 @@
 // A fully masked row (every score -INFINITY: no key visible) has no distribution to speak
 // of. We define its weights and output as all zeros, its entropy and max weight as 0 —
 // never NaN. Such a row is the only way a row of weights can fail to sum to 1.
+//
+// The entry points the binding calls are noexcept: with Emscripten's JS-based exceptions a
+// call that may throw goes through a JavaScript invoke_* trampoline (a JS round trip per call).
 #pragma once
 
 #include <cstddef>
@@ -69,12 +72,30 @@ bool validate_attention(const float* q, const float* k, const float* v, Attentio
 // Fast (xsimd) path. Validates first; on failure returns false, fills `err` and leaves
 // `out` unspecified. Also fails with Status::overflow instead of producing NaN.
 bool attention_forward(const float* q, const float* k, const float* v, AttentionShape shape,
-                       const AttentionOptions& opt, AttentionResult out, Error* err);
+                       const AttentionOptions& opt, AttentionResult out, Error* err) noexcept;
+
+// Streaming (online-softmax, FlashAttention-style) forward: only the output, never an n×m
+// matrix, so memory is O((n + m)·(d + dv)) and n = m = 16,384 fits a 64 MB wasm heap.
+//   output (n×dv) = softmax(scale · q kᵀ, causal: key j > query i hidden) · v
+// Needs dv >= 1; n·m is not limited (each of q, k, v, output at most kMaxStreamingFloats).
+// Same validation and errors as attention_forward; no temperature, no mask.
+struct StreamingOptions {
+  float scale = 1.0f;
+  bool causal = false;
+};
+constexpr std::size_t kMaxStreamingFloats = std::size_t(1) << 28;  // 1 GiB per array
+bool attention_streaming_forward(const float* q, const float* k, const float* v, AttentionShape shape,
+                                 const StreamingOptions& opt, float* output, Error* err) noexcept;
+// The same contract, one query and one key at a time (the specification; kernels_ref.cpp).
+bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
+                                     const StreamingOptions& opt, float* output, Error* err) noexcept;
+bool validate_streaming(const float* q, const float* k, const float* v, AttentionShape shape,
+                        const StreamingOptions& opt, Error* err);
 
 // Softmax of one row of m scores: out = softmax(z / temperature). -INFINITY entries get
 // weight 0; an all -INFINITY row gives all zeros. NaN or +Inf input, or a temperature that
 // is not positive and finite, fails with a message.
-bool softmax(const float* z, int m, float temperature, float* out, Error* err);
+bool softmax(const float* z, int m, float temperature, float* out, Error* err) noexcept;
 
 // ---- Kernels (no validation): each has a SIMD version (attention.cpp) and a scalar `_ref` twin
 // ---- (attention_ref.cpp) that is the readable specification and the test oracle.
@@ -87,6 +108,12 @@ bool all_finite_ref(const float* x, std::size_t count);
 void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots);
 void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots);
 
+// One row of scores (m): scale·dots + mask for keys j < visible, -INFINITY from `visible` on
+// (causal) and where the mask is -INFINITY (mask may be nullptr). Returns false when a visible,
+// unmasked score is not finite (scale·q·k + mask overflowed float32); the row is then unspecified.
+bool scores_row(const float* dots, const float* mask, int m, int visible, float scale, float* scores);
+bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores);
+
 // One row: out = softmax(z · inv_temperature) over m entries, -INFINITY → 0.
 // Returns the row's max weight; writes the entropy (nats) to *entropy.
 float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy);
@@ -96,8 +123,30 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
 void matmul_pv(const float* w, const float* v, int n, int m, int dv, float* out);
 void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* out);
 
+// The building block of both matmuls and of the streaming forward: a strided matrix product
+//   c (rows×cols, row stride ldc) = [c +] a · b,  a(r, p) = a[r·a_row + p·a_inner] (rows×depth),
+//                                                 b (depth×cols, row stride ldb)
+// `a` is read one element at a time (broadcast), so any layout of it is as fast: the streaming
+// forward passes a transposed tile with a_row = 1. `accumulate` false overwrites c.
+void gemm(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
+          std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate);
+void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
+              std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate);
+
+// out (n×dv) = softmax(scale · q kᵀ) v without an n×m matrix (online softmax), no validation.
+// Returns false and the position of a score (q·k or scale·q·k) that overflowed float32; out is
+// then unspecified. The SIMD version tiles queries and keys (streaming.cpp); the `_ref` one
+// walks one query and one key at a time (kernels_ref.cpp).
+struct ScorePosition {
+  int query = -1, key = -1;
+};
+bool attention_streaming(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
+                         bool causal, float* out, ScorePosition* overflow);
+bool attention_streaming_ref(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
+                             bool causal, float* out, ScorePosition* overflow);
+
 // Same contract as attention_forward, built from the `_ref` kernels only.
 bool attention_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
-                           const AttentionOptions& opt, AttentionResult out, Error* err);
+                           const AttentionOptions& opt, AttentionResult out, Error* err) noexcept;
 
 }  // namespace attn

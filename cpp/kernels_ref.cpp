@@ -25,6 +25,17 @@ void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* 
   }
 }
 
+// scores (m) = scale·dots + mask, -INFINITY for j >= visible or mask -INFINITY
+bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores) {
+  bool finite = true;
+  for (int j = 0; j < m; ++j) {
+    const bool hidden = j >= visible || (mask && mask[j] == -INFINITY);
+    scores[j] = hidden ? -INFINITY : scale * dots[j] + (mask ? mask[j] : 0.0f);
+    if (!hidden && !std::isfinite(scores[j])) finite = false;
+  }
+  return finite;
+}
+
 // out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) {
   // pass 1: the row max; -INFINITY everywhere means no key is visible
@@ -63,6 +74,54 @@ void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* 
       for (int c = 0; c < dv; ++c) out_row[c] += w_ij * v_row[c];
     }
   }
+}
+
+// c (rows×cols, stride ldc) = [c +] a (rows×depth, a(r,p) = a[r·a_row + p·a_inner]) · b (depth×cols, stride ldb)
+void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
+              std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t col = 0; col < cols; ++col) {
+      float sum = 0.0f;
+      for (std::size_t p = 0; p < depth; ++p) sum += a[r * a_row + p * a_inner] * b[p * ldb + col];
+      c[r * ldc + col] = accumulate ? c[r * ldc + col] + sum : sum;
+    }
+  }
+}
+
+// out (n×dv) = softmax(scale · q kᵀ) v, row by row with a running max and sum (online softmax):
+// when a larger score arrives, everything accumulated so far is rescaled by exp(old - new).
+bool attention_streaming_ref(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
+                             bool causal, float* out, ScorePosition* overflow) {
+  for (int i = 0; i < n; ++i) {
+    const float* q_row = q + static_cast<std::size_t>(i) * d;
+    float* out_row = out + static_cast<std::size_t>(i) * dv;
+    for (int c = 0; c < dv; ++c) out_row[c] = 0.0f;
+    float row_max = -INFINITY, row_sum = 0.0f;
+    const int visible = causal ? i + 1 : m;
+    for (int j = 0; j < visible; ++j) {
+      const float* k_row = k + static_cast<std::size_t>(j) * d;
+      float dot = 0.0f;
+      for (int c = 0; c < d; ++c) dot += q_row[c] * k_row[c];
+      const float score = scale * dot;
+      if (!std::isfinite(score)) {
+        *overflow = {i, j};
+        return false;
+      }
+      if (score > row_max) {  // rescale what was summed against the old max
+        const float correction = std::exp(row_max - score);  // exp(-inf) = 0 on the first key
+        row_sum *= correction;
+        for (int c = 0; c < dv; ++c) out_row[c] *= correction;
+        row_max = score;
+      }
+      const float p = std::exp(score - row_max);
+      row_sum += p;
+      const float* v_row = v + static_cast<std::size_t>(j) * dv;
+      for (int c = 0; c < dv; ++c) out_row[c] += p * v_row[c];
+    }
+    const float inv_sum = row_sum > 0.0f ? 1.0f / row_sum : 0.0f;  // no visible key: zeros
+    for (int c = 0; c < dv; ++c) out_row[c] *= inv_sum;
+  }
+  return true;
 }
 
 }  // namespace attn

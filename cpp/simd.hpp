@@ -16,6 +16,33 @@ namespace attn {
 using batch = xsimd::batch<float>;
 constexpr std::size_t kLanes = batch::size;
 
+// exp(t) for t <= 0, t = -INFINITY giving exactly 0: every softmax exponent after the row max
+// is subtracted. Cephes' expf (range reduction by ln 2 in two parts, degree-5 polynomial, about
+// 2 ulp) without the overflow and NaN handling xsimd::exp needs for arbitrary input. Rounding
+// and 2^n use the 1.5·2^23 "magic number" instead of nearbyint / to_int: xsimd 13 lowers
+// to_int on wasm to four scalar conversions, which made the exp the costliest softmax step.
+// Results below exp(-87.3) (smaller than the least normal float) flush to 0.
+inline batch exp_nonpositive(batch t) {
+  const batch cutoff(-87.33654f);
+  // magic = 1.5·2^23 + 127: j = x/ln 2 + magic rounds x/ln 2 to an integer n, and the low bits
+  // of j then hold n + 127, the biased exponent of 2^n (1..127 for n in [-126, 0])
+  const batch magic(12582912.0f + 127.0f);
+  const batch j = xsimd::fma(t, batch(1.44269504088896341f), magic);
+  const batch n = j - magic;
+  batch r = xsimd::fnma(n, batch(0.693359375f), t);  // t - n·ln 2, high part exact
+  r = xsimd::fnma(n, batch(-2.12194440e-4f), r);     // ... low part
+  batch y(1.9875691500e-4f);
+  y = xsimd::fma(y, r, batch(1.3981999507e-3f));
+  y = xsimd::fma(y, r, batch(8.3334519073e-3f));
+  y = xsimd::fma(y, r, batch(4.1665795894e-2f));
+  y = xsimd::fma(y, r, batch(1.6666665459e-1f));
+  y = xsimd::fma(y, r, batch(5.0000001201e-1f));
+  y = xsimd::fma(y, r * r, r + batch(1.0f));
+  const batch two_n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);
+  // below the cutoff (and at -INFINITY, where n and r are NaN) the result is 0
+  return xsimd::select(t < cutoff, batch(0.0f), y * two_n);
+}
+
 // Name of the arch the kernels were compiled for ("avx2", "wasm", "emulated"...).
 inline const char* simd_arch_name() { return xsimd::default_arch::name(); }
 }  // namespace attn

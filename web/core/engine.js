@@ -60,7 +60,7 @@ class Engine {
     const z = floatArray('scores', scores);
     checkNumber('temperature', temperature);
     if (z.length === 0) throw new RangeError('scores must hold at least one number, got an empty array');
-    return this.#run('softmax', [z], z.length, (zPtr, out) => this.#wasm.softmax(zPtr, z.length, temperature, out));
+    return this.#run('softmax', [z], z.length, (zPtr, out) => this.#wasm._attn_softmax(zPtr, z.length, temperature, out));
   }
 
   /** `count` samples of N(0, sigma²), the same for a given 32-bit seed on every platform. */
@@ -150,9 +150,11 @@ class Engine {
     const maskPtr = place(maskArray);
     const outPtr = at * BYTES_PER_FLOAT;
 
-    const status = this.#wasm.attention(qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options, outPtr);
+    const status = this.#wasm._attn_attention(
+      qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options.flags, options.scale, temperature, outPtr);
     this.#throwIfFailed(status, 'attention');
 
+    // JS-owned copies (a HEAPF32 view would be overwritten by the next call, or detached by growth)
     const result = this.#wasm.HEAPF32;
     const take = (count) => {
       const copy = result.slice(at, at + count);
@@ -167,6 +169,27 @@ class Engine {
     const output = dv > 0 ? take(n * dv) : null;
     const usedScale = result[at];
     return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
+  }
+
+  /**
+   * Streaming (online-softmax) attention: only the output, computed without an n×m matrix, so
+   * long sequences fit (n = m = 16,384 at d = 64 in a 64 MB heap). No temperature, no mask.
+   * Returns { output (n×dv row-major), scale }.
+   */
+  attentionStreaming({ q, k, v, n, m, d, dv, scale = 'sqrt', causal = false } = {}) {
+    checkDim('n', n, 1);
+    checkDim('m', m, 1);
+    checkDim('d', d, 1);
+    checkDim('dv', dv, 1);
+    const qa = floatArray('q', q, n * d, 'n·d');
+    const ka = floatArray('k', k, m * d, 'm·d');
+    const va = floatArray('v', v, m * dv, 'm·dv');
+    const options = resolveOptions(scale, causal, 1);
+    // output (n×dv) followed by the scale used
+    const result = this.#run('attentionStreaming', [qa, ka, va], n * dv + 1, (qPtr, kPtr, vPtr, out) =>
+      this.#wasm._attn_attention_streaming(qPtr, kPtr, vPtr, n, m, d, dv, options.flags, options.scale, out),
+    );
+    return { output: result.subarray(0, n * dv), scale: result[n * dv] };
   }
 
   /** Current size of the wasm heap in bytes (it grows on demand and never shrinks). */
@@ -416,16 +439,21 @@ class Engine {
   }
 }
 
+// Flags of the binding (cpp/embind.cpp, CallFlags).
+const SCALE_BY_SQRT_D = 1;
+const CAUSAL = 2;
+
 function resolveOptions(scale, causal, temperature) {
   if (typeof causal !== 'boolean') throw new TypeError(`causal must be true or false, got ${describe(causal)}`);
   checkNumber('temperature', temperature);
-  if (scale === 'sqrt') return { scaleBySqrtD: true, scale: 1, temperature, causal };
-  if (scale === 'none') return { scaleBySqrtD: false, scale: 1, temperature, causal };
+  const causalFlag = causal ? CAUSAL : 0;
+  if (scale === 'sqrt') return { flags: SCALE_BY_SQRT_D | causalFlag, scale: 1 };
+  if (scale === 'none') return { flags: causalFlag, scale: 1 };
   if (typeof scale !== 'number')
     throw new TypeError(`scale must be 'sqrt', 'none' or a positive number, got ${describe(scale)}`);
   if (!(scale > 0) || !Number.isFinite(scale) || !(Math.fround(scale) > 0))
     throw new RangeError(`scale must be a positive finite number, got ${scale}`);
-  return { scaleBySqrtD: false, scale, temperature, causal };
+  return { flags: causalFlag, scale };
 }
 
 function checkNumber(name, value) {

@@ -1,0 +1,53 @@
+// Where the time of one interactive call goes (N = 16, d = 64 unless given): the engine call
+// against its parts — the bare wasm export (validation + kernel), the argument checks and
+// copy-in, and the copy-out. Minimum of 9 batches (the machine is shared; minima are the least
+// disturbed). Run after `npm run build`:  node scripts/bench/latency.mjs [N]
+import { createEngine } from '../../web/core/engine.js';
+
+const N = Number(process.argv[2] ?? 16), D = 64;
+const engine = await createEngine({ simd: true });
+const { default: createModule } = await import('../../web/build/attention-simd.mjs');
+const wasm = await createModule(); // a second instance for the bare calls
+
+function random(length, seed) {
+  let state = seed;
+  return Float32Array.from({ length }, () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5));
+}
+const q = random(N * D, 1), k = random(N * D, 2), v = random(N * D, 3);
+
+function time(name, f, reps = Math.max(200, Math.round(2e6 / (N * N * D)))) {
+  for (let i = 0; i < 20 * reps; i++) f(); // tier up to TurboFan
+  let best = Infinity;
+  for (let b = 0; b < 9; b++) {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) f();
+    best = Math.min(best, ((performance.now() - t0) / reps) * 1e3);
+  }
+  console.log(`${name.padEnd(58)} ${best.toFixed(2).padStart(8)} µs`);
+  return best;
+}
+
+const nm = N * N, inputs = 3 * N * D, outputs = 3 * nm + 2 * N + N * D + 1;
+const base = wasm._malloc((inputs + outputs) * 4);
+wasm.HEAPF32.set(q, base / 4);
+wasm.HEAPF32.set(k, base / 4 + N * D);
+wasm.HEAPF32.set(v, base / 4 + 2 * N * D);
+const [qp, kp, vp, op] = [0, N * D, 2 * N * D, inputs].map((f) => base + 4 * f);
+
+console.log(`N = ${N}, d = ${D}, SIMD build, ${process.version}`);
+time('engine.attention() (everything a view needs)', () => engine.attention({ q, k, v, n: N, m: N, d: D, dv: D }));
+time('  bare _attn_attention (validation + kernels)', () => wasm._attn_attention(qp, kp, vp, 0, N, N, D, D, 1, 1, 1, op));
+time('  copy-out: one slice of the result block', () => wasm.HEAPF32.slice(op / 4, op / 4 + outputs));
+time('  copy-out: six slices (before)', () => {
+  let at = op / 4;
+  for (const count of [nm, nm, nm, N, N, N * D]) wasm.HEAPF32.slice(at, (at += count));
+});
+time('  copy-in: three HEAPF32.set', () => {
+  const heap = wasm.HEAPF32;
+  heap.set(q, base / 4);
+  heap.set(k, base / 4 + N * D);
+  heap.set(v, base / 4 + 2 * N * D);
+});
+time('  new Float32Array(256) (V8 allocation of > 64 bytes)', () => new Float32Array(256));
+time('engine.attentionStreaming() (output only)', () => engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D }));
+time('  bare _attn_attention_streaming', () => wasm._attn_attention_streaming(qp, kp, vp, N, N, D, D, 1, 1, op));

@@ -1,0 +1,94 @@
+// engine.attentionStreaming and the per-call fast path of engine.attention, on both builds:
+// same numbers as the full forward, the same argument errors, no heap growth from failed calls,
+// and the long-sequence claim (n = m = 16,384, d = 64 inside a 64 MB heap).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createEngine } from '../../web/core/engine.js';
+
+// Streaming and full forward differ only in summation order and exp (see test_kernels.cpp).
+const OUTPUT_ABS_TOL = 1e-4;
+
+function randomArray(length, seed) {
+  let state = seed >>> 0;
+  const out = new Float32Array(length);
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0; // LCG: deterministic, no dependency
+    out[i] = (state / 2 ** 32 - 0.5) * 3;
+  }
+  return out;
+}
+
+for (const simd of [true, false]) {
+  const label = simd ? 'simd' : 'scalar';
+
+  test(`${label}: attentionStreaming matches attention().output`, async () => {
+    const engine = await createEngine({ simd });
+    for (const [n, m, d, dv, causal] of [[1, 1, 1, 1, false], [5, 9, 7, 3, false], [33, 33, 64, 64, true],
+      [70, 130, 17, 5, false], [100, 100, 130, 8, true]]) {
+      const q = randomArray(n * d, n + 1), k = randomArray(m * d, m + 2), v = randomArray(m * dv, dv + 3);
+      const full = engine.attention({ q, k, v, n, m, d, dv, causal });
+      const streamed = engine.attentionStreaming({ q, k, v, n, m, d, dv, causal });
+      assert.equal(streamed.output.length, n * dv);
+      assert.equal(streamed.scale, full.scale);
+      for (let i = 0; i < n * dv; i++)
+        assert.ok(Math.abs(streamed.output[i] - full.output[i]) <= OUTPUT_ABS_TOL, `n=${n} m=${m} index ${i}`);
+    }
+  });
+
+  test(`${label}: attention() result fields keep their shapes and survive the next call`, async () => {
+    const engine = await createEngine({ simd });
+    const args = { q: randomArray(12, 1), k: randomArray(20, 2), v: randomArray(10, 3), n: 3, m: 5, d: 4, dv: 2 };
+    const first = engine.attention(args);
+    const copy = Float32Array.from(first.weights);
+    engine.attention({ ...args, q: randomArray(12, 9) });
+    assert.deepEqual(first.weights, copy); // results are JS-owned, not views of the heap
+    assert.equal(first.dots.length, 15);
+    assert.equal(first.scores.length, 15);
+    assert.equal(first.weights.length, 15);
+    assert.equal(first.entropy.length, 3);
+    assert.equal(first.maxWeight.length, 3);
+    assert.equal(first.output.length, 6);
+    assert.ok(Math.abs(first.scale - 0.5) < 1e-7);
+    assert.equal(engine.attention({ ...args, v: null, dv: 0 }).output, null);
+  });
+
+  test(`${label}: attentionStreaming rejects bad arguments with clear errors and no heap growth`, async () => {
+    const engine = await createEngine({ simd });
+    const q = randomArray(8, 1), k = randomArray(8, 2), v = randomArray(8, 3);
+    engine.attentionStreaming({ q, k, v, n: 2, m: 2, d: 4, dv: 4 });
+    const heap = engine.heapBytes();
+    const bad = (args, type, pattern, code) => {
+      assert.throws(() => engine.attentionStreaming({ q, k, v, n: 2, m: 2, d: 4, dv: 4, ...args }),
+        (err) => err instanceof type && pattern.test(err.message) && err.code === code);
+    };
+    bad({ n: 2.5 }, TypeError, /n must be an integer/);
+    bad({ dv: 0 }, RangeError, /dv must be from 1/);
+    bad({ q: 'x' }, TypeError, /q must be a Float32Array/);
+    bad({ k: new Float32Array(3) }, RangeError, /k has length 3, expected m·d = 8/);
+    bad({ causal: 'yes' }, TypeError, /causal must be true or false/);
+    bad({ scale: -1 }, RangeError, /scale must be a positive finite number/);
+    bad({ n: 1, q: randomArray(4, 5), causal: true }, RangeError, /n == m/, 'ATTN_INVALID_SHAPE');
+    const nan = Float32Array.from(v);
+    nan[5] = NaN;
+    bad({ v: nan }, RangeError, /v\[1\]\[1\] is NaN/, 'ATTN_NON_FINITE_INPUT');
+    const huge = new Float32Array(8).fill(1e20);
+    bad({ q: huge, k: huge }, RangeError, /overflows float32/, 'ATTN_OVERFLOW');
+    for (let i = 0; i < 2000; i++) bad({ v: nan }, RangeError, /is NaN/, 'ATTN_NON_FINITE_INPUT');
+    assert.equal(engine.heapBytes(), heap);
+  });
+}
+
+test('simd: n = m = 16,384, d = 64 runs within a 64 MB heap', async () => {
+  // The heap only grows, so its size after the call bounds what the call needed. Causal halves
+  // the work (~1-2 s); the memory use is the same: q, k, v and the output, 4 MB each.
+  const engine = await createEngine({ simd: true });
+  const n = 16384, d = 64;
+  const q = randomArray(n * d, 1), k = randomArray(n * d, 2), v = randomArray(n * d, 3);
+  const { output } = engine.attentionStreaming({ q, k, v, n, m: n, d, dv: d, causal: true });
+  assert.equal(output.length, n * d);
+  assert.ok(output.every(Number.isFinite));
+  // query 0 sees only key 0: its output is v's first row
+  for (let c = 0; c < d; c++) assert.ok(Math.abs(output[c] - v[c]) < 1e-6);
+  assert.ok(engine.heapBytes() <= 64 * 2 ** 20, `heap is ${engine.heapBytes()} bytes`);
+});
