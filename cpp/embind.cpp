@@ -3,7 +3,6 @@
 // copies results out. No C++ exception crosses into JS: every entry point returns a
 // Status code, and the message of the last failure is read with last_error().
 #include <emscripten/bind.h>
-#include <emscripten/em_macros.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -36,22 +35,22 @@ int internal_error(const char* what) {
   return -1;
 }
 
-struct CallOptions {
-  bool scale_by_sqrt_d;  // true: scale = 1/√d (the core computes it); false: use `scale`
-  float scale;
-  float temperature;
-  bool causal;
-};
+// Options arrive as plain numbers, not a value_object: Embind's value_object conversion
+// (without eval, see TOOLCHAIN.md) cost more than the whole kernel at n = 16, while a call
+// with numeric arguments adds ~0.3 µs (docs/performance.md). `flags` is a CallFlags bit set.
+enum CallFlags : int { kScaleBySqrtD = 1, kCausal = 2 };
+
+float resolve_scale(int flags, float scale, int d) { return (flags & kScaleBySqrtD) ? attn::inv_sqrt(d) : scale; }
 
 // Inputs q (n×d), k (m×d), v (m×dv, 0 if none), mask (n×m, 0 if none); outputs at `out`,
 // laid out as dots | scores | weights (n×m each) | entropy | max_weight (n each) | output (n×dv)
-// | the scale used (1 float).
-int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int m, int d, int dv,
-            CallOptions options, uintptr_t out) {
+// | the scale used (1 float). The core entry points are noexcept: nothing throws across here.
+int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int m, int d, int dv, int flags,
+              float scale, float temperature, uintptr_t out) {
   attn::AttentionOptions opt;
-  opt.scale = options.scale_by_sqrt_d ? attn::inv_sqrt(d) : options.scale;
-  opt.temperature = options.temperature;
-  opt.causal = options.causal;
+  opt.scale = resolve_scale(flags, scale, d);
+  opt.temperature = temperature;
+  opt.causal = (flags & kCausal) != 0;
   opt.mask = mask ? at<const float>(mask) : nullptr;
   const std::size_t nm = static_cast<std::size_t>(n) * m;
   float* base = at<float>(out);
@@ -60,6 +59,19 @@ int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int 
   const bool ok = attn::attention_forward(at<const float>(q), at<const float>(k), v ? at<const float>(v) : nullptr,
                                           {n, m, d, dv}, opt, result, &g_last_error);
   if (ok) base[3 * nm + 2 * n + static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
+  return report(ok);
+}
+
+// Streaming forward: q (n×d), k (m×d), v (m×dv) in, output (n×dv) at `out`, then the scale used.
+int attention_streaming(uintptr_t q, uintptr_t k, uintptr_t v, int n, int m, int d, int dv, int flags, float scale,
+                        uintptr_t out) {
+  attn::StreamingOptions opt;
+  opt.scale = resolve_scale(flags, scale, d);
+  opt.causal = (flags & kCausal) != 0;
+  float* output = at<float>(out);
+  const bool ok = attn::attention_streaming_forward(at<const float>(q), at<const float>(k), at<const float>(v),
+                                                    {n, m, d, dv}, opt, output, &g_last_error);
+  if (ok) output[static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
   return report(ok);
 }
 
@@ -95,43 +107,11 @@ std::string simd_arch() { return attn::simd_arch_name(); }
 
 }  // namespace
 
-// ---- per-call entry points as plain wasm exports (Module._attn_*) ----
-// Embind's invoker (without eval, see TOOLCHAIN.md) and its value_object conversion cost more
-// than the whole kernel at n = 16 (docs/performance.md), so the calls made once per frame are
-// plain C exports with numeric arguments. The core entry points are noexcept (attention.hpp):
-// nothing can throw across this boundary.
-extern "C" {
-
-enum CallFlags : int { kScaleBySqrtD = 1, kCausal = 2 };
-
-// attention(...) above with the options as numbers: `flags` is a CallFlags bit set.
-EMSCRIPTEN_KEEPALIVE int attn_attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int m, int d,
-                                        int dv, int flags, float scale, float temperature, uintptr_t out) {
-  return attention(q, k, v, mask, n, m, d, dv, {(flags & kScaleBySqrtD) != 0, scale, temperature, (flags & kCausal) != 0},
-                   out);
-}
-
-EMSCRIPTEN_KEEPALIVE int attn_softmax(uintptr_t z, int m, float temperature, uintptr_t out) {
-  return softmax(z, m, temperature, out);
-}
-
-// Streaming forward: q (n×d), k (m×d), v (m×dv) in, output (n×dv) at `out`, then the scale
-// used (1 float).
-EMSCRIPTEN_KEEPALIVE int attn_attention_streaming(uintptr_t q, uintptr_t k, uintptr_t v, int n, int m, int d, int dv,
-                                                  int flags, float scale, uintptr_t out) {
-  attn::StreamingOptions opt;
-  opt.scale = (flags & kScaleBySqrtD) ? attn::inv_sqrt(d) : scale;
-  opt.causal = (flags & kCausal) != 0;
-  float* output = at<float>(out);
-  const bool ok = attn::attention_streaming_forward(at<const float>(q), at<const float>(k), at<const float>(v),
-                                                    {n, m, d, dv}, opt, output, &g_last_error);
-  if (ok) output[static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
-  return report(ok);
-}
-
-}  // extern "C"
 
 EMSCRIPTEN_BINDINGS(attention_lab) {
+  emscripten::function("attention", &attention);
+  emscripten::function("attentionStreaming", &attention_streaming);
+  emscripten::function("softmax", &softmax);
   emscripten::function("randomNormal", &random_normal);
   emscripten::function("randomProjection", &random_projection);
   emscripten::function("project", &project);

@@ -36,7 +36,7 @@ const [qp, kp, vp, op] = [0, N * D, 2 * N * D, inputs].map((f) => base + 4 * f);
 
 console.log(`N = ${N}, d = ${D}, SIMD build, ${process.version}`);
 time('engine.attention() (everything a view needs)', () => engine.attention({ q, k, v, n: N, m: N, d: D, dv: D }));
-time('  bare _attn_attention (validation + kernels)', () => wasm._attn_attention(qp, kp, vp, 0, N, N, D, D, 1, 1, 1, op));
+time('  bare attention binding (validation + kernels)', () => wasm.attention(qp, kp, vp, 0, N, N, D, D, 1, 1, 1, op));
 time('  copy-out: one slice of the result block', () => wasm.HEAPF32.slice(op / 4, op / 4 + outputs));
 time('  copy-out: six slices (before)', () => {
   let at = op / 4;
@@ -50,4 +50,4 @@ time('  copy-in: three HEAPF32.set', () => {
 });
 time('  new Float32Array(256) (V8 allocation of > 64 bytes)', () => new Float32Array(256));
 time('engine.attentionStreaming() (output only)', () => engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D }));
-time('  bare _attn_attention_streaming', () => wasm._attn_attention_streaming(qp, kp, vp, N, N, D, D, 1, 1, op));
+time('  bare attentionStreaming binding', () => wasm.attentionStreaming(qp, kp, vp, N, N, D, D, 1, 1, op));

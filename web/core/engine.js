@@ -60,7 +60,7 @@ class Engine {
     const z = floatArray('scores', scores);
     checkNumber('temperature', temperature);
     if (z.length === 0) throw new RangeError('scores must hold at least one number, got an empty array');
-    return this.#run('softmax', [z], z.length, (zPtr, out) => this.#wasm._attn_softmax(zPtr, z.length, temperature, out));
+    return this.#run('softmax', [z], z.length, (zPtr, out) => this.#wasm.softmax(zPtr, z.length, temperature, out));
   }
 
   /** `count` samples of N(0, sigma²), the same for a given 32-bit seed on every platform. */
@@ -150,7 +150,7 @@ class Engine {
     const maskPtr = place(maskArray);
     const outPtr = at * BYTES_PER_FLOAT;
 
-    const status = this.#wasm._attn_attention(
+    const status = this.#wasm.attention(
       qPtr, kPtr, vPtr, maskPtr, n, m, d, dv, options.flags, options.scale, temperature, outPtr);
     this.#throwIfFailed(status, 'attention');
 
@@ -187,7 +187,7 @@ class Engine {
     const options = resolveOptions(scale, causal, 1);
     // output (n×dv) followed by the scale used
     const result = this.#run('attentionStreaming', [qa, ka, va], n * dv + 1, (qPtr, kPtr, vPtr, out) =>
-      this.#wasm._attn_attention_streaming(qPtr, kPtr, vPtr, n, m, d, dv, options.flags, options.scale, out),
+      this.#wasm.attentionStreaming(qPtr, kPtr, vPtr, n, m, d, dv, options.flags, options.scale, out),
     );
     return { output: result.subarray(0, n * dv), scale: result[n * dv] };
   }
