@@ -370,11 +370,13 @@ bool step_by_step(const float* q, const float* k, int m, int d, int key, bool sc
     out.sum += out.exps[j];
     if (out.exps[j] > 0.0f) sum_et += out.exps[j] * out.shifted[j];
   }
+  // ÷ sum, not × (1/sum) as the kernel does: the printed weights are then exactly "e ÷ Σ" and
+  // add up to 1 in float32 more often; they differ from the kernel's by at most an ulp or two.
   const float inv_sum = 1.0f / out.sum;
   out.weight_sum = 0;
   out.max_weight = 0;
   for (int j = 0; j < m; ++j) {
-    out.weights[j] = out.exps[j] * inv_sum;
+    out.weights[j] = out.exps[j] / out.sum;
     out.weight_sum += out.weights[j];
     out.max_weight = std::fmax(out.max_weight, out.weights[j]);
   }
