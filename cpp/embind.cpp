@@ -191,6 +191,25 @@ int lesson_head_projections(uintptr_t x, int t, int d_in, uint32_t seed, int hea
   });
 }
 
+// out: w_q | w_k (d_in×d each)
+int lesson_head_weights(uint32_t seed, int head, int d_in, int d, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t size = static_cast<std::size_t>(d_in > 0 ? d_in : 0) * (d > 0 ? d : 0);
+    return attn::head_weights(seed, head, d_in, d, base, base + size, nullptr, &g_last_error);
+  });
+}
+
+// out: q | k (t×d each)
+int lesson_project_head(uintptr_t x, int t, int d_in, uintptr_t wq, uintptr_t wk, int d, uintptr_t out) {
+  return guarded([&] {
+    float* base = at<float>(out);
+    const std::size_t td = static_cast<std::size_t>(t > 0 ? t : 0) * (d > 0 ? d : 0);
+    return attn::project_head(at<const float>(x), t, d_in, at<const float>(wq), at<const float>(wk), nullptr, d, base,
+                              base + td, nullptr, &g_last_error);
+  });
+}
+
 // out: max_weight | entropy | regime | grad_norm (n×t each) | mean_max_weight | mean_entropy
 //      | mean_grad_norm | fraction_peaked | fraction_flat (n each)
 int lesson_saturation_sweep(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, bool scaled,
@@ -222,18 +241,27 @@ int lesson_upstream_gradient(uint32_t seed, int row, int m, uintptr_t out) {
 }
 
 // out: product (d) | scores | shifted | exps | weights (m each) | dot | scale | row_max | sum | weight_sum
-int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool scaled, uintptr_t out) {
+//      | max_weight | entropy
+int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool scaled, float temperature, int visible,
+                        uintptr_t out) {
   return guarded([&] {
     float* base = at<float>(out);
     const std::size_t dd = d > 0 ? d : 0, mm = m > 0 ? m : 0;
     attn::StepTrace trace{base, base + dd, base + dd + mm, base + dd + 2 * mm, base + dd + 3 * mm};
-    if (!attn::step_by_step(at<const float>(q), at<const float>(k), m, d, key, scaled, trace, &g_last_error))
+    if (!attn::step_by_step(at<const float>(q), at<const float>(k), m, d, key, scaled, temperature, visible, trace,
+                            &g_last_error))
       return false;
     float* tail = base + dd + 4 * mm;
     tail[0] = trace.dot, tail[1] = trace.scale, tail[2] = trace.row_max, tail[3] = trace.sum;
-    tail[4] = trace.weight_sum;
+    tail[4] = trace.weight_sum, tail[5] = trace.max_weight, tail[6] = trace.entropy;
     return true;
   });
+}
+
+// out: norm (1)
+int lesson_softmax_gradient_norm(uintptr_t p, int m, uint32_t seed, int row, uintptr_t out) {
+  return guarded(
+      [&] { return attn::softmax_gradient_norm(at<const float>(p), m, seed, row, at<float>(out), &g_last_error); });
 }
 
 // out: z/T | exps | weights (m each) | sum — the broken naive version, raw
@@ -267,11 +295,14 @@ EMSCRIPTEN_BINDINGS(attention_lab_lesson) {
   emscripten::function("lessonDotVarianceCurve", &lesson_dot_variance_curve);
   emscripten::function("lessonTokenVarianceCurve", &lesson_token_variance_curve);
   emscripten::function("lessonHeadProjections", &lesson_head_projections);
+  emscripten::function("lessonHeadWeights", &lesson_head_weights);
+  emscripten::function("lessonProjectHead", &lesson_project_head);
   emscripten::function("lessonSaturationSweep", &lesson_saturation_sweep);
   emscripten::function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
   emscripten::function("lessonSoftmaxBackward", &lesson_softmax_backward);
   emscripten::function("lessonUpstreamGradient", &lesson_upstream_gradient);
   emscripten::function("lessonStepByStep", &lesson_step_by_step);
+  emscripten::function("lessonSoftmaxGradientNorm", &lesson_softmax_gradient_norm);
   emscripten::function("lessonSoftmaxNaive", &lesson_softmax_naive);
   emscripten::function("lessonMultiHead", &lesson_multi_head);
 }

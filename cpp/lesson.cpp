@@ -230,22 +230,42 @@ bool layer_norm_rows(const float* x, int t, int d, float* out, Error* err) {
   return true;
 }
 
+bool head_weights(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv, Error* err) {
+  if (!check_range("d_in (token vector width)", d_in, 1, kMaxLessonWidth, err) ||
+      !check_range("d (key width)", d, 1, kMaxLessonWidth, err) || !check_range("head", head, 0, kMaxDraws, err))
+    return false;
+  float* outs[3] = {wq, wk, wv};
+  const Role roles[3] = {Role::query, Role::key, Role::value};
+  for (int r = 0; r < 3; ++r) {
+    if (!outs[r]) continue;
+    const std::uint64_t s = derive_seed(seed, roles[r], static_cast<std::uint32_t>(head), static_cast<std::uint32_t>(d));
+    if (!random_projection(s, d_in, d, outs[r], err)) return false;
+  }
+  return true;
+}
+
+bool project_head(const float* x, int t, int d_in, const float* wq, const float* wk, const float* wv, int d, float* q,
+                  float* k, float* v, Error* err) {
+  if (!check_tokens(x, t, d_in, err) || !check_range("d (key width)", d, 1, kMaxLessonWidth, err)) return false;
+  if (!wq || !wk || (v && !wv)) return fail(err, Status::invalid_argument, "the projection weights are required");
+  std::vector<float> xn(static_cast<std::size_t>(t) * d_in);
+  layer_norm_rows(x, t, d_in, xn.data(), err);
+  const float* ws[3] = {wq, wk, wv};
+  float* outs[3] = {q, k, v};
+  for (int r = 0; r < 3; ++r)
+    if (outs[r] && !project(xn.data(), t, d_in, ws[r], d, outs[r], err)) return false;
+  return true;
+}
+
 bool head_projections(const float* x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k,
                       float* v, Error* err) {
   if (!check_tokens(x, t, d_in, err) || !check_range("d (key width)", d, 1, kMaxLessonWidth, err) ||
       !check_range("head", head, 0, kMaxDraws, err))
     return false;
-  std::vector<float> xn(static_cast<std::size_t>(t) * d_in), w(static_cast<std::size_t>(d_in) * d);
-  layer_norm_rows(x, t, d_in, xn.data(), err);
-  float* outs[3] = {q, k, v};
-  const Role roles[3] = {Role::query, Role::key, Role::value};
-  for (int r = 0; r < 3; ++r) {
-    if (!outs[r]) continue;
-    const std::uint64_t s = derive_seed(seed, roles[r], static_cast<std::uint32_t>(head), static_cast<std::uint32_t>(d));
-    if (!random_projection(s, d_in, d, w.data(), err) || !project(xn.data(), t, d_in, w.data(), d, outs[r], err))
-      return false;
-  }
-  return true;
+  const std::size_t size = static_cast<std::size_t>(d_in) * d;
+  std::vector<float> wq(size), wk(size), wv(v ? size : 0);
+  return head_weights(seed, head, d_in, d, wq.data(), wk.data(), v ? wv.data() : nullptr, err) &&
+         project_head(x, t, d_in, wq.data(), wk.data(), v ? wv.data() : nullptr, d, q, k, v, err);
 }
 
 // ---- 2 and 3. saturation and gradients ------------------------------------------------------
@@ -276,7 +296,7 @@ bool saturation_sweep(const float* x, int t, int d_in, std::uint32_t seed, const
                       bool scaled, SweepRows rows, SweepSummary summary, Error* err) {
   if (!check_tokens(x, t, d_in, err) || !check_dims(dims, count_dims, err)) return false;
   const std::size_t tt = static_cast<std::size_t>(t) * t;
-  std::vector<float> dots(tt), scores(tt), weights(tt), g(t), dz(t);
+  std::vector<float> dots(tt), scores(tt), weights(tt);
   for (int c = 0; c < count_dims; ++c) {
     const int d = dims[c];
     std::vector<float> q(static_cast<std::size_t>(t) * d), k(q.size());
@@ -295,11 +315,7 @@ bool saturation_sweep(const float* x, int t, int d_in, std::uint32_t seed, const
       rows.regime[at + i] = static_cast<float>(regime);
       peaked += regime == Regime::peaked;
       flat += regime == Regime::flat;
-      upstream_gradient(seed, i, t, g.data());
-      softmax_backward(weights.data() + static_cast<std::size_t>(i) * t, g.data(), t, dz.data(), err);
-      double norm_sq = 0;
-      for (int j = 0; j < t; ++j) norm_sq += static_cast<double>(dz[j]) * dz[j];
-      rows.grad_norm[at + i] = static_cast<float>(std::sqrt(norm_sq));
+      softmax_gradient_norm(weights.data() + static_cast<std::size_t>(i) * t, t, seed, i, rows.grad_norm + at + i, err);
       sum_max += rows.max_weight[at + i];
       sum_entropy += rows.entropy[at + i];
       sum_grad += rows.grad_norm[at + i];
@@ -316,10 +332,14 @@ bool saturation_sweep(const float* x, int t, int d_in, std::uint32_t seed, const
 
 // ---- 4. step by step -------------------------------------------------------------------------
 
-bool step_by_step(const float* q, const float* k, int m, int d, int key, bool scaled, StepTrace& out, Error* err) {
+bool step_by_step(const float* q, const float* k, int m, int d, int key, bool scaled, float temperature, int visible,
+                  StepTrace& out, Error* err) {
   if (!check_range("m (number of keys)", m, 1, kMaxDim, err) ||
-      !check_range("d (key width)", d, 1, kMaxLessonWidth, err) || !check_range("key", key, 0, m - 1, err))
+      !check_range("d (key width)", d, 1, kMaxLessonWidth, err) || !check_range("key", key, 0, m - 1, err) ||
+      !check_range("visible (number of visible keys)", visible, 1, m, err))
     return false;
+  if (!(temperature > 0.0f) || !std::isfinite(temperature) || !std::isfinite(1.0f / temperature))
+    return fail(err, Status::invalid_argument, "temperature must be a positive finite number, got %g", temperature);
   if (!check_row("q", q, d, err)) return false;
   for (int j = 0; j < m; ++j)
     if (!check_row("k", k + static_cast<std::size_t>(j) * d, d, err)) return false;
@@ -330,28 +350,48 @@ bool step_by_step(const float* q, const float* k, int m, int d, int key, bool sc
     out.product[c] = q[c] * k[static_cast<std::size_t>(key) * d + c];
     out.dot += out.product[c];
   }
-  // step 3: the whole row of scores (the same left-to-right float sums), ÷√d
+  // step 3: the whole row of scores (the same left-to-right float sums), ÷√d; hidden keys −∞
   for (int j = 0; j < m; ++j) {
     float dot = 0;
     for (int c = 0; c < d; ++c) dot += q[c] * k[static_cast<std::size_t>(j) * d + c];
-    out.scores[j] = out.scale * dot;
-    if (!std::isfinite(out.scores[j]))
+    out.scores[j] = j < visible ? out.scale * dot : -INFINITY;
+    if (j < visible && !std::isfinite(out.scores[j]))
       return fail(err, Status::overflow, "the score of key %d overflows float32", j);
   }
-  // steps 4–6: subtract the max, exp, normalise
+  // steps 4–6: subtract the max, ÷T, exp, normalise — the passes of softmax_row_ref
+  const float inv_t = 1.0f / temperature;
   out.row_max = -INFINITY;
   for (int j = 0; j < m; ++j) out.row_max = std::fmax(out.row_max, out.scores[j]);
   out.sum = 0;
+  float sum_et = 0;
   for (int j = 0; j < m; ++j) {
-    out.shifted[j] = out.scores[j] - out.row_max;
+    out.shifted[j] = (out.scores[j] - out.row_max) * inv_t;
     out.exps[j] = std::exp(out.shifted[j]);
     out.sum += out.exps[j];
+    if (out.exps[j] > 0.0f) sum_et += out.exps[j] * out.shifted[j];
   }
+  // ÷ sum, not × (1/sum) as the kernel does: the printed weights are then exactly "e ÷ Σ" and
+  // add up to 1 in float32 more often; they differ from the kernel's by at most an ulp or two.
+  const float inv_sum = 1.0f / out.sum;
   out.weight_sum = 0;
+  out.max_weight = 0;
   for (int j = 0; j < m; ++j) {
     out.weights[j] = out.exps[j] / out.sum;
     out.weight_sum += out.weights[j];
+    out.max_weight = std::fmax(out.max_weight, out.weights[j]);
   }
+  out.entropy = std::fmax(0.0f, std::log(out.sum) - sum_et * inv_sum);
+  return true;
+}
+
+bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err) {
+  if (!check_row("p", p, m, err) || !check_range("row", row, 0, kMaxDim, err)) return false;
+  std::vector<float> g(m), dz(m);
+  upstream_gradient(seed, row, m, g.data());
+  softmax_backward(p, g.data(), m, dz.data(), err);
+  double norm_sq = 0;
+  for (int j = 0; j < m; ++j) norm_sq += static_cast<double>(dz[j]) * dz[j];
+  *norm = static_cast<float>(std::sqrt(norm_sq));
   return true;
 }
 

@@ -103,9 +103,19 @@ bool token_dot_variance_curve(const float* x, int t, int d_in, std::uint32_t see
 // out (t×d) = (x − mean) / √(var + 1e-5) per row (population variance); out may alias x.
 bool layer_norm_rows(const float* x, int t, int d, float* out, Error* err);
 
-// Q, K (and V unless v is null), each t×d, of head `head` (see the pipeline above).
+// Q, K (and V unless v is null), each t×d, of head `head` (see the pipeline above):
+// project_head(x, head_weights(seed, head, d)). The one construction of Q and K from word
+// vectors: the sweeps use it for every width, the page's Random mode for its own.
 bool head_projections(const float* x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k,
                       float* v, Error* err);
+
+// The two halves of head_projections, for a caller that keeps the weights of a (seed, d)
+// while x changes (the page, as the learner types): W_Q, W_K (and W_V unless wv is null),
+// each d_in×d, seeded by derive_seed(seed, query|key|value, head, d) ...
+bool head_weights(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv, Error* err);
+// ... and Q = LayerNorm(x) W_Q, K = LayerNorm(x) W_K (V = LayerNorm(x) W_V unless v is null).
+bool project_head(const float* x, int t, int d_in, const float* wq, const float* wk, const float* wv, int d, float* q,
+                  float* k, float* v, Error* err);
 
 // ---- 2 and 3. saturation and gradients ------------------------------------------------------
 
@@ -151,20 +161,31 @@ bool saturation_sweep(const float* x, int t, int d_in, std::uint32_t seed, const
 
 // Every intermediate of one query row against m keys, in float32, summed left to right (so
 // each printed number is what the next step used). `key` picks the (query, key) pair whose
-// element-wise product is shown.
+// element-wise product is shown. The softmax steps are those of softmax_row_ref (the
+// specification attention_forward is tested against), so the weights, max weight and entropy
+// are the attention page's own for the same q, k, scaling, temperature and mask.
 struct StepTrace {
   float* product;  // d: q ∘ k_key
-  float* scores;   // m: scale · Σ_c q_c k_jc, for every key j
-  float* shifted;  // m: scores − max
-  float* exps;     // m: exp(shifted) ∈ (0, 1], the max maps to 1
+  float* scores;   // m: scale · Σ_c q_c k_jc for a visible key j, -INFINITY for a hidden one
+  float* shifted;  // m: (scores − max) / T ≤ 0
+  float* exps;     // m: exp(shifted) ∈ [0, 1], the max maps to 1, a hidden key to 0
   float* weights;  // m: exps / sum
   float dot = 0;   // Σ_c product_c = q·k_key
   float scale = 0; // 1/√d when scaled, else 1
   float row_max = 0;
   float sum = 0;   // Σⱼ exps ≥ 1
   float weight_sum = 0;  // Σⱼ weights (≈ 1: a probability distribution)
+  float max_weight = 0;  // maxⱼ weights
+  float entropy = 0;     // −Σⱼ pⱼ ln pⱼ (nats), computed as softmax_row_ref does
 };
-bool step_by_step(const float* q, const float* k, int m, int d, int key, bool scaled, StepTrace& out, Error* err);
+// temperature T > 0 divides the scores (softmax(z/T)); keys j ≥ `visible` are hidden (the
+// causal mask of query row i is visible = i + 1; no mask: visible = m). 1 ≤ visible ≤ m.
+bool step_by_step(const float* q, const float* k, int m, int d, int key, bool scaled, float temperature, int visible,
+                  StepTrace& out, Error* err);
+
+// ‖∂L/∂z‖₂ of one softmax row p (m) for L = ⟨g, p⟩, g = upstream_gradient(seed, row, m): the
+// "gradient size" of the lesson, for a row of the sweep or of the page's own attention.
+bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err);
 
 // ---- temperature and overflow -------------------------------------------------------------
 

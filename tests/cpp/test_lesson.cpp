@@ -382,7 +382,7 @@ TEST_CASE("step by step: every intermediate of one row", "[lesson][steps]") {
   std::vector<float> product(d), scores(m), shifted(m), exps(m), weights(m);
   attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
   attn::Error err;
-  REQUIRE(attn::step_by_step(q.data(), k.data(), m, d, 3, true, tr, &err));
+  REQUIRE(attn::step_by_step(q.data(), k.data(), m, d, 3, true, 1.0f, m, tr, &err));
   double dot3 = 0;
   for (int c = 0; c < d; ++c) {
     REQUIRE(product[c] == Approx(double(q[c]) * k[3 * d + c]).epsilon(1e-6));
@@ -405,8 +405,49 @@ TEST_CASE("step by step: every intermediate of one row", "[lesson][steps]") {
     REQUIRE(weights[j] == Approx(expect.weights[j]).margin(kWeightAbsTol));
   }
   REQUIRE(tr.weight_sum == Approx(1.0).margin(1e-6));  // claim 4: a probability distribution
-  REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), m, d, m, true, tr, &err));
+  REQUIRE(tr.max_weight == Approx(expect.max_weight[0]).margin(kWeightAbsTol));
+  REQUIRE(tr.entropy == Approx(expect.entropy[0]).margin(1e-5));
+  REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), m, d, m, true, 1.0f, m, tr, &err));
   REQUIRE(std::string(err.message).find("key") != std::string::npos);
+  REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), m, d, 0, true, 1.0f, 0, tr, &err));
+  REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), m, d, 0, true, 0.0f, m, tr, &err));
+}
+
+TEST_CASE("step by step with a temperature and hidden keys is the page's attention row", "[lesson][steps]") {
+  // The page's row i under a causal mask sees keys j ≤ i: visible = i + 1, here 3 of 5.
+  const int m = 5, d = 16, visible = 3;
+  const float temperature = 0.4f;
+  auto q = ref64::random_normal(d, 72), k = ref64::random_normal(m * d, 73);
+  std::vector<float> product(d), scores(m), shifted(m), exps(m), weights(m);
+  attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+  attn::Error err;
+  REQUIRE(attn::step_by_step(q.data(), k.data(), m, d, 4, false, temperature, visible, tr, &err));
+  std::vector<float> mask(m, 0.0f);
+  for (int j = visible; j < m; ++j) mask[j] = -INFINITY;
+  auto expect = ref64::attention(q, k, {}, 1, m, d, 0, 1.0, temperature, false, &mask);
+  for (int j = 0; j < m; ++j) REQUIRE(weights[j] == Approx(expect.weights[j]).margin(kWeightAbsTol));
+  for (int j = visible; j < m; ++j) {
+    REQUIRE(scores[j] == -INFINITY);
+    REQUIRE(weights[j] == 0.0f);
+  }
+  REQUIRE(tr.max_weight == Approx(expect.max_weight[0]).margin(kWeightAbsTol));
+  REQUIRE(tr.entropy == Approx(expect.entropy[0]).margin(1e-5));
+  REQUIRE(tr.weight_sum == Approx(1.0).margin(1e-6));
+}
+
+TEST_CASE("softmax_gradient_norm is the sweep's gradient size of a row", "[lesson][gradients]") {
+  const int m = 6;
+  auto z = ref64::random_normal(m, 74);
+  std::vector<float> p(m), g(m);
+  attn::Error err;
+  REQUIRE(attn::softmax(z.data(), m, 1.0f, p.data(), &err));
+  attn::upstream_gradient(9, 2, m, g.data());
+  double pg = 0, norm_sq = 0;
+  for (int j = 0; j < m; ++j) pg += double(p[j]) * g[j];
+  for (int j = 0; j < m; ++j) norm_sq += std::pow(double(p[j]) * (g[j] - pg), 2);
+  float norm = -1;
+  REQUIRE(attn::softmax_gradient_norm(p.data(), m, 9, 2, &norm, &err));
+  REQUIRE(norm == Approx(std::sqrt(norm_sq)).epsilon(1e-5));
 }
 
 TEST_CASE("the naive softmax overflows where the stable one does not", "[lesson][overflow]") {

@@ -140,6 +140,92 @@ test('claim 4: step by step, every row of weights is positive and sums to 1', ()
   }
 });
 
+// Float64 references of the current-setting numbers: one attention row (scale·q·k, keys j ≥
+// visible hidden, softmax of z/T), and LayerNorm(x)·W.
+function rowReference(q, k, m, d, { scale, temperature = 1, visible = m }) {
+  const z = Array.from({ length: m }, (_, j) => {
+    if (j >= visible) return -Infinity;
+    let dot = 0;
+    for (let c = 0; c < d; c++) dot += q[c] * k[j * d + c];
+    return scale * dot;
+  });
+  const max = Math.max(...z);
+  const e = z.map((v) => Math.exp((v - max) / temperature));
+  const sum = e.reduce((a, b) => a + b, 0);
+  const p = e.map((v) => v / sum);
+  return { p, maxWeight: Math.max(...p), entropy: -p.reduce((a, v) => a + (v > 0 ? v * Math.log(v) : 0), 0) };
+}
+
+// float32 sums of d ≤ 64 terms of size ~1: relative error ~1e-6; a weight is within 1e-5.
+const ROW_TOLERANCE = 1e-5;
+
+test('step by step with a temperature and a causal row is the lab’s attention row (float64 reference and attention())', () => {
+  const m = 7, d = 24, row = 3;
+  const q = engine.randomNormal(30, m * d);
+  const k = engine.randomNormal(31, m * d);
+  for (const [scaled, temperature, causal] of [[true, 1, false], [false, 0.5, true], [true, 4, true]]) {
+    const visible = causal ? row + 1 : m;
+    const s = engine.stepByStep({ q: q.slice(row * d, (row + 1) * d), k, m, d, key: 1, scaled, temperature, visible });
+    const ref = rowReference(q.slice(row * d, (row + 1) * d), k, m, d, { scale: scaled ? 1 / Math.sqrt(d) : 1, temperature, visible });
+    const lab = engine.attention({ q, k, n: m, m, d, scale: scaled ? 'sqrt' : 'none', temperature, causal });
+    for (let j = 0; j < m; j++) {
+      assert.ok(Math.abs(s.weights[j] - ref.p[j]) < ROW_TOLERANCE, `weight ${j}: ${s.weights[j]} vs ${ref.p[j]}`);
+      assert.ok(Math.abs(s.weights[j] - lab.weights[row * m + j]) < ROW_TOLERANCE);
+    }
+    for (let j = visible; j < m; j++) assert.equal(s.weights[j], 0);
+    assert.ok(Math.abs(s.maxWeight - ref.maxWeight) < ROW_TOLERANCE);
+    assert.ok(Math.abs(s.entropy - ref.entropy) < 1e-5, `entropy ${s.entropy} vs ${ref.entropy}`);
+    assert.equal(s.maxWeight.toFixed(3), lab.maxWeight[row].toFixed(3));
+    assert.equal(s.entropy.toFixed(3), lab.entropy[row].toFixed(3));
+  }
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, visible: 3 }), /visible must be from 1 to 2/);
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, temperature: 0 }), /temperature/);
+});
+
+test('softmaxGradientNorm is the sweep’s gradient size of a row (float64 reference and saturationSweep)', () => {
+  const p = engine.softmax([0.3, -1.2, 2.0, 0.5, 0.1]);
+  const g = engine.upstreamGradient(5, 2, p.length);
+  const pg = p.reduce((a, v, j) => a + v * g[j], 0);
+  const ref = Math.sqrt(p.reduce((a, v, j) => a + (v * (g[j] - pg)) ** 2, 0));
+  assert.ok(Math.abs(engine.softmaxGradientNorm(p, { seed: 5, row: 2 }) / ref - 1) < 1e-5);
+  // the sweep's numbers for every row are this function of its weights
+  const t = 6, d = 32;
+  const x = syntheticSentence(t, 12);
+  const sweep = engine.saturationSweep({ x, t, seed: 5, dims: [d], scaled: false });
+  const { q, k } = engine.headProjections({ x, t, seed: 5, d });
+  const lab = engine.attention({ q, k, n: t, m: t, d, scale: 'none' });
+  for (let i = 0; i < t; i++) {
+    assert.equal(engine.softmaxGradientNorm(lab.weights.slice(i * t, (i + 1) * t), { seed: 5, row: i }), sweep.gradNorm[i]);
+    assert.equal(lab.maxWeight[i], sweep.maxWeight[i]);
+    assert.equal(lab.entropy[i], sweep.entropy[i]);
+  }
+});
+
+test('headWeights + projectHead are headProjections bit for bit, and LayerNorm(x)·W in float64', () => {
+  const t = 5, d = 48;
+  const x = syntheticSentence(t, 13);
+  const weights = engine.headWeights({ seed: 9, d });
+  assert.equal(weights.wq.length, D_IN * d);
+  const split = engine.projectHead({ x, t, weights });
+  const whole = engine.headProjections({ x, t, seed: 9, d });
+  assert.deepEqual(split.q, whole.q);
+  assert.deepEqual(split.k, whole.k);
+  for (let i = 0; i < t; i++) {
+    const row = Array.from(x.slice(i * D_IN, (i + 1) * D_IN));
+    const mean = row.reduce((a, b) => a + b, 0) / D_IN;
+    const sd = Math.sqrt(row.reduce((a, b) => a + (b - mean) ** 2, 0) / D_IN + 1e-5);
+    const xn = row.map((v) => (v - mean) / sd);
+    for (const [w, out] of [[weights.wq, split.q], [weights.wk, split.k]])
+      for (let c = 0; c < d; c++) {
+        let ref = 0;
+        for (let e = 0; e < D_IN; e++) ref += xn[e] * w[e * d + c];
+        assert.ok(Math.abs(out[i * d + c] - ref) < 1e-4, `row ${i}, component ${c}: ${out[i * d + c]} vs ${ref}`);
+      }
+  }
+  assert.notDeepEqual(weights.wq, weights.wk);
+  assert.throws(() => engine.projectHead({ x, t, weights: null }), /weights must be headWeights/);
+});
+
 test('overflow: the naive softmax returns Infinity and NaN where the stable one is fine', () => {
   const { expOverflowThreshold } = engine.lessonConstants;
   assert.ok(Math.abs(expOverflowThreshold - Math.log(3.4028234663852886e38)) < 1e-5);

@@ -4,6 +4,8 @@
 //   <attention-lesson for="lab"></attention-lesson>   follows <attention-lab id="lab">: every
 //       'statechange' of the lab becomes the instruments' inputs (see lessonInputs below)
 //   lesson.inputs = { engine, tokens, vectors, dk, scaled, selectedRow, seed, temperature }
+//       (optionally q, k, queryLabels, keyLabels, causal, projection: the current setting;
+//       without them the instruments of one row use head 0 of the vectors at dk, see lesson-base.js)
 //       a page with its own controls (web/lesson.js)
 //
 // Light DOM (no shadow root): the page styles the sections, and the instruments stay
@@ -36,40 +38,52 @@ const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before 
 const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
 
 /**
- * The instruments' inputs for a state of <attention-lab> (its 'statechange' detail), or
- * { message } when they cannot follow it. The instruments make their own seeded projections of
- * the word vectors to d_k: on the lab's Random projection that is the lab's d_k; on Identity
- * (q = k = the 100-d word vector) it is d_k = 100, the width the lab uses.
+ * The instruments' inputs for a state of <attention-lab> (its 'statechange' detail). The
+ * current setting is the lab's own: its Q and K (Identity, Random or pasted), width, labels,
+ * scaling, temperature, mask and row — the instruments of one row draw exactly the lab's
+ * numbers from them. The sweeps over d_k take the word vectors (the first LESSON_MAX_TOKENS;
+ * none for pasted vectors) and project them as the lab's Random mode does at every width.
  */
 export function lessonInputs(state, engine) {
-  if (!state.x || state.projection === 'pasted')
-    return { message: 'The instruments need word vectors: choose Identity or Random under Projection.' };
-  const t = Math.min(state.n, LESSON_MAX_TOKENS);
-  return {
+  const current = {
     engine,
-    tokens: state.queryLabels.slice(0, t),
-    vectors: state.x.subarray(0, t * WORD_DIM),
-    dk: state.projection === 'random' ? state.d : WORD_DIM,
+    q: state.q,
+    k: state.k,
+    dk: state.d,
+    queryLabels: state.queryLabels,
+    keyLabels: state.keyLabels,
     scaled: state.scaled,
-    selectedRow: Math.min(state.selected, t - 1),
-    seed: state.settings.seed,
     temperature: state.temperature,
+    causal: state.causal,
+    projection: state.projection,
+    selectedRow: state.selected,
+    seed: state.settings.seed,
   };
+  if (!state.x) return { ...current, tokens: [], vectors: new Float32Array(0) };
+  const t = Math.min(state.n, LESSON_MAX_TOKENS);
+  return { ...current, tokens: state.queryLabels.slice(0, t), vectors: state.x.subarray(0, t * WORD_DIM) };
 }
 
 /** A sentence describing how `inputs` follow the lab's `state`, for the page. */
 export function describeInputs(state, inputs) {
-  if (inputs.message) return inputs.message;
-  const cut = state.n > inputs.tokens.length ? ` (the first ${inputs.tokens.length} of ${state.n})` : '';
-  const width =
+  const settings =
+    `${inputs.scaled ? 'scaled by 1/√d<sub>k</sub>' : '<b>unscaled</b>'}, seed ${inputs.seed}, T = ${inputs.temperature}` +
+    (inputs.causal ? ', causal' : '');
+  const query = `query “${escapeHtml(state.queryLabels[state.selected])}”`;
+  const rowViews = 'the gradient, step-by-step and overflow views use the lab’s own Q and K';
+  if (state.projection === 'pasted')
+    return (
+      `Following the lab: your pasted Q (${state.n} × ${state.d}) and K (${state.m} × ${state.d}), ${query}, ${settings}; ` +
+      `${rowViews}. The sweeps over d<sub>k</sub> and the heads need word vectors: choose Identity or Random.`
+    );
+  const t = inputs.tokens.length;
+  const cut = state.n > t ? ` (the sweeps take the first ${t} of ${state.n})` : '';
+  const where =
     state.projection === 'random'
-      ? `d<sub>k</sub> = ${inputs.dk}, as in the lab`
-      : `d<sub>k</sub> = ${inputs.dk}: the lab is on Identity (q = k = the 100-d word vector); the instruments still use ` +
-        `seeded random W<sub>Q</sub> ≠ W<sub>K</sub> of that width (choose Random to move d<sub>k</sub>)`;
-  return (
-    `Following the lab: ${inputs.tokens.length} tokens${cut}, query “${escapeHtml(inputs.tokens[inputs.selectedRow])}”, ` +
-    `${inputs.scaled ? 'scaled by 1/√d<sub>k</sub>' : '<b>unscaled</b>'}, seed ${inputs.seed}, T = ${inputs.temperature}; ${width}.`
-  );
+      ? `d<sub>k</sub> = ${state.d}, as in the lab; ${rowViews}, and the sweeps over d<sub>k</sub> use the lab’s Random projection at every width`
+      : `the lab is on Identity (q = k = the 100-d word vectors, d = 100): ${rowViews}; the sweeps over d<sub>k</sub> show seeded random ` +
+        `projections of the same words (the lab’s Random mode), ◆ marking the lab’s own row`;
+  return `Following the lab: ${state.n} tokens${cut}, ${query}, ${settings}; ${where}.`;
 }
 
 export class AttentionLesson extends HTMLElement {
@@ -204,11 +218,6 @@ export class AttentionLesson extends HTMLElement {
 
 // Sets only the inputs that changed (arrays compared by content): an unchanged instrument is not redrawn.
 function apply(element, inputs) {
-  if (inputs.message) {
-    element.tokens = [];
-    element.vectors = new Float32Array(0);
-    return;
-  }
   for (const [key, value] of Object.entries(inputs)) if (!sameValue(element[key], value)) element[key] = value;
 }
 

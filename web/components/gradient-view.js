@@ -1,8 +1,13 @@
 // <gradient-view>: claim 3, measured. The softmax Jacobian diag(p) − p pᵀ of the selected
-// row at the chosen d_k, unscaled next to scaled, and the size of the gradient that flows back
-// through softmax, ‖∂L/∂scores‖ for L = ⟨g, p⟩ (g fixed and seeded), against d_k.
-// Inputs: engine, tokens, vectors (t×100), dk, seed, selectedRow.
-import { LessonElement, divergingColor, fmt, html, legend, line, log2Scale, powersOfTwo, svg, widthAxis } from './lesson-base.js';
+// row in the current setting (the lab's q and k, with its temperature and mask), unscaled
+// next to scaled, with the size of the gradient that flows back through softmax,
+// ‖∂L/∂scores‖ for L = ⟨g, p⟩ (g fixed and seeded); and that size against d_k (the sweep).
+// Inputs: engine, q, k, dk, queryLabels, keyLabels, scaled, temperature, causal, seed,
+// selectedRow (the current setting; standalone: head 0 of tokens/vectors at dk), and
+// tokens, vectors (t×100) for the sweep.
+import {
+  LessonElement, divergingColor, fixed3, fmt, html, identityNote, labMarker, legend, line, log2Scale, powersOfTwo, svg, widthAxis,
+} from './lesson-base.js';
 
 const DIMS = powersOfTwo(1, 1024);
 // p(1 − p) ≤ 1/4: the largest entry a softmax Jacobian can have. A fixed colour scale makes
@@ -11,29 +16,29 @@ const JACOBIAN_EXTENT = 0.25;
 
 export class GradientView extends LessonElement {
   static minTokens = 2;
+  static current = true;
 
   get css() {
-    return `.jacs { display: flex; flex-wrap: wrap; gap: 1em; }`;
+    return `.jacs { display: flex; flex-wrap: wrap; gap: 1em; }
+      .jacs h4 .yours { font-weight: normal; color: var(--muted); }`;
   }
 
   draw(root, width) {
-    const t = this.t;
-    const { engine, seed, dk, tokens } = this;
+    const { engine, seed } = this;
     const { row } = this;
-    const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
-    const common = { x: this.vectors, t, seed, dims: DIMS };
+    const cur = this.current();
+    const { m, d } = cur;
+    const t = this.t;
     // The sweeps do not depend on d_k or the query row: computed once per sentence and seed.
-    const sweeps = [false, true].map((scaled) =>
-      this.memo(String(scaled), [this.vectors, seed], () => engine.saturationSweep({ ...common, scaled })),
-    );
-    const i = DIMS.indexOf(dk);
+    const common = { x: this.vectors, t, seed, dims: DIMS };
+    const sweeps = t >= 2 ? [false, true].map((scaled) => this.memo(String(scaled), [this.vectors, seed], () => engine.saturationSweep({ ...common, scaled }))) : null;
 
     root.append(
       html('p', {
         class: 'explain',
         text:
           `Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below says how much ` +
-          `each weight (row) moves when each score (column) is nudged, for the row of "${tokens[row]}". When one weight is ` +
+          `each weight (row) moves when each score (column) is nudged, for the row of "${cur.queryLabels[row]}". When one weight is ` +
           `almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little gets through, and learning stalls.`,
       }),
     );
@@ -41,55 +46,69 @@ export class GradientView extends LessonElement {
     const jacs = html('div', { class: 'jacs' });
     const panelWidth = width >= 640 ? Math.floor((width - 20) / 2) : width;
     // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell, else stacked
-    const sideBySide = (panelWidth - 2 * 64 - 16) / (2 * t) >= 12;
+    const sideBySide = (panelWidth - 2 * 64 - 16) / (2 * m) >= 12;
     const room = sideBySide ? (panelWidth - 2 * 64 - 16) / 2 : panelWidth - 64;
-    const cell = Math.max(8, Math.min(24, Math.floor(room / t)));
-    [false, true].forEach((scaled, s) => {
-      const attention = engine.attention({ q, k, n: t, m: t, d: dk, scale: scaled ? 'sqrt' : 'none' });
-      const p = attention.weights.slice(row * t, row * t + t);
+    const cell = Math.max(8, Math.min(24, Math.floor(room / m)));
+    const lab = {};
+    [false, true].forEach((scaled) => {
+      // the lab's own row (its q, k, temperature and mask); only the scaling differs between the two
+      const attention = this.currentAttention({ scaled });
+      const p = attention.weights.slice(row * m, row * m + m);
       const jac = engine.softmaxJacobian(p);
-      // the gradient size at d_k: from the sweep, or measured at d_k alone when it is not one of its widths
-      const norm = i >= 0 ? sweeps[s].gradNorm[i * t + row] : engine.saturationSweep({ ...common, dims: [dk], scaled }).gradNorm[row];
-      jacs.append(this.#heatmap(jac, t, cell, scaled ? 'scaled' : 'unscaled', attention.maxWeight[row], norm));
+      // ∂L/∂z for the softmax's input z (the scores, ÷T when T ≠ 1): the sweep's measure for this row
+      const norm = engine.softmaxGradientNorm(p, { seed, row });
+      const stats = { scaled, maxWeight: attention.maxWeight[row], entropy: attention.entropy[row], norm };
+      if (scaled === Boolean(this.scaled)) Object.assign(lab, stats);
+      jacs.append(this.#heatmap(jac, cur, cell, stats));
     });
     panels.append(html('div', {}, [jacs, legend([['var(--pos)', 'positive'], ['var(--neg)', 'negative (colour scale ±0.25, the largest possible)']])]));
-    panels.append(this.#normChart(panelWidth, sweeps, row));
+    if (sweeps) panels.append(this.#normChart(panelWidth, sweeps, lab));
+    else panels.append(html('p', { class: 'note', text: 'The sweep over d_k needs word vectors: choose Identity or Random in the lab.' }));
     root.append(panels);
   }
 
-  #heatmap(jac, t, cell, title, maxWeight, norm) {
+  #heatmap(jac, { m, d, keyLabels }, cell, { scaled, maxWeight, entropy, norm }) {
     const labelW = 60;
-    const size = t * cell;
-    const box = html('div', { style: `width: ${labelW + size + 4}px` }); // notes wrap to the heatmap's width
-    box.append(html('h4', { text: `${title}, d_k = ${this.dk}` }));
+    const size = m * cell;
+    const title = scaled ? 'scaled' : 'unscaled';
+    const box = html('div', { class: 'jac', 'data-scaled': String(scaled), style: `width: ${labelW + size + 4}px; max-width: 100%` });
+    const yours = scaled === Boolean(this.scaled) ? html('span', { class: 'yours', text: ' (the lab’s setting)' }) : '';
+    box.append(html('h4', {}, [`${title}, d_k = ${d}`, yours]));
     const chart = svg('svg', { width: labelW + size + 4, height: labelW + size + 4, role: 'img', 'aria-label': `softmax Jacobian, ${title}` });
-    const { tokens } = this;
-    for (let i = 0; i < t; i++) {
-      chart.append(svg('text', { x: labelW - 4, y: labelW + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, short(tokens[i])));
+    for (let i = 0; i < m; i++) {
+      chart.append(svg('text', { x: labelW - 4, y: labelW + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, short(keyLabels[i])));
       chart.append(
-        svg('text', { transform: `translate(${labelW + i * cell + cell / 2 + 4}, ${labelW - 4}) rotate(-60)`, 'text-anchor': 'start' }, short(tokens[i])),
+        svg('text', { transform: `translate(${labelW + i * cell + cell / 2 + 4}, ${labelW - 4}) rotate(-60)`, 'text-anchor': 'start' }, short(keyLabels[i])),
       );
-      for (let j = 0; j < t; j++) {
-        const v = jac[i * t + j];
+      for (let j = 0; j < m; j++) {
+        const v = jac[i * m + j];
         chart.append(
           svg('rect', { x: labelW + j * cell, y: labelW + i * cell, width: cell - 1, height: cell - 1, style: `fill:${divergingColor(v, JACOBIAN_EXTENT)}` }, [
-            svg('title', {}, `∂p(${tokens[i]}) / ∂z(${tokens[j]}) = ${fmt(v, 4)}`),
+            svg('title', {}, `∂p(${keyLabels[i]}) / ∂z(${keyLabels[j]}) = ${fmt(v, 4)}`),
           ]),
         );
       }
     }
-    box.append(chart);
-    box.append(html('p', { class: 'note stats', text: `max weight ${fmt(maxWeight)}; gradient size ‖∂L/∂z‖ = ${fmt(norm)}` }));
+    box.append(html('div', { class: 'scroll' }, chart));
+    box.append(
+      html('p', { class: 'note stats' }, [
+        'max weight ', html('b', { 'data-k': 'max', text: fixed3(maxWeight) }),
+        ', entropy ', html('b', { 'data-k': 'entropy', text: fixed3(entropy) }), ' nats; gradient size ‖∂L/∂z‖ = ',
+        html('b', { 'data-k': 'grad', text: fmt(norm) }),
+      ]),
+    );
     return box;
   }
 
-  #normChart(width, [unscaled, scaled], row) {
+  #normChart(width, [unscaled, scaled], lab) {
     const box = html('div');
     box.append(html('h4', { text: 'Size of the gradient reaching the scores' }));
     const height = 230;
     const pad = { l: 52, r: 10, t: 10, b: 40 };
     const t = unscaled.t;
-    const values = [...unscaled.mean.gradNorm, ...scaled.mean.gradNorm, ...unscaled.gradNorm, ...scaled.gradNorm].filter((v) => v > 0);
+    const { d, queryLabels } = this.current();
+    const row = this.row;
+    const values = [...unscaled.mean.gradNorm, ...scaled.mean.gradNorm, ...unscaled.gradNorm, ...scaled.gradNorm, lab.norm].filter((v) => v > 0);
     const lo = 10 ** Math.floor(Math.log10(Math.max(1e-8, Math.min(...values))));
     const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
     const x = log2Scale(1, 1024, pad.l + 6, width - pad.r - 6);
@@ -101,22 +120,28 @@ export class GradientView extends LessonElement {
     }
     widthAxis(chart, x, height - pad.b, DIMS, { every: width < 420 ? 3 : 1 });
     chart.append(svg('line', { x1: x(this.dk), x2: x(this.dk), y1: pad.t, y2: height - pad.b, style: 'stroke:var(--muted)', 'stroke-dasharray': '2 3' }));
+    const rowInSweep = row < t && this.selectedRow === row;
     for (const [sweep, color] of [[unscaled, 'var(--unscaled)'], [scaled, 'var(--scaled)']]) {
-      chart.append(line(DIMS.map((d, c) => [x(d), ly(sweep.mean.gradNorm[c])]), { style: `stroke:${color}` }));
-      DIMS.forEach((d, c) =>
-        chart.append(svg('circle', { cx: x(d), cy: ly(sweep.gradNorm[c * t + row]), r: 3, style: `fill:var(--bg);stroke:${color};stroke-width:1.5` })),
-      );
+      chart.append(line(DIMS.map((dd, c) => [x(dd), ly(sweep.mean.gradNorm[c])]), { style: `stroke:${color}` }));
+      if (rowInSweep)
+        DIMS.forEach((dd, c) =>
+          chart.append(svg('circle', { cx: x(dd), cy: ly(sweep.gradNorm[c * t + row]), r: 3, style: `fill:var(--bg);stroke:${color};stroke-width:1.5` })),
+        );
     }
+    const labColor = lab.scaled ? 'var(--scaled)' : 'var(--unscaled)';
+    if (d >= 1 && d <= 1024) chart.append(labMarker(x(d), ly(lab.norm), labColor, `the lab's row: ${fmt(lab.norm)}`));
     box.append(chart);
     box.append(legend([['var(--unscaled)', 'unscaled'], ['var(--scaled)', 'scaled']]));
     box.append(
       html('p', {
         class: 'note',
         text:
-          `Lines: mean over all rows; circles: the row of "${this.tokens[row]}". Loss L = ⟨g, p⟩ with a fixed random g for each row, ` +
-          'so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
+          `Lines: mean over all rows; circles: the row of "${queryLabels[row]}"; ◆: the lab’s own row at d = ${d}. ` +
+          'Loss L = ⟨g, p⟩ with a fixed random g for each row, so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
       }),
     );
+    const note = identityNote(this.projection);
+    if (note) box.append(note);
     return box;
   }
 }

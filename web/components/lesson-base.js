@@ -1,7 +1,17 @@
 // Shared plumbing of the lesson's instruments: a base element whose inputs are plain
-// properties (engine, tokens, vectors, dk, scaled, selectedRow, seed), re-rendered once per
-// microtask after any change and whenever its width changes; and small SVG helpers.
+// properties (engine, tokens, vectors, dk, scaled, selectedRow, seed, and the current
+// setting's q, k, labels, temperature, causal, projection), re-rendered once per microtask
+// after any change and whenever its width changes; and small SVG helpers.
 // Presentation math only (scales, ticks, colours): every number shown comes from the engine.
+//
+// Two kinds of numbers, two sources:
+//   the current setting (one row at one d_k) — `current()`: the q and k the page gives (the
+//     lab's own Q and K: identity, random or pasted), with the lab's scaling, temperature and
+//     causal mask, through engine.attention: the same numbers as the lab's bars. Standalone
+//     (no q, k given), head 0 of engine.headProjections of the vectors at dk — which is what
+//     the lab's Random mode uses, so a standalone instrument shows the lab's Random numbers.
+//   the sweeps over d_k — engine.saturationSweep / tokenVarianceCurve of the vectors, which
+//     use that same head-0 projection at every width.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -59,6 +69,11 @@ export function divergingColor(v, extent) {
   return `color-mix(in oklab, ${hue} ${Math.round(Math.sqrt(Math.abs(f)) * 100)}%, var(--cell))`;
 }
 
+/** A max weight or entropy as the lab prints it (probability-bars.js: 3 decimals). */
+export function fixed3(x) {
+  return Number.isFinite(x) ? x.toFixed(3) : fmt(x);
+}
+
 /** Styles every instrument shares; light and dark follow the page's colour scheme. */
 export const BASE_CSS = `
 :host { display: block; font: 14px/1.45 system-ui, sans-serif; color: var(--fg);
@@ -100,7 +115,13 @@ export class LessonElement extends HTMLElement {
   static inputs = [];
   /** Fewer tokens than this: a prompt instead of the instrument. */
   static minTokens = 1;
-  static commonInputs = ['engine', 'tokens', 'vectors', 'dk', 'scaled', 'selectedRow', 'seed'];
+  /** True for an instrument of the current setting: it draws from q and k alone (no word vectors needed). */
+  static current = false;
+  static commonInputs = [
+    'engine', 'tokens', 'vectors', 'dk', 'scaled', 'selectedRow', 'seed',
+    // the current setting (see the top of this file); all optional
+    'q', 'k', 'queryLabels', 'keyLabels', 'temperature', 'causal', 'projection',
+  ];
 
   static define(tag) {
     for (const name of [...this.commonInputs, ...this.inputs]) {
@@ -175,9 +196,56 @@ export class LessonElement extends HTMLElement {
     return value;
   }
 
-  /** The selected query row, clamped to the sentence. */
+  /** The selected query row, clamped to the rows drawn (the current setting's, or the sentence's). */
   get row() {
-    return Math.max(0, Math.min(this._inputs.selectedRow ?? 0, this.t - 1));
+    const rows = this.constructor.current ? this.current().n : this.t;
+    return Math.max(0, Math.min(this._inputs.selectedRow ?? 0, rows - 1));
+  }
+
+  /**
+   * The current setting: { q (n×d), k (m×d), n, m, d, queryLabels, keyLabels, options, given }
+   * from the inputs q, k (given: true) or, standalone, head 0's projections of the vectors at
+   * dk. `options` are engine.attention's: the lab's scaling, temperature and causal mask.
+   */
+  current() {
+    const { engine, q, k, dk, tokens, vectors, seed } = this._inputs;
+    const given = Boolean(q && k);
+    return this.memo('current', [given ? q : vectors, given ? k : null, dk, seed, tokens, this._inputs.queryLabels, this._inputs.keyLabels], () => {
+      const d = dk;
+      const qk = given ? { q, k } : engine.headProjections({ x: vectors, t: this.t, seed, d });
+      const n = Math.floor(qk.q.length / d);
+      const m = Math.floor(qk.k.length / d);
+      const labels = (list, count, prefix) => (list?.length === count ? list : Array.from({ length: count }, (_, i) => tokens?.[i] ?? `${prefix}${i + 1}`));
+      return {
+        q: qk.q, k: qk.k, n, m, d, given,
+        queryLabels: labels(this._inputs.queryLabels, n, 'q'),
+        keyLabels: labels(this._inputs.keyLabels, m, 'k'),
+      };
+    });
+  }
+
+  /** engine.attention's options for the current setting (the lab's, or scaled/unscaled with T = 1). */
+  attentionOptions({ scaled = this._inputs.scaled } = {}) {
+    const { n, m } = this.current();
+    return { scale: scaled ? 'sqrt' : 'none', temperature: this._inputs.temperature ?? 1, causal: Boolean(this._inputs.causal) && n === m };
+  }
+
+  /** engine.attention over the current setting's q and k; `scaled` overrides the lab's scaling. */
+  currentAttention({ scaled = this._inputs.scaled } = {}) {
+    const { q, k, n, m, d } = this.current();
+    const options = this.attentionOptions({ scaled });
+    return this.memo(`attention:${scaled}`, [q, k, d, options.temperature, options.causal], () =>
+      this._inputs.engine.attention({ q, k, n, m, d, ...options }),
+    );
+  }
+
+  /**
+   * The drawable rows: the current setting's for an instrument of the current setting when it
+   * is given q and k (or has vectors), else the sentence's t.
+   */
+  get drawableRows() {
+    if (this.constructor.current && this._inputs.q && this._inputs.k) return this.current().n;
+    return this.t;
   }
 
   invalidate() {
@@ -191,9 +259,13 @@ export class LessonElement extends HTMLElement {
         this._root.append(html('p', { class: 'empty', text: 'Loading the core…' }));
         return;
       }
-      if (this.t < this.constructor.minTokens) {
+      if (this.drawableRows < this.constructor.minTokens) {
         const words = this.constructor.minTokens === 1 ? 'a sentence' : `a sentence of at least ${this.constructor.minTokens} words`;
-        this._root.append(html('p', { class: 'empty', text: `Enter ${words}.` }));
+        const text =
+          this._inputs.q && !this.t && !this.constructor.current
+            ? 'This part needs word vectors: choose Identity or Random in the lab.'
+            : `Enter ${words}.`;
+        this._root.append(html('p', { class: 'empty', text }));
         return;
       }
       try {
@@ -205,6 +277,31 @@ export class LessonElement extends HTMLElement {
       }
     });
   }
+}
+
+/**
+ * The sentence an instrument with sweeps over d_k shows when the lab is on Identity, which has
+ * no d_k: what the sweeps are instead, and (marked) where the lab's own row sits. Else null.
+ */
+export function identityNote(projection, { marked = true } = {}) {
+  if (projection !== 'identity') return null;
+  return html('p', {
+    class: 'note identity',
+    text:
+      'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random ' +
+      'projections of the same words to each d_k — what the lab shows on Random.' +
+      (marked ? ' ◆ marks the lab’s own row, at d = 100.' : ''),
+  });
+}
+
+/** A ◆ marker at (cx, cy) for the lab's own row on a sweep plot. */
+export function labMarker(cx, cy, color, title) {
+  const r = 6;
+  return svg('path', {
+    class: 'lab-marker',
+    d: `M${cx},${cy - r}L${cx + r},${cy}L${cx},${cy + r}L${cx - r},${cy}Z`,
+    style: `fill:none;stroke:${color};stroke-width:2`,
+  }, svg('title', {}, title));
 }
 
 /** Equal values, or arrays / typed arrays with equal elements. */

@@ -2,11 +2,12 @@
 // temperature T, pushed through the naive softmax (exp without the shift: float32 exp
 // overflows to ∞ past ln(FLT_MAX) ≈ 88.72, and ∞/∞ = NaN) next to the stable one. The naive
 // values come raw from the core and are labelled as the broken version, never as results.
-// Inputs: engine, tokens, vectors (t×100), dk, scaled, seed, selectedRow, temperature.
+// Inputs: the current setting — engine, q, k, dk, queryLabels, keyLabels, scaled, temperature,
+// causal, selectedRow (standalone: head 0 of tokens/vectors at dk, seed).
 import { LessonElement, fmt, html, weightColor } from './lesson-base.js';
 
 export class OverflowDemo extends LessonElement {
-  static inputs = ['temperature'];
+  static current = true;
 
   get css() {
     return `.controls { display: flex; flex-wrap: wrap; gap: .4em 1.2em; align-items: center; margin: .3em 0 .6em; }
@@ -20,14 +21,13 @@ export class OverflowDemo extends LessonElement {
   }
 
   draw(root) {
-    const t = this.t;
-    const { engine, tokens, dk, seed, scaled } = this;
-    const temperature = this.temperature ?? 1;
+    const { engine, scaled } = this;
+    const { temperature } = this.attentionOptions();
     const { row } = this;
     const { expOverflowThreshold } = engine.lessonConstants;
-    const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
-    const attention = engine.attention({ q, k, n: t, m: t, d: dk, scale: scaled ? 'sqrt' : 'none' });
-    const scores = attention.scores.slice(row * t, row * t + t);
+    const { m, d: dk, queryLabels, keyLabels: tokens } = this.current();
+    // the lab's scores for this row (its scaling and causal mask; -Infinity where masked)
+    const scores = this.currentAttention().scores.slice(row * m, row * m + m);
     const naive = engine.softmaxNaive(scores, { temperature });
     const stable = engine.softmax(scores, { temperature });
     const broken = !Number.isFinite(naive.sum) || naive.weights.some((p) => !Number.isFinite(p));
@@ -68,7 +68,7 @@ export class OverflowDemo extends LessonElement {
     );
 
     const table = html('table');
-    const head = html('tr', {}, [html('th', { scope: 'col', text: `row "${tokens[row]}" (${scaled ? 'scaled' : 'unscaled'}, d_k = ${dk})` })]);
+    const head = html('tr', {}, [html('th', { scope: 'col', text: `row "${queryLabels[row]}" (${scaled ? 'scaled' : 'unscaled'}, d_k = ${dk})` })]);
     tokens.forEach((w) => head.append(html('th', { scope: 'col', text: w })));
     head.append(html('th', { scope: 'col', text: 'Σ' }));
     table.append(html('thead', {}, head));

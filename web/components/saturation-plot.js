@@ -1,8 +1,14 @@
 // <saturation-plot>: claim 2, measured on the learner's sentence. For each d_k, the largest
 // weight and the entropy of every softmax row, scaled and unscaled, with the "extremely
 // peaked" and "nearly flat" regimes (thresholds from the core) shaded.
-// Inputs: engine, tokens, vectors (t×100), dk, seed, selectedRow.
-import { LessonElement, fmt, html, legend, line, log2Scale, linear, powersOfTwo, svg, valueAxis, widthAxis } from './lesson-base.js';
+// The sweep uses head 0 of engine.headProjections at every width: the lab's Random mode, so at
+// the lab's d_k (T = 1, no mask, the whole sentence) the selected row's dots are the lab's row.
+// ◆ marks the lab's own row (its q, k, scaling, temperature and mask) at its width d.
+// Inputs: engine, tokens, vectors (t×100), dk, seed, selectedRow; q, k, scaled, temperature,
+// causal, projection of the current setting for the ◆ (optional).
+import {
+  LessonElement, fixed3, fmt, html, identityNote, labMarker, legend, line, log2Scale, linear, powersOfTwo, svg, valueAxis, widthAxis,
+} from './lesson-base.js';
 
 const DIMS = powersOfTwo(1, 1024);
 
@@ -23,6 +29,16 @@ export class SaturationPlot extends LessonElement {
     const [atUnscaled, atScaled, c] =
       i >= 0 ? [unscaled, scaled, i] : [false, true].map((s) => engine.saturationSweep({ ...common, dims: [dk], scaled: s })).concat(0);
     const count = (sweep, key) => Math.round(sweep.mean[key][c] * t);
+    // the lab's own row (◆), when the page gives its q and k
+    const row = this.selectedRow ?? 0;
+    let lab = null;
+    if (this.q && this.k) {
+      const cur = this.current();
+      const r = Math.min(row, cur.n - 1);
+      const attention = this.currentAttention();
+      lab = { d: cur.d, word: cur.queryLabels[r], maxWeight: attention.maxWeight[r], entropy: attention.entropy[r], scaled: Boolean(this.scaled) };
+    }
+    this._lab = lab;
 
     root.append(
       html('p', {
@@ -50,6 +66,7 @@ export class SaturationPlot extends LessonElement {
       legend([
         ['var(--unscaled)', 'unscaled q·k (line: mean over rows, dots: each row)'],
         ['var(--scaled)', 'scaled q·k/√d_k'],
+        ...(this._lab ? [['var(--muted)', '◆ the lab’s own row', true]] : []),
       ]),
     );
     root.append(
@@ -62,6 +79,24 @@ export class SaturationPlot extends LessonElement {
           'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
       }),
     );
+    if (row < t) {
+      const at = (sweep) => [fixed3(sweep.maxWeight[c * t + row]), fixed3(sweep.entropy[c * t + row])];
+      const [mu, eu] = at(atUnscaled);
+      const [ms, es] = at(atScaled);
+      const sweepRow = html('p', { class: 'note stats sweep-row' }, [
+        `The row of "${this.tokens[row]}" at d_k = ${dk}: unscaled max weight `, html('b', { 'data-k': 'max-unscaled', text: mu }),
+        ', entropy ', html('b', { 'data-k': 'entropy-unscaled', text: eu }), ' nats; scaled max weight ',
+        html('b', { 'data-k': 'max-scaled', text: ms }), ', entropy ', html('b', { 'data-k': 'entropy-scaled', text: es }), ' nats.',
+      ]);
+      if (lab)
+        sweepRow.append(
+          ` ◆ The lab’s own row (${lab.scaled ? 'scaled' : 'unscaled'}, d = ${lab.d}): max weight ${fixed3(lab.maxWeight)}, entropy ${fixed3(lab.entropy)} nats` +
+            (this.projection === 'random' ? ' — on Random at T = 1 without the causal mask, the same numbers.' : '.'),
+        );
+      root.append(sweepRow);
+    }
+    const note = identityNote(this.projection);
+    if (note) root.append(note);
   }
 
   #chart(width, title, unscaled, scaled, key, [lo, hi], { band, bandLabel }) {
@@ -94,6 +129,11 @@ export class SaturationPlot extends LessonElement {
         }
       });
       chart.append(line(DIMS.map((d, c) => [x(d), y(sweep.mean[key][c])]), { style: `stroke:${color}` }));
+    }
+    const lab = this._lab;
+    if (lab && lab.d >= 1 && lab.d <= 1024) {
+      const shift = lab.scaled ? 3 : -3; // on the dots of its scaling
+      chart.append(labMarker(x(lab.d) + shift, y(lab[key]), lab.scaled ? 'var(--scaled)' : 'var(--unscaled)', `the lab's row "${lab.word}": ${fixed3(lab[key])}`));
     }
     box.append(chart);
     box.append(legend([['var(--band)', `shaded: ${bandLabel}`]]));

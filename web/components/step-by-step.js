@@ -1,14 +1,17 @@
 // <step-by-step>: claim 4 and the formula, one number at a time. For the selected query row
-// and a chosen key: q, k, q∘k, Σ, ÷√d_k, then the whole row: subtract the max, exp, ÷Σ —
+// and a chosen key: q, k, q∘k, Σ, ÷√d_k, then the whole row: subtract the max, ÷T, exp, ÷Σ —
 // each step's numbers from the core (engine.stepByStep), each formula typeset by KaTeX.
-// Inputs: engine, tokens, vectors (t×100), dk, scaled, seed, selectedRow, selectedKey.
-import { LessonElement, fmt, html } from './lesson-base.js';
+// Inputs: the current setting — engine, q, k, dk, queryLabels, keyLabels, scaled,
+// temperature, causal, projection, selectedRow (standalone: head 0 of tokens/vectors at dk,
+// seed) — and selectedKey.
+import { LessonElement, fixed3, fmt, html } from './lesson-base.js';
 import { katexStyles, tex } from './tex.js';
 
 const SHOWN_COMPONENTS = 6; // of q, k and q∘k; the rest are summarised
 
 export class StepByStep extends LessonElement {
   static inputs = ['selectedKey'];
+  static current = true;
 
   constructor() {
     super();
@@ -30,14 +33,18 @@ export class StepByStep extends LessonElement {
   }
 
   draw(root) {
-    const t = this.t;
-    const { engine, tokens, dk, seed, scaled } = this;
+    const { engine, scaled } = this;
     const { row } = this;
-    const key = Math.min(this.selectedKey ?? row, t - 1);
-    const { q, k } = engine.headProjections({ x: this.vectors, t, seed, d: dk });
-    const qRow = q.slice(row * dk, (row + 1) * dk);
-    const kRow = k.slice(key * dk, (key + 1) * dk);
-    const s = engine.stepByStep({ q: qRow, k, m: t, d: dk, key, scaled });
+    const { q, k, m, d, queryLabels, keyLabels } = this.current();
+    const { temperature, causal } = this.attentionOptions();
+    const key = Math.min(this.selectedKey ?? row, m - 1);
+    const qRow = q.slice(row * d, (row + 1) * d);
+    const kRow = k.slice(key * d, (key + 1) * d);
+    // the lab's causal mask: query row i sees keys j ≤ i
+    const visible = causal ? row + 1 : m;
+    const s = engine.stepByStep({ q: qRow, k, m, d, key, scaled, temperature, visible });
+    const tokens = keyLabels;
+    const dk = d;
 
     root.append(
       html('div', { class: 'formulas' }, [
@@ -48,7 +55,7 @@ export class StepByStep extends LessonElement {
     root.append(
       html('p', {
         class: 'explain',
-        text: `Follow the query "${tokens[row]}" through one row of attention. Pick the key whose dot product to show:`,
+        text: `Follow the query "${queryLabels[row]}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:`,
       }),
     );
     const keys = html('div', { class: 'keys', role: 'group', 'aria-label': 'key' });
@@ -67,8 +74,9 @@ export class StepByStep extends LessonElement {
       return html('span', { class: 'vec', text: `[${shown}${v.length > SHOWN_COMPONENTS ? `, … ${v.length - SHOWN_COMPONENTS} more` : ''}]` });
     };
     const step = (formula, ...rest) => steps.append(html('li', {}, html('div', { class: 'step' }, [tex(formula), ...rest])));
-    step(String.raw`q=\hat x_{\text{${esc(tokens[row])}}}\,W_Q`, vec(qRow), html('span', { class: 'note', text: `(${dk} numbers)` }));
-    step(String.raw`k=\hat x_{\text{${esc(tokens[key])}}}\,W_K`, vec(kRow));
+    const [qOf, kOf] = this.#sources(queryLabels[row], keyLabels[key]);
+    step(qOf, vec(qRow), html('span', { class: 'note', text: `(${dk} numbers)` }));
+    step(kOf, vec(kRow));
     step(String.raw`q\circ k`, vec(s.product), html('span', { class: 'note', text: 'multiply component by component' }));
     step(String.raw`q\cdot k=\textstyle\sum_c q_c k_c`, html('b', { class: 'vec', text: fmt(s.dot, 5) }));
     step(
@@ -90,13 +98,21 @@ export class StepByStep extends LessonElement {
       if (note) tr.append(html('td', { class: 'ok', text: note }));
       body.append(tr);
     };
-    addRow(String.raw`z_j`, s.scores, `max = ${fmt(s.rowMax, 4)}`);
-    addRow(String.raw`z_j-\max_j z_j`, s.shifted, 'all ≤ 0');
-    addRow(String.raw`e^{z_j-\max}`, s.exps, `Σ = ${fmt(s.sum, 5)}`);
-    addRow(String.raw`p_j=e^{z_j-\max}/\Sigma`, s.weights, `Σ = ${fmt(s.weightSum, 7)}`);
+    const T = temperature === 1 ? '' : String.raw`/T`;
+    const shift = T ? String.raw`(z_j-\max_j z_j)/T` : String.raw`z_j-\max_j z_j`;
+    addRow(String.raw`z_j`, s.scores, `max = ${fmt(s.rowMax, 4)}${visible < m ? '; −∞: masked (causal)' : ''}`);
+    addRow(shift, s.shifted, T ? `all ≤ 0; T = ${fmt(temperature, 3)}` : 'all ≤ 0');
+    addRow(String.raw`e^{(z_j-\max)${T}}`, s.exps, `Σ = ${fmt(s.sum, 5)}`);
+    addRow(String.raw`p_j=e^{(z_j-\max)${T}}/\Sigma`, s.weights, `Σ = ${fmt(s.weightSum, 7)}`);
     table.append(body);
     root.append(html('div', { class: 'scroll' }, table));
-    const positive = s.weights.every((p) => p > 0);
+    root.append(
+      html('p', { class: 'stats row-stats' }, [
+        `Row "${queryLabels[row]}": max weight `, html('b', { 'data-k': 'max', text: fixed3(s.maxWeight) }),
+        ', entropy ', html('b', { 'data-k': 'entropy', text: fixed3(s.entropy) }), ' nats — the lab’s bars show the same.',
+      ]),
+    );
+    const positive = s.weights.slice(0, visible).every((p) => p > 0);
     root.append(
       html('p', {
         class: 'note',
@@ -106,6 +122,15 @@ export class StepByStep extends LessonElement {
           `weights add up to ${fmt(s.weightSum, 7)}: the row is a probability distribution over the words.`,
       }),
     );
+  }
+
+  // What q and k are, as formulas: the lab's Identity (the word vectors themselves), pasted rows,
+  // or the projections of the layer-normalised word vectors (Random, and standalone).
+  #sources(queryWord, keyWord) {
+    if (this.projection === 'identity')
+      return [String.raw`q=x_{\text{${esc(queryWord)}}}`, String.raw`k=x_{\text{${esc(keyWord)}}}`];
+    if (this.projection === 'pasted') return [String.raw`q=Q_{\text{${esc(queryWord)}}}`, String.raw`k=K_{\text{${esc(keyWord)}}}`];
+    return [String.raw`q=\hat x_{\text{${esc(queryWord)}}}\,W_Q`, String.raw`k=\hat x_{\text{${esc(keyWord)}}}\,W_K`];
   }
 }
 

@@ -2,7 +2,7 @@
 // chosen d_k, and the measured variance against d_k (log-log) for random vectors and for the
 // learner's sentence, with the theoretical lines Var = d_k and Var = 1.
 // Inputs: engine, tokens, vectors (t×100), dk, seed. Every number comes from the core.
-import { LessonElement, fmt, html, legend, line, log2Scale, powersOfTwo, svg, valueAxis, widthAxis } from './lesson-base.js';
+import { LessonElement, fmt, html, identityNote, legend, line, log2Scale, powersOfTwo, svg, valueAxis, widthAxis } from './lesson-base.js';
 
 const SAMPLES = 2000;
 const BINS = 48;
@@ -144,9 +144,11 @@ export class VarianceLab extends LessonElement {
         class: 'note stats',
         text:
           `Filled dots: ${this.samples ?? SAMPLES} random pairs per d_k. Hollow dots: your sentence's words (layer-normalised, ` +
-          `then 8 random projections to each d_k), all their pairwise dot products — noisier, the same trend.` + at + tok,
+          `then 8 random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend.` + at + tok,
       }),
     );
+    const note = identityNote(this.projection, { marked: false });
+    if (note) box.append(note);
     return box;
   }
 }

@@ -149,15 +149,21 @@ export interface StepTrace {
   /** scale·q·k_j for every key j (m) */
   scores: Float32Array;
   rowMax: number;
-  /** scores − rowMax (m), all ≤ 0 */
+  /** (scores − rowMax) / temperature (m), all ≤ 0 (-Infinity for a hidden key) */
   shifted: Float32Array;
-  /** exp(shifted) (m), in (0, 1] */
+  /** exp(shifted) (m), in (0, 1]; 0 for a hidden key */
   exps: Float32Array;
   /** Σ exps ≥ 1 */
   sum: number;
-  /** exps / sum (m): positive, summing to 1 */
+  /** exps / sum (m): summing to 1, 0 for a hidden key */
   weights: Float32Array;
   weightSum: number;
+  /** the row's largest weight and entropy (nats), as attention() reports them */
+  maxWeight: number;
+  entropy: number;
+  temperature: number;
+  /** keys 0 … visible − 1 are visible */
+  visible: number;
 }
 
 /** The broken naive softmax: raw values, possibly Infinity and NaN. Never attention weights. */
@@ -170,6 +176,14 @@ export interface NaiveSoftmax {
   exps: Float32Array;
   sum: number;
   weights: Float32Array;
+}
+
+export interface HeadWeights {
+  dIn: number;
+  d: number;
+  /** dIn×d each */
+  wq: Float32Array;
+  wk: Float32Array;
 }
 
 export interface MultiHeadResult {
@@ -200,13 +214,20 @@ export interface Engine {
   tokenVarianceCurve(options: LessonTokens & { dims: number[]; draws?: number }): VarianceCurve;
   /** Q, K, V (t×d) of head `head`: LayerNorm(x) · seeded N(0, 1/dIn) projections */
   headProjections(options: LessonTokens & { head?: number; d: number }): { q: Float32Array; k: Float32Array; v: Float32Array };
+  /** the W_Q, W_K (dIn×d) headProjections uses; projectHead(x, them) = headProjections' Q and K */
+  headWeights(options: { dIn?: number; seed?: number; head?: number; d: number }): HeadWeights;
+  /** LayerNorm(x) W_Q and LayerNorm(x) W_K (t×d each) */
+  projectHead(options: { x: Floats; t: number; weights: HeadWeights }): { q: Float32Array; k: Float32Array };
   saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
   /** diag(p) − p pᵀ, m×m */
   softmaxJacobian(p: Floats): Float32Array;
   /** p ⊙ (dp − ⟨p, dp⟩) */
   softmaxBackward(p: Floats, dp: Floats): Float32Array;
   upstreamGradient(seed: number, row: number, m: number): Float32Array;
-  stepByStep(options: { q: Floats; k: Floats; m: number; d: number; key?: number; scaled?: boolean }): StepTrace;
+  /** one query row step by step; visible (default m) hides keys j ≥ visible, e.g. row + 1 under a causal mask */
+  stepByStep(options: { q: Floats; k: Floats; m: number; d: number; key?: number; scaled?: boolean; temperature?: number; visible?: number }): StepTrace;
+  /** ‖∂L/∂z‖ of one softmax row p for L = ⟨g, p⟩, g = upstreamGradient(seed, row, p.length) */
+  softmaxGradientNorm(p: Floats, options?: { seed?: number; row?: number }): number;
   softmaxNaive(scores: Floats, options?: { temperature?: number }): NaiveSoftmax;
   multiHead(options: LessonTokens & { heads?: number; d?: number; scaled?: boolean }): MultiHeadResult;
 }

@@ -325,6 +325,36 @@ class Engine {
   }
 
   /**
+   * The weights headProjections uses for (seed, head, d): { wq, wk } (dIn×d each, seeded
+   * N(0, 1/dIn)). With projectHead they give headProjections' Q and K bit for bit; keep them
+   * to project new x at the same (seed, d) without drawing the weights again.
+   */
+  headWeights({ dIn = 100, seed = 1, head = 0, d } = {}) {
+    checkSeed(seed);
+    checkDim('dIn', dIn, 1, 4096);
+    checkDim('head', head, 0, 64);
+    checkDim('d', d, 1, 4096);
+    const size = dIn * d;
+    const flat = this.#run('headWeights', [], 2 * size, (out) => this.#wasm.lessonHeadWeights(seed, head, dIn, d, out));
+    return { dIn, d, wq: flat.slice(0, size), wk: flat.slice(size) };
+  }
+
+  /** Q = LayerNorm(x) W_Q and K = LayerNorm(x) W_K (t×d each) for weights from headWeights. */
+  projectHead({ x, t, weights } = {}) {
+    if (!weights || typeof weights !== 'object') throw new TypeError(`weights must be headWeights' result, got ${describe(weights)}`);
+    const { dIn, d } = weights;
+    const xa = lessonTokens(x, t, dIn);
+    checkDim('d', d, 1, 4096);
+    const wq = floatArray('weights.wq', weights.wq, dIn * d, 'dIn·d');
+    const wk = floatArray('weights.wk', weights.wk, dIn * d, 'dIn·d');
+    const td = t * d;
+    const flat = this.#run('projectHead', [xa, wq, wk], 2 * td, (xPtr, qPtr, kPtr, out) =>
+      this.#wasm.lessonProjectHead(xPtr, t, dIn, qPtr, kPtr, d, out),
+    );
+    return { q: flat.slice(0, td), k: flat.slice(td) };
+  }
+
+  /**
    * For each width in `dims`: head 0's attention over the sentence with scores q·k/√d
    * (scaled) or q·k, and per row its max weight, entropy, regime (0 balanced, 1 peaked,
    * 2 flat) and ‖∂L/∂scores‖ for L = ⟨g, p⟩ with a fixed seeded g. Arrays are dims.length×t;
@@ -384,21 +414,38 @@ class Engine {
 
   /**
    * Every step of one query row q (d) against keys k (m×d), in float32: the element-wise
-   * product with key `key`, its sum, the scores (÷√d when scaled), minus the max, exp, ÷ sum.
+   * product with key `key`, its sum, the scores (÷√d when scaled; keys j ≥ visible hidden as
+   * -Infinity, e.g. visible = row + 1 under a causal mask), minus the max and ÷ temperature,
+   * exp, ÷ sum; with the row's max weight and entropy — attention()'s for the same row.
    */
-  stepByStep({ q, k, m, d, key = 0, scaled = true } = {}) {
+  stepByStep({ q, k, m, d, key = 0, scaled = true, temperature = 1, visible = m } = {}) {
     checkDim('m', m, 1);
     checkDim('d', d, 1, 4096);
     checkDim('key', key, 0, m - 1);
+    checkDim('visible', visible, 1, m);
     checkBoolean('scaled', scaled);
+    checkPositive('temperature', temperature);
     const qa = floatArray('q', q, d, 'd');
     const ka = floatArray('k', k, m * d, 'm·d');
-    const flat = this.#run('stepByStep', [qa, ka], d + 4 * m + 5, (qPtr, kPtr, out) =>
-      this.#wasm.lessonStepByStep(qPtr, kPtr, m, d, key, scaled, out),
+    const flat = this.#run('stepByStep', [qa, ka], d + 4 * m + 7, (qPtr, kPtr, out) =>
+      this.#wasm.lessonStepByStep(qPtr, kPtr, m, d, key, scaled, temperature, visible, out),
     );
-    const [product, scores, shifted, exps, weights, tail] = split(flat, [d, m, m, m, m, 5]);
-    const [dot, scale, rowMax, sum, weightSum] = tail;
-    return { key, product, dot, scale, scores, rowMax, shifted, exps, sum, weights, weightSum };
+    const [product, scores, shifted, exps, weights, tail] = split(flat, [d, m, m, m, m, 7]);
+    const [dot, scale, rowMax, sum, weightSum, maxWeight, entropy] = tail;
+    return { key, temperature, visible, product, dot, scale, scores, rowMax, shifted, exps, sum, weights, weightSum, maxWeight, entropy };
+  }
+
+  /**
+   * ‖∂L/∂z‖₂ of one softmax row p for L = ⟨g, p⟩ with g = upstreamGradient(seed, row, p.length):
+   * the gradient size saturationSweep reports for row `row`, for any row of weights.
+   */
+  softmaxGradientNorm(p, { seed = 1, row = 0 } = {}) {
+    const pa = floatArray('p', p);
+    if (pa.length === 0) throw new RangeError('p must hold at least one number, got an empty array');
+    checkSeed(seed);
+    checkDim('row', row, 0);
+    const m = pa.length;
+    return this.#run('softmaxGradientNorm', [pa], 1, (pPtr, out) => this.#wasm.lessonSoftmaxGradientNorm(pPtr, m, seed, row, out))[0];
   }
 
   /**

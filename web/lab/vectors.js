@@ -19,18 +19,24 @@ export const UNKNOWN_WORD_SIGMA = 0.54;
 // so turning it on visibly pulls attention towards nearby positions without erasing meaning.
 export const POSITIONAL_STRENGTH = 1;
 
-// W_K must differ from W_Q (else q·k is a similarity again); derive its seed from the seed the
-// learner chose by flipping bits: deterministic, within 32 bits, and never equal to it.
-const KEY_SEED_SALT = 0x9e3779b9;
+// Random mode's Q and K are engine.headProjections (as headWeights, cached per (seed, d_k), then
+// projectHead, which give the same numbers bit for bit): head 0 of the lesson's token pipeline
+// (cpp/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K). It is the one
+// construction the lesson's sweeps over d_k use, so their point at the lab's d_k is the lab's
+// own row. The lab follows the sweeps rather than the reverse: the layer norm gives q and k
+// unit-variance components — the premise of the 1/√d_k argument, which makes Var(q·k) = d_k —
+// and is what a transformer does before attention; raw GloVe vectors (|x|² ≈ 29 over 100
+// components) would give Var(q·k) ≈ 0.08·d_k instead, and the lesson's numbers would not read
+// "≈ d_k" and "≈ 1". Identity mode (q = k = x) is untouched.
 
-const PROJECTION_CACHE = 12; // (seed, d_k) pairs kept: a d_k slider sweep has 11 stops
+const WEIGHT_CACHE = 12; // (seed, d_k) pairs kept: a d_k slider sweep has 11 stops
 const INPUT_CACHE = 12; // built inputs kept, so sweeping d_k back and forth costs one attention call
 
 export class VectorBuilder {
   #engine;
   #vocab;
   #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known }
-  #projections = new Map(); // `${seed}:${dk}` → { wq, wk } (WORD_DIM×dk each)
+  #weights = new Map(); // `${seed}:${dk}` → engine.headWeights (W_Q, W_K: WORD_DIM×dk each)
   #inputs = new Map(); // inputKey → inputs (least recently used first)
 
   constructor(engine, vocab) {
@@ -68,14 +74,14 @@ export class VectorBuilder {
   }
 
   /**
-   * Computes the projections of every d_k stop for `seed` ahead of time (call when idle):
-   * the first sweep of the d_k slider then costs no random-number generation. Returns false
-   * once all are cached.
+   * Draws the weights of every d_k stop for `seed` ahead of time (call when idle): the first
+   * sweep of the d_k slider then costs no random-number generation. Returns false once all
+   * are cached.
    */
   prepareProjection(seed, dkSteps) {
-    const missing = dkSteps.find((dk) => !this.#projections.has(`${seed}:${dk}`));
+    const missing = dkSteps.find((dk) => !this.#weights.has(`${seed}:${dk}`));
     if (missing === undefined) return false;
-    this.#projection(seed, missing);
+    this.#headWeights(seed, missing);
     return true;
   }
 
@@ -106,10 +112,18 @@ export class VectorBuilder {
     let d = WORD_DIM;
     let probeQ = probeWord?.vector ?? null;
     if (projection === 'random') {
-      const { wq, wk } = this.#projection(seed, dk);
-      q = this.#engine.project(x, t, WORD_DIM, wq, dk);
-      k = this.#engine.project(x, t, WORD_DIM, wk, dk);
-      if (probeQ) probeQ = this.#engine.project(probeQ, 1, WORD_DIM, wq, dk);
+      // the probe is one more row: LayerNorm is per row, so its q is the one it would get alone
+      const rows = probeQ ? t + 1 : t;
+      let input = x;
+      if (probeQ) {
+        input = new Float32Array(rows * WORD_DIM);
+        input.set(x);
+        input.set(probeQ, t * WORD_DIM);
+      }
+      const head = this.#engine.projectHead({ x: input, t: rows, weights: this.#headWeights(seed, dk) });
+      q = head.q.subarray(0, t * dk);
+      k = head.k.subarray(0, t * dk);
+      if (probeQ) probeQ = head.q.slice(t * dk);
       d = dk;
     }
     return {
@@ -124,16 +138,13 @@ export class VectorBuilder {
     };
   }
 
-  #projection(seed, dk) {
+  #headWeights(seed, dk) {
     const key = `${seed}:${dk}`;
-    let w = this.#projections.get(key);
+    let w = this.#weights.get(key);
     if (!w) {
-      w = {
-        wq: this.#engine.randomProjection(seed, WORD_DIM, dk),
-        wk: this.#engine.randomProjection((seed ^ KEY_SEED_SALT) >>> 0, WORD_DIM, dk),
-      };
-      if (this.#projections.size >= PROJECTION_CACHE) this.#projections.delete(this.#projections.keys().next().value);
-      this.#projections.set(key, w);
+      w = this.#engine.headWeights({ dIn: WORD_DIM, seed, head: 0, d: dk });
+      if (this.#weights.size >= WEIGHT_CACHE) this.#weights.delete(this.#weights.keys().next().value);
+      this.#weights.set(key, w);
     }
     return w;
   }
