@@ -6,9 +6,8 @@
 #include <cstdio>
 
 namespace attn {
-namespace {
 
-bool fail(Error* err, Status status, const char* fmt, ...) {
+bool fail(Error* err, Status status, const char* fmt, ...) noexcept {
   if (err) {
     err->status = status;
     va_list args;
@@ -18,6 +17,8 @@ bool fail(Error* err, Status status, const char* fmt, ...) {
   }
   return false;
 }
+
+namespace {
 
 const char* describe(float x) { return std::isnan(x) ? "NaN" : (x > 0 ? "Infinity" : "-Infinity"); }
 

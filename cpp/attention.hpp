@@ -38,6 +38,14 @@ struct Error {
   char message[200] = {0};
 };
 
+// Records a printf-style message in `err` (when given) and returns false, so a check reads
+// `if (bad) return fail(err, Status::..., "...", ...);`. Shared by every validating function.
+bool fail(Error* err, Status status, const char* fmt, ...) noexcept
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 struct AttentionShape {
   int n = 0, m = 0, d = 0, dv = 0;  // dv == 0: no V, no output
 };

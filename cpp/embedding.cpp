@@ -8,16 +8,8 @@
 namespace attn {
 namespace {
 
-bool fail(Error* err, Status status, const char* message) {
-  if (err) {
-    err->status = status;
-    std::snprintf(err->message, sizeof err->message, "%s", message);
-  }
-  return false;
-}
-
 bool dims_ok(int a, int b, const char* what, Error* err) {
-  if (a < 1 || b < 1 || a > kMaxDim || b > kMaxDim) return fail(err, Status::invalid_shape, what);
+  if (a < 1 || b < 1 || a > kMaxDim || b > kMaxDim) return fail(err, Status::invalid_shape, "%s", what);
   return true;
 }
 

@@ -4,7 +4,6 @@
 #include "lesson.hpp"
 
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <vector>
 
@@ -13,17 +12,6 @@
 
 namespace attn {
 namespace {
-
-bool fail(Error* err, Status status, const char* fmt, ...) {
-  if (err) {
-    err->status = status;
-    va_list args;
-    va_start(args, fmt);
-    std::vsnprintf(err->message, sizeof err->message, fmt, args);
-    va_end(args);
-  }
-  return false;
-}
 
 bool check_range(const char* name, int value, int min, int max, Error* err) {
   if (value < min || value > max)

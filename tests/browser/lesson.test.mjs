@@ -3,48 +3,26 @@
 // work, and nothing logs an error or violates the CSP. Screenshots (360 and 1440 px wide,
 // light and dark) go to artifacts/screenshots/ for a person to look at.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import { launch, SCREENSHOTS } from './browser.mjs';
 
-import { startServer } from '../../scripts/serve.mjs';
-
-const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
 const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
 
-let server;
-let browser; // a persistent context on a fresh profile folder
-let userDataDir;
+let lab; // the shared server + Chromium of browser.mjs (fresh profile, strict CSP)
+let browser; // its browser context
 let base;
 
 before(async () => {
-  server = await startServer({ port: 0 });
-  base = `http://127.0.0.1:${server.address().port}`;
-  userDataDir = mkdtempSync(join(tmpdir(), 'attention-lab-chromium-'));
-  // launchPersistentContext owns --user-data-dir: a fresh folder per run, removed afterwards.
-  browser = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  lab = await launch();
+  browser = lab.context;
+  base = lab.url.replace(/\/$/, '');
 });
 
 after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await lab?.close();
 });
 
 // Opens the lesson and records console errors, page errors, failed requests and CSP violations.
