@@ -183,7 +183,7 @@ for (const n of SIZES) {
 
 // the long-sequence claim, once: a fresh engine so that its heap size is this call's alone
 const long = await createEngine({ simd: true });
-const heapBefore = long.heapBytes;
+const heapBefore = long.heapBytes();
 const longInputs = [1, 2, 3].map((s) => randomArray(LONG_N * D, s));
 const t0 = performance.now();
 const longOut = long.attentionStreaming({ q: longInputs[0], k: longInputs[1], v: longInputs[2], n: LONG_N, m: LONG_N, d: D,
@@ -192,7 +192,7 @@ const longMs = performance.now() - t0;
 const longRows = [0, 8191, LONG_N - 1];
 const longError = maxError(longOut, reference64(...longInputs, LONG_N, scale, longRows), longRows);
 const streamingLong = { n: LONG_N, ms: longMs, gflops: flop(LONG_N) / longMs / 1e6, heapBytesBefore: heapBefore,
-  heapBytesAfter: long.heapBytes, maxError: longError };
+  heapBytesAfter: long.heapBytes(), maxError: longError };
 
 // ---- report ------------------------------------------------------------------------------------
 const ratio = (x) => (x === undefined ? '' : `${x.toFixed(2)}×`);
