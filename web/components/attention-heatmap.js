@@ -60,6 +60,7 @@ export class AttentionHeatmap extends HTMLElement {
   #tableKey = '';
   #tableText = []; // the table's n·m Text nodes, row-major
   #bitmap = null;
+  #text = null; // { canvas, ctx, key, theme }: text measuring and the label layer
   #stage;
   #canvas;
   #tip;
@@ -183,8 +184,11 @@ export class AttentionHeatmap extends HTMLElement {
     const theme = (this.#theme ??= readTheme(this));
     const ctx = this.#canvas.getContext('2d');
     const font = `${FONT_PX}px ${theme.font}`;
-    ctx.font = font;
-    const layout = (this.#layout = this.#measure(ctx, data));
+    // Text is measured and drawn on detached canvases: setting a font on the page's canvas
+    // makes the browser bring style and layout up to date first (a forced layout per input).
+    const text = this.#textLayer();
+    text.ctx.font = font;
+    const layout = (this.#layout = this.#measure(text.ctx, data));
     const dpr = window.devicePixelRatio || 1;
     const w = layout.width;
     const h = layout.height;
@@ -194,9 +198,10 @@ export class AttentionHeatmap extends HTMLElement {
       this.#canvas.style.width = `${w}px`;
       this.#canvas.style.height = `${h}px`;
     }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.#canvas.width, this.#canvas.height);
+    ctx.drawImage(this.#drawLabels(text, data, layout, theme, font, dpr), 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    ctx.font = font;
 
     const { n, m, weights, scores, selected } = data;
     const { x0, y0, cell } = layout;
@@ -234,6 +239,7 @@ export class AttentionHeatmap extends HTMLElement {
       for (let j = 1; j <= m; j++) ctx.clearRect(x0 + j * cell - gap, y0, gap, n * cell);
     }
     if (cell >= NUMBERS_FROM_CELL) {
+      ctx.font = font; // few cells (n, m ≤ 16 or so): the one place text goes on the page's canvas
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       for (let i = 0; i < n; i++) {
@@ -245,8 +251,50 @@ export class AttentionHeatmap extends HTMLElement {
         }
       }
     }
-    ctx.textBaseline = 'middle';
+    // the selected row, the hovered cell, the focused cell
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = theme.accent;
+    if (selected >= 0 && selected < n) ctx.strokeRect(x0 - 1, y0 + selected * cell - 1, m * cell - gap + 2, cell - gap + 2);
+    if (this.#hover) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = theme.text;
+      ctx.strokeRect(x0 + this.#hover.j * cell + 0.75, y0 + this.#hover.i * cell + 0.75, cell - gap - 1.5, cell - gap - 1.5);
+    }
+    if (this.#focused) {
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = theme.focus;
+      ctx.strokeRect(x0 + this.#focus.j * cell - 1.5, y0 + this.#focus.i * cell - 1.5, cell - gap + 3, cell - gap + 3);
+    }
+  }
 
+  // A detached canvas for measuring text and holding the labels.
+  #textLayer() {
+    if (!this.#text) {
+      const canvas = document.createElement('canvas');
+      this.#text = { canvas, ctx: canvas.getContext('2d'), key: '' };
+    }
+    return this.#text;
+  }
+
+  // The row and column labels at device size, redrawn only when they, the selected row, the
+  // layout or the theme change: a slider input redraws the cells alone.
+  #drawLabels(text, data, layout, theme, font, dpr) {
+    const { n, m, selected } = data;
+    const { x0, y0, cell, width, height } = layout;
+    const key = [this.#labels.key, selected, n, m, x0, y0, cell, width, height, dpr].join('\u0001');
+    if (text.key === key && text.theme === theme) return text.canvas;
+    text.key = key;
+    text.theme = theme;
+    const ctx = text.ctx;
+    if (text.canvas.width !== this.#canvas.width || text.canvas.height !== this.#canvas.height) {
+      text.canvas.width = this.#canvas.width;
+      text.canvas.height = this.#canvas.height;
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, text.canvas.width, text.canvas.height);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const gap = cell >= 20 ? 1 : 0;
+    ctx.textBaseline = 'middle';
     // row labels (queries), right-aligned; the selected row in bold accent
     ctx.textAlign = 'right';
     for (let i = 0; i < n; i++) {
@@ -266,21 +314,8 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.fillText(this.#labels.cols[j], 0, 0);
       ctx.restore();
     }
-
-    // the selected row, the hovered cell, the focused cell
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = theme.accent;
-    if (selected >= 0 && selected < n) ctx.strokeRect(x0 - 1, y0 + selected * cell - 1, m * cell - gap + 2, cell - gap + 2);
-    if (this.#hover) {
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = theme.text;
-      ctx.strokeRect(x0 + this.#hover.j * cell + 0.75, y0 + this.#hover.i * cell + 0.75, cell - gap - 1.5, cell - gap - 1.5);
-    }
-    if (this.#focused) {
-      ctx.lineWidth = 2.5;
-      ctx.strokeStyle = theme.focus;
-      ctx.strokeRect(x0 + this.#focus.j * cell - 1.5, y0 + this.#focus.i * cell - 1.5, cell - gap + 3, cell - gap + 3);
-    }
+    ctx.font = font; // measuring expects the plain font
+    return text.canvas;
   }
 
   // An n×m canvas and its pixels (one Uint32 per cell, RGBA in memory order), reused while the size stays.
