@@ -32,8 +32,10 @@ const styles = sheet(`
     background: repeating-linear-gradient(135deg, var(--al-masked) 0 3px, var(--al-masked-line) 3px 4px); }
   .empty { color: var(--al-muted); font-size: 0.875rem; min-height: 120px; }
   /* the hidden table (n·m cells, read by screen readers, not hidden from them): a 1 px box whose
-     contents never change the layout around it */
-  .table { contain: strict; }
+     contents never change the layout around it, placed outside the viewport so that
+     content-visibility: auto skips its ~8,000 layout objects in every frame's layout, pre-paint
+     and paint (skipped content stays in the accessibility tree; focus or find-in-page renders it) */
+  .table { contain: strict; content-visibility: auto; top: 0; left: -10000px; }
 `);
 
 const FONT_PX = 12;
@@ -56,6 +58,9 @@ export class AttentionHeatmap extends HTMLElement {
   #width = 0;
   #tableTimer = 0;
   #tableKey = '';
+  #tableText = []; // the table's n·m Text nodes, row-major
+  #bitmap = null;
+  #text = null; // { canvas, ctx, key, theme }: text measuring and the label layer
   #stage;
   #canvas;
   #tip;
@@ -179,8 +184,11 @@ export class AttentionHeatmap extends HTMLElement {
     const theme = (this.#theme ??= readTheme(this));
     const ctx = this.#canvas.getContext('2d');
     const font = `${FONT_PX}px ${theme.font}`;
-    ctx.font = font;
-    const layout = (this.#layout = this.#measure(ctx, data));
+    // Text is measured and drawn on detached canvases: setting a font on the page's canvas
+    // makes the browser bring style and layout up to date first (a forced layout per input).
+    const text = this.#textLayer();
+    text.ctx.font = font;
+    const layout = (this.#layout = this.#measure(text.ctx, data));
     const dpr = window.devicePixelRatio || 1;
     const w = layout.width;
     const h = layout.height;
@@ -190,36 +198,103 @@ export class AttentionHeatmap extends HTMLElement {
       this.#canvas.style.width = `${w}px`;
       this.#canvas.style.height = `${h}px`;
     }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.#canvas.width, this.#canvas.height);
+    ctx.drawImage(this.#drawLabels(text, data, layout, theme, font, dpr), 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
-    ctx.font = font;
 
     const { n, m, weights, scores, selected } = data;
     const { x0, y0, cell } = layout;
     const gap = cell >= 20 ? 1 : 0;
-    const showNumbers = cell >= NUMBERS_FROM_CELL;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < m; j++) {
-        const at = i * m + j;
-        const x = x0 + j * cell;
-        const y = y0 + i * cell;
-        if (scores[at] === -Infinity) {
-          ctx.fillStyle = theme.hatch(ctx);
-          ctx.fillRect(x, y, cell - gap, cell - gap);
-          continue;
-        }
-        const level = colorLevel(weights[at]);
-        ctx.fillStyle = theme.ramp[level];
-        ctx.fillRect(x, y, cell - gap, cell - gap);
-        if (showNumbers) {
-          ctx.fillStyle = theme.ink[level];
-          ctx.fillText(fixed(weights[at], 2), x + (cell - gap) / 2, y + (cell - gap) / 2 + 0.5);
+    // The cells: one pixel each in an n×m bitmap, scaled up by `cell` without smoothing in one
+    // drawImage — one native blit instead of n·m fillRect calls with a colour string each.
+    const bitmap = this.#cellBitmap(n, m);
+    const pixels = bitmap.pixels;
+    let anyMasked = false;
+    for (let at = 0; at < n * m; at++) {
+      if (scores[at] === -Infinity) {
+        anyMasked = true;
+        pixels[at] = 0;
+      } else pixels[at] = theme.rampRGBA[colorLevel(weights[at])];
+    }
+    bitmap.ctx.putImageData(bitmap.image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(bitmap.canvas, 0, 0, m, n, x0, y0, m * cell, n * cell);
+    if (anyMasked) {
+      // masked cells: hatched (the pattern is anchored to the canvas, so a run of cells is one rect)
+      ctx.fillStyle = theme.hatch(ctx);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < m; j++) {
+          if (scores[i * m + j] !== -Infinity) continue;
+          let end = j + 1;
+          while (end < m && scores[i * m + end] === -Infinity) end++;
+          ctx.fillRect(x0 + j * cell, y0 + i * cell, (end - j) * cell, cell);
+          j = end - 1;
         }
       }
     }
+    if (gap) {
+      // the 1 px gutters between cells (each cell is cell - gap wide, as before)
+      for (let i = 1; i <= n; i++) ctx.clearRect(x0, y0 + i * cell - gap, m * cell, gap);
+      for (let j = 1; j <= m; j++) ctx.clearRect(x0 + j * cell - gap, y0, gap, n * cell);
+    }
+    if (cell >= NUMBERS_FROM_CELL) {
+      ctx.font = font; // few cells (n, m ≤ 16 or so): the one place text goes on the page's canvas
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < m; j++) {
+          const at = i * m + j;
+          if (scores[at] === -Infinity) continue;
+          ctx.fillStyle = theme.ink[colorLevel(weights[at])];
+          ctx.fillText(fixed(weights[at], 2), x0 + j * cell + (cell - gap) / 2, y0 + i * cell + (cell - gap) / 2 + 0.5);
+        }
+      }
+    }
+    // the selected row, the hovered cell, the focused cell
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = theme.accent;
+    if (selected >= 0 && selected < n) ctx.strokeRect(x0 - 1, y0 + selected * cell - 1, m * cell - gap + 2, cell - gap + 2);
+    if (this.#hover) {
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = theme.text;
+      ctx.strokeRect(x0 + this.#hover.j * cell + 0.75, y0 + this.#hover.i * cell + 0.75, cell - gap - 1.5, cell - gap - 1.5);
+    }
+    if (this.#focused) {
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = theme.focus;
+      ctx.strokeRect(x0 + this.#focus.j * cell - 1.5, y0 + this.#focus.i * cell - 1.5, cell - gap + 3, cell - gap + 3);
+    }
+  }
 
+  // A detached canvas for measuring text and holding the labels.
+  #textLayer() {
+    if (!this.#text) {
+      const canvas = document.createElement('canvas');
+      this.#text = { canvas, ctx: canvas.getContext('2d'), key: '' };
+    }
+    return this.#text;
+  }
+
+  // The row and column labels at device size, redrawn only when they, the selected row, the
+  // layout or the theme change: a slider input redraws the cells alone.
+  #drawLabels(text, data, layout, theme, font, dpr) {
+    const { n, m, selected } = data;
+    const { x0, y0, cell, width, height } = layout;
+    const key = [this.#labels.key, selected, n, m, x0, y0, cell, width, height, dpr].join('\u0001');
+    if (text.key === key && text.theme === theme) return text.canvas;
+    text.key = key;
+    text.theme = theme;
+    const ctx = text.ctx;
+    if (text.canvas.width !== this.#canvas.width || text.canvas.height !== this.#canvas.height) {
+      text.canvas.width = this.#canvas.width;
+      text.canvas.height = this.#canvas.height;
+    }
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, text.canvas.width, text.canvas.height);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const gap = cell >= 20 ? 1 : 0;
+    ctx.textBaseline = 'middle';
     // row labels (queries), right-aligned; the selected row in bold accent
     ctx.textAlign = 'right';
     for (let i = 0; i < n; i++) {
@@ -239,21 +314,21 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.fillText(this.#labels.cols[j], 0, 0);
       ctx.restore();
     }
+    ctx.font = font; // measuring expects the plain font
+    return text.canvas;
+  }
 
-    // the selected row, the hovered cell, the focused cell
-    ctx.lineWidth = 2;
-    ctx.strokeStyle = theme.accent;
-    if (selected >= 0 && selected < n) ctx.strokeRect(x0 - 1, y0 + selected * cell - 1, m * cell - gap + 2, cell - gap + 2);
-    if (this.#hover) {
-      ctx.lineWidth = 1.5;
-      ctx.strokeStyle = theme.text;
-      ctx.strokeRect(x0 + this.#hover.j * cell + 0.75, y0 + this.#hover.i * cell + 0.75, cell - gap - 1.5, cell - gap - 1.5);
+  // An n×m canvas and its pixels (one Uint32 per cell, RGBA in memory order), reused while the size stays.
+  #cellBitmap(n, m) {
+    if (this.#bitmap?.n !== n || this.#bitmap.m !== m) {
+      const canvas = document.createElement('canvas');
+      canvas.width = m;
+      canvas.height = n;
+      const ctx = canvas.getContext('2d');
+      const image = ctx.createImageData(m, n);
+      this.#bitmap = { n, m, canvas, ctx, image, pixels: new Uint32Array(image.data.buffer) };
     }
-    if (this.#focused) {
-      ctx.lineWidth = 2.5;
-      ctx.strokeStyle = theme.focus;
-      ctx.strokeRect(x0 + this.#focus.j * cell - 1.5, y0 + this.#focus.i * cell - 1.5, cell - gap + 3, cell - gap + 3);
-    }
+    return this.#bitmap;
   }
 
   // Label widths, header height and the cell size that fits the available width.
@@ -385,15 +460,16 @@ export class AttentionHeatmap extends HTMLElement {
       const head = data.keyLabels.map((label, j) => `<th scope="col">${escapeHtml(label)} (key ${j + 1})</th>`).join('');
       this.#table.tHead.innerHTML = `<tr><th scope="col">query \\ key</th>${head}</tr>`;
       tbody.innerHTML = data.queryLabels
-        .map((label, i) => `<tr><th scope="row">${escapeHtml(label)} (query ${i + 1})</th>${'<td></td>'.repeat(m)}</tr>`)
+        .map((label, i) => `<tr><th scope="row">${escapeHtml(label)} (query ${i + 1})</th>${'<td> </td>'.repeat(m)}</tr>`)
         .join('');
+      // each cell's one Text node, written in place: no nodes created per update
+      this.#tableText = [];
+      for (const row of tbody.rows) for (let j = 1; j < row.cells.length; j++) this.#tableText.push(row.cells[j].firstChild);
     }
-    for (let i = 0; i < n; i++) {
-      const cells = tbody.rows[i].cells;
-      for (let j = 0; j < m; j++) {
-        const at = i * m + j;
-        cells[j + 1].textContent = scores[at] === -Infinity ? 'masked' : fixed(weights[at], 3);
-      }
+    const text = this.#tableText;
+    for (let at = 0; at < n * m; at++) {
+      const value = scores[at] === -Infinity ? 'masked' : fixed(weights[at], 3);
+      if (text[at].data !== value) text[at].data = value;
     }
   }
 }
@@ -409,6 +485,7 @@ function readTheme(element) {
   const get = (name) => css.getPropertyValue(name).trim();
   const stops = [0, 1, 2, 3, 4].map((k) => parseColor(get(`--al-heat-${k}`)));
   const ramp = [];
+  const rampRGBA = new Uint32Array(256); // the ramp as ImageData pixels
   const ink = [];
   for (let level = 0; level < 256; level++) {
     const t = (level / 255) * (stops.length - 1);
@@ -416,6 +493,7 @@ function readTheme(element) {
     const f = t - a;
     const rgb = stops[a].map((c, k) => Math.round(c + (stops[a + 1][k] - c) * f));
     ramp.push(`rgb(${rgb.join(',')})`);
+    rampRGBA[level] = rgba(rgb);
     ink.push(luminance(rgb) > 0.4 ? '#111418' : '#ffffff');
   }
   let pattern = null;
@@ -427,6 +505,7 @@ function readTheme(element) {
     accent: get('--al-accent'),
     focus: get('--al-focus'),
     ramp,
+    rampRGBA,
     ink,
     hatch(ctx) {
       if (!pattern) {
@@ -450,6 +529,12 @@ function readTheme(element) {
       return pattern;
     },
   };
+}
+
+// An opaque [r, g, b] as one ImageData pixel read through a Uint32Array (the platform's byte order).
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+function rgba([r, g, b]) {
+  return (LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) : ((r << 24) | (g << 16) | (b << 8) | 255)) >>> 0;
 }
 
 function parseColor(text) {

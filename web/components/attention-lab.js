@@ -63,6 +63,9 @@ const styles = sheet(`
   .note b { color: var(--al-text); font-weight: 600; }
   .main { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); }
   .lower { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); align-items: start; }
+  /* below the fold at 64 tokens (the probe's 64 bars): while off screen, its updates cost no
+     layout or paint; it stays in the accessibility tree, and keeps its last size once drawn */
+  .lower > .card { content-visibility: auto; contain-intrinsic-size: auto 420px; }
   @container lab (min-width: 700px) {
     .main { grid-template-columns: minmax(220px, 260px) minmax(0, 1fr); grid-template-areas: "controls heat" "controls bars"; align-items: start; }
     .controls { grid-area: controls; }

@@ -13,8 +13,9 @@
 //
 // Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
 // only when its section comes near the viewport, and new inputs reach an instrument only when
-// it is near the viewport, after the next frame (the lab paints first) and in idle time, one
-// instrument per idle callback. Attribute loading="eager" draws every instrument (still after
+// it is near the viewport, once the lab's states stop coming for 150 ms (never during a slider
+// drag), after the next frame (the lab paints first) and in idle time, one instrument per idle
+// callback. Attribute loading="eager" draws every instrument (still after
 // the frame and in idle time), for a page that is only the lesson.
 import { WORD_DIM } from '../lab/vectors.js';
 import { escapeHtml } from './dom.js';
@@ -36,6 +37,7 @@ export const INSTRUMENTS = SECTIONS.map(([tag]) => tag);
 
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
 const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
+const SETTLE_MS = 150; // the lab's states are taken up once they stop coming for this long (a slider drag ends)
 
 /**
  * The instruments' inputs for a state of <attention-lab> (its 'statechange' detail). The
@@ -91,6 +93,7 @@ export class AttentionLesson extends HTMLElement {
   #pendingState = null; // the lab's latest state, not yet turned into inputs
   #sections = []; // { tag, section, element, loaded, near, stale }
   #scheduled = false;
+  #settle = 0; // timer: running while the lab's states keep coming
   #lab = null;
   #status = null;
   #observer = null;
@@ -106,6 +109,8 @@ export class AttentionLesson extends HTMLElement {
   disconnectedCallback() {
     this.#observer?.disconnect();
     this.#lab?.removeEventListener('statechange', this.#onState);
+    clearTimeout(this.#settle);
+    this.#settle = 0;
     this.#lab = null;
   }
 
@@ -151,10 +156,16 @@ export class AttentionLesson extends HTMLElement {
     if (lab.state) this.#onState({ detail: lab.state });
   }
 
-  // Runs inside the lab's update: it only records the state; the work waits for a frame and idle time.
+  // Runs inside the lab's update: it only records the state. The work waits until the states
+  // stop coming (no instrument work, not even the status line, during a slider drag), then for a
+  // frame and idle time.
   #onState = ({ detail: state }) => {
     this.#pendingState = state;
-    this.#schedule();
+    clearTimeout(this.#settle);
+    this.#settle = setTimeout(() => {
+      this.#settle = 0;
+      this.#schedule();
+    }, SETTLE_MS);
   };
 
   #onIntersect(entries) {
@@ -196,6 +207,7 @@ export class AttentionLesson extends HTMLElement {
 
   #step() {
     this.#scheduled = false;
+    if (this.#settle) return; // the lab is still changing: its timer schedules the next step
     if (this.#pendingState) {
       const state = this.#pendingState;
       this.#pendingState = null;
