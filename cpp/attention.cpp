@@ -85,6 +85,12 @@ bool forward(const Kernels& kern, const float* q, const float* k, const float* v
   const float inv_t = 1.0f / opt.temperature;
   for (std::size_t i = 0; i < n; ++i)
     out.max_weight[i] = kern.softmax_row(out.scores + i * m, s.m, inv_t, out.weights + i * m, out.entropy + i);
+  if (out.row_sum)  // what the shown weights add up to, summed in double so the Σ a view prints is exact
+    for (std::size_t i = 0; i < n; ++i) {
+      double sum = 0.0;
+      for (std::size_t j = 0; j < m; ++j) sum += out.weights[i * m + j];
+      out.row_sum[i] = static_cast<float>(sum);
+    }
 
   // pass 4: output = weights · V
   if (s.dv > 0 && out.output) kern.pv(out.weights, v, s.n, s.m, s.dv, out.output);

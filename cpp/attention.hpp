@@ -64,6 +64,7 @@ struct AttentionResult {
   float* output;      // n×dv, or nullptr when dv == 0
   float* entropy;     // n
   float* max_weight;  // n
+  float* row_sum = nullptr;  // n, optional: Σⱼ of the row's float32 weights (1 up to rounding; 0 when fully masked)
 };
 
 // Largest sizes we accept; keeps n*m*4 bytes and the index arithmetic far from overflow.

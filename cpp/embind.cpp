@@ -43,8 +43,8 @@ enum CallFlags : int { kScaleBySqrtD = 1, kCausal = 2 };
 float resolve_scale(int flags, float scale, int d) { return (flags & kScaleBySqrtD) ? attn::inv_sqrt(d) : scale; }
 
 // Inputs q (n×d), k (m×d), v (m×dv, 0 if none), mask (n×m, 0 if none); outputs at `out`,
-// laid out as dots | scores | weights (n×m each) | entropy | max_weight (n each) | output (n×dv)
-// | the scale used (1 float). The core entry points are noexcept: nothing throws across here.
+// laid out as dots | scores | weights (n×m each) | entropy | max_weight | row_sum (n each)
+// | output (n×dv) | the scale used (1 float). The core entry points are noexcept: nothing throws across here.
 int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int m, int d, int dv, int flags,
               float scale, float temperature, uintptr_t out) {
   attn::AttentionOptions opt;
@@ -54,11 +54,11 @@ int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int 
   opt.mask = mask ? at<const float>(mask) : nullptr;
   const std::size_t nm = static_cast<std::size_t>(n) * m;
   float* base = at<float>(out);
-  attn::AttentionResult result{base, base + nm, base + 2 * nm, dv > 0 ? base + 3 * nm + 2 * n : nullptr,
-                               base + 3 * nm, base + 3 * nm + n};
+  attn::AttentionResult result{base, base + nm, base + 2 * nm, dv > 0 ? base + 3 * nm + 3 * n : nullptr,
+                               base + 3 * nm, base + 3 * nm + n, base + 3 * nm + 2 * n};
   const bool ok = attn::attention_forward(at<const float>(q), at<const float>(k), v ? at<const float>(v) : nullptr,
                                           {n, m, d, dv}, opt, result, &g_last_error);
-  if (ok) base[3 * nm + 2 * n + static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
+  if (ok) base[3 * nm + 3 * n + static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
   return report(ok);
 }
 

@@ -31,7 +31,7 @@ constexpr double kEntropyAbsTol = 2e-4;
 constexpr double kOutputAbsTol = 1e-4;
 
 struct Run {
-  std::vector<float> dots, scores, weights, output, entropy, max_weight;
+  std::vector<float> dots, scores, weights, output, entropy, max_weight, row_sum;
   attn::Error err;
   bool ok = false;
 };
@@ -49,8 +49,9 @@ Run run(Forward forward, const std::vector<float>& q, const std::vector<float>& 
   r.output.assign(std::size_t(std::max(n, 0)) * std::size_t(std::max(dv, 0)), NAN);
   r.entropy.assign(std::max(n, 0), NAN);
   r.max_weight.assign(std::max(n, 0), NAN);
+  r.row_sum.assign(std::max(n, 0), NAN);
   attn::AttentionResult out{r.dots.data(), r.scores.data(), r.weights.data(), dv ? r.output.data() : nullptr,
-                            r.entropy.data(), r.max_weight.data()};
+                            r.entropy.data(), r.max_weight.data(), r.row_sum.data()};
   r.ok = forward(q.data(), k.data(), dv ? v.data() : nullptr, {n, m, d, dv}, opt, out, &r.err);
   return r;
 }
@@ -76,6 +77,8 @@ void check_against_reference(const Run& r, const ref64::Result& expect, const st
     REQUIRE(std::fabs(r.entropy[i] - expect.entropy[i]) <= kEntropyAbsTol);
     REQUIRE(std::fabs(r.max_weight[i] - expect.max_weight[i]) <= kWeightAbsTol);
     if (expect.max_weight[i] > 0) REQUIRE(std::fabs(row_sum - 1.0) <= m * kWeightAbsTol);
+    REQUIRE(std::fabs(r.row_sum[i] - row_sum) <= 1e-6);  // the Σ a view prints: the weights' own sum
+    if (expect.max_weight[i] == 0) REQUIRE(r.row_sum[i] == 0.0f);
     for (int c = 0; c < dv; ++c)
       REQUIRE(std::fabs(r.output[std::size_t(i) * dv + c] - expect.output[std::size_t(i) * dv + c]) <= kOutputAbsTol);
   }

@@ -119,6 +119,7 @@ for (const { simd, name } of builds) {
               sum += result.weights[i * m + j];
             }
             assert.ok(Math.abs(sum - 1) <= 1e-5, `${where}: row ${i} sums to ${sum}`);
+            assert.ok(Math.abs(result.rowSum[i] - sum) <= 1e-6, `${where}: rowSum[${i}] = ${result.rowSum[i]}, weights add to ${sum}`);
           }
         }
       }
@@ -137,6 +138,7 @@ for (const { simd, name } of builds) {
       assert.deepEqual(Array.from(result.output.subarray(dv, 2 * dv)), [0, 0, 0]);
       assert.equal(result.entropy[1], 0);
       assert.equal(result.maxWeight[1], 0);
+      assert.equal(result.rowSum[1], 0);
       for (const x of [...result.weights, ...result.output, ...result.entropy]) assert.ok(!Number.isNaN(x));
     });
 

@@ -94,7 +94,6 @@ export class AttentionLab extends HTMLElement {
   #state = null;
   #scheduled = false;
   #loading = null;
-  #ones = new Float32Array(0);
   #oovHtml = '';
   #preparing = null; // the seed whose projections are being computed in idle time
   #fullRequested = false;
@@ -282,12 +281,11 @@ export class AttentionLab extends HTMLElement {
         throw new Error(`The causal mask needs as many queries as keys (the pasted Q has ${n} rows, K has ${m}).`);
       const options = { scale: s.scaled ? 'sqrt' : 'none', temperature: s.temperature };
       result = this.#engine.attention({ q, k, v, n, m, d, dv, causal: s.causal, ...options });
-      // Row sums as weights · 1 (m×1): computed by the core, shown to prove each row is a distribution.
-      rowSums = this.#engine.project(result.weights, n, m, this.#onesOf(m), 1);
+      // Row sums come from the core (shown to prove each row is a distribution).
+      rowSums = result.rowSum;
       if (inputs.probe) {
         const probeResult = this.#engine.attention({ q: inputs.probe.q, k, n: 1, m, d, ...options });
-        const probeSum = this.#engine.project(probeResult.weights, 1, m, this.#onesOf(m), 1)[0];
-        probe = Object.freeze({ ...inputs.probe, result: probeResult, rowSum: probeSum });
+        probe = Object.freeze({ ...inputs.probe, result: probeResult, rowSum: probeResult.rowSum[0] });
       }
     } catch (error) {
       e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: inputs?.d ?? this.#last.d, scale: this.#last.scale };
@@ -411,12 +409,6 @@ export class AttentionLab extends HTMLElement {
 
   #isFocused(element) {
     return this.shadowRoot.activeElement === element;
-  }
-
-  // A vector of m ones (for the row sums), reused while m stays the same.
-  #onesOf(m) {
-    if (this.#ones.length !== m) this.#ones = new Float32Array(m).fill(1);
-    return this.#ones;
   }
 }
 

@@ -37,6 +37,8 @@ export interface AttentionResult {
   entropy: Float32Array;
   /** per-row largest weight (0 for a fully hidden row) */
   maxWeight: Float32Array;
+  /** per-row sum of the float32 weights, summed exactly (1 up to rounding; 0 for a fully hidden row) */
+  rowSum: Float32Array;
   /** the scale that was applied (float32) */
   scale: number;
 }

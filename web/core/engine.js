@@ -115,7 +115,7 @@ class Engine {
   /**
    * Scaled dot-product attention for one head. Returns the intermediates a view shows:
    * { dots, scores, weights (n×m row-major), output (n×dv, or null without v), entropy,
-   *   maxWeight (n), scale }.
+   *   maxWeight, rowSum (n), scale }.
    */
   attention({ q, k, v = null, n, m, d, dv = 0, scale = 'sqrt', causal = false, temperature = 1, mask = null } = {}) {
     checkDim('n', n, 1);
@@ -130,10 +130,10 @@ class Engine {
     const maskArray = mask ? floatArray('mask', mask, n * m, 'n·m') : null;
     const options = resolveOptions(scale, causal, temperature);
 
-    // heap layout: q | k | v | mask | dots | scores | weights | entropy | maxWeight | output | scale
+    // heap layout: q | k | v | mask | dots | scores | weights | entropy | maxWeight | rowSum | output | scale
     const nm = n * m;
     const inputFloats = n * d + m * d + m * dv + (maskArray ? nm : 0);
-    const outputFloats = 3 * nm + 2 * n + n * dv + 1;
+    const outputFloats = 3 * nm + 3 * n + n * dv + 1;
     const base = this.#reserve(inputFloats + outputFloats);
     const heap = this.#wasm.HEAPF32;
     let at = base / BYTES_PER_FLOAT;
@@ -166,9 +166,10 @@ class Engine {
     const weights = take(nm);
     const entropy = take(n);
     const maxWeight = take(n);
+    const rowSum = take(n);
     const output = dv > 0 ? take(n * dv) : null;
     const usedScale = result[at];
-    return { dots, scores, weights, output, entropy, maxWeight, scale: usedScale };
+    return { dots, scores, weights, output, entropy, maxWeight, rowSum, scale: usedScale };
   }
 
   /**
