@@ -38,14 +38,15 @@ bool project(const float* x, int t, int d_in, const float* w, int d_out, float* 
   return true;
 }
 
-bool add_positional_encoding(float* x, int t, int d, float strength, Error* err) {
+bool add_positional_encoding(const float* x, int t, int d, float strength, float* out, Error* err) {
   if (!dims_ok(t, d, "the number of tokens and d must be from 1 to 65536", err)) return false;
   if (!std::isfinite(strength)) return fail(err, Status::invalid_argument, "strength must be a finite number");
   for (int p = 0; p < t; ++p) {
     for (int c = 0; c < d; ++c) {
       const int pair = c / 2;  // components 2i and 2i+1 share the frequency 1/10000^(2i/d)
       const double angle = p / std::pow(10000.0, 2.0 * pair / d);
-      x[static_cast<std::size_t>(p) * d + c] += strength * static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      const std::size_t idx = static_cast<std::size_t>(p) * d + c;
+      out[idx] = x[idx] + strength * static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
   return true;

@@ -20,9 +20,9 @@ bool random_projection(std::uint64_t seed, int d_in, int d_out, float* w, Error*
 // out (t×d_out) = x (t×d_in) · w (d_in×d_out)
 bool project(const float* x, int t, int d_in, const float* w, int d_out, float* out, Error* err);
 
-// x (t×d) += strength · PE, PE[p][2i] = sin(p / 10000^(2i/d)), PE[p][2i+1] = cos(p / 10000^(2i/d))
-// (Vaswani et al. 2017). strength 0 leaves x unchanged.
-bool add_positional_encoding(float* x, int t, int d, float strength, Error* err);
+// out (t×d) = x + strength · PE, PE[p][2i] = sin(p / 10000^(2i/d)), PE[p][2i+1] = cos(p / 10000^(2i/d))
+// (Vaswani et al. 2017). out may be x itself (in place); strength 0 copies x.
+bool add_positional_encoding(const float* x, int t, int d, float strength, float* out, Error* err);
 
 // 64-bit FNV-1a of a byte string: the seed of an unknown word's vector.
 std::uint64_t fnv1a64(const char* bytes, std::size_t length);

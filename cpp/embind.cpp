@@ -94,8 +94,8 @@ int project(uintptr_t x, int t, int d_in, uintptr_t w, int d_out, uintptr_t out)
   return report(attn::project(at<const float>(x), t, d_in, at<const float>(w), d_out, at<float>(out), &g_last_error));
 }
 
-int add_positional_encoding(uintptr_t x, int t, int d, float strength) {
-  return report(attn::add_positional_encoding(at<float>(x), t, d, strength, &g_last_error));
+int add_positional_encoding(uintptr_t x, int t, int d, float strength, uintptr_t out) {
+  return report(attn::add_positional_encoding(at<const float>(x), t, d, strength, at<float>(out), &g_last_error));
 }
 
 int text_vector(const std::string& text, int d, float sigma, uintptr_t out) {

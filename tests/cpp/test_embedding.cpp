@@ -71,14 +71,14 @@ TEST_CASE("sinusoidal positional encoding follows the formula", "[embedding]") {
   const int t = 7, d = 10;
   std::vector<float> x(t * d, 0.0f);
   attn::Error err;
-  REQUIRE(attn::add_positional_encoding(x.data(), t, d, 1.0f, &err));
+  REQUIRE(attn::add_positional_encoding(x.data(), t, d, 1.0f, x.data(), &err));  // in place
   for (int p = 0; p < t; ++p)
     for (int i = 0; i < d / 2; ++i) {
       const double angle = p * std::exp(-std::log(10000.0) * (2.0 * i) / d);
       REQUIRE(x[p * d + 2 * i] == Approx(std::sin(angle)).margin(1e-6));
       REQUIRE(x[p * d + 2 * i + 1] == Approx(std::cos(angle)).margin(1e-6));
     }
-  REQUIRE_FALSE(attn::add_positional_encoding(x.data(), t, d, NAN, &err));
+  REQUIRE_FALSE(attn::add_positional_encoding(x.data(), t, d, NAN, x.data(), &err));
 }
 
 TEST_CASE("unknown words get a deterministic vector from their text", "[embedding]") {

@@ -156,6 +156,21 @@ for (const { simd, name } of builds) {
       assert.ok(engine.softmax([1, 2, 3]) instanceof Float32Array);
     });
 
+    test('addPositionalEncoding returns x + strength·PE and leaves x as it was', () => {
+      const t = 5, d = 7, strength = 0.5;
+      const x = normals(t * d, 21);
+      const saved = Float32Array.from(x);
+      const y = engine.addPositionalEncoding(x, t, d, { strength });
+      for (let p = 0; p < t; p++)
+        for (let c = 0; c < d; c++) {
+          const angle = p / 10000 ** ((2 * Math.floor(c / 2)) / d);
+          const expected = x[p * d + c] + strength * (c % 2 ? Math.cos(angle) : Math.sin(angle));
+          assert.ok(Math.abs(y[p * d + c] - expected) <= 1e-6, `[${p}][${c}]: ${y[p * d + c]} vs ${expected}`);
+        }
+      assert.deepEqual(x, saved);
+      assert.throws(() => engine.addPositionalEncoding(x, t, d, { strength: NaN }), /strength must be a finite number/);
+    });
+
     const base = () => ({ q: normals(6, 1), k: normals(9, 2), v: normals(6, 3), n: 2, m: 3, d: 3, dv: 2 });
     const badInputs = [
       [{ q: normals(5, 1) }, RangeError, /q has length 5, expected n·d = 6/],

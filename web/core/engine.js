@@ -97,11 +97,9 @@ class Engine {
     checkDim('d', d, 1);
     checkNumber('strength', strength);
     const xa = floatArray('x', x, t * d, 't·d');
-    return this.#run('addPositionalEncoding', [xa], 0, (xPtr) => {
-      const status = this.#wasm.addPositionalEncoding(xPtr, t, d, strength);
-      this.#throwIfFailed(status, 'addPositionalEncoding');
-      return this.#wasm.HEAPF32.slice(xPtr / BYTES_PER_FLOAT, xPtr / BYTES_PER_FLOAT + t * d);
-    });
+    return this.#run('addPositionalEncoding', [xa], t * d, (xPtr, out) =>
+      this.#wasm.addPositionalEncoding(xPtr, t, d, strength, out),
+    );
   }
 
   /** A deterministic N(0, sigma²) vector of width d for a word (used for unknown words). */
@@ -198,9 +196,8 @@ class Engine {
     return this.#wasm.HEAPU8.length;
   }
 
-  // Copies `inputs` into the arena, calls `call(...inputPointers, outputPointer)` and returns a
-  // JS-owned copy of the `outFloats` floats written at the output pointer. `call` returns a
-  // status code, or a finished result (used when the output is written in place).
+  // Copies `inputs` into the arena, calls `call(...inputPointers, outputPointer)`, which returns
+  // a status code, and returns a JS-owned copy of the `outFloats` floats written at the output.
   #run(where, inputs, outFloats, call) {
     const total = inputs.reduce((sum, array) => sum + array.length, 0) + outFloats;
     const base = this.#reserve(Math.max(total, 1));
@@ -212,7 +209,6 @@ class Engine {
       return (at - array.length) * BYTES_PER_FLOAT;
     });
     const status = call(...pointers, at * BYTES_PER_FLOAT);
-    if (typeof status !== 'number') return status;
     this.#throwIfFailed(status, where);
     return this.#wasm.HEAPF32.slice(at, at + outFloats);
   }
