@@ -18,6 +18,13 @@ bool fail(Error* err, Status status, const char* fmt, ...) noexcept {
   return false;
 }
 
+bool check_temperature(float temperature, Error* err) {
+  if (!(temperature > 0.0f) || !std::isfinite(temperature) || !std::isfinite(1.0f / temperature))
+    return fail(err, Status::invalid_argument,
+                "temperature must be a positive finite number (at least about 3e-39), got %g", temperature);
+  return true;
+}
+
 namespace {
 
 const char* describe(float x) { return std::isnan(x) ? "NaN" : (x > 0 ? "Infinity" : "-Infinity"); }
@@ -39,13 +46,6 @@ bool check_dim(const char* name, int value, int min, Error* err) {
   return true;
 }
 
-bool check_temperature(float temperature, Error* err) {
-  // 1/T must stay finite too: it multiplies every score.
-  if (!(temperature > 0.0f) || !std::isfinite(temperature) || !std::isfinite(1.0f / temperature))
-    return fail(err, Status::invalid_argument,
-                "temperature must be a positive finite number (at least about 3e-39), got %g", temperature);
-  return true;
-}
 
 struct Kernels {
   void (*qkt)(const float*, const float*, int, int, int, float*);

@@ -46,6 +46,9 @@ bool fail(Error* err, Status status, const char* fmt, ...) noexcept
 #endif
     ;
 
+// A temperature must be positive and finite, and so must 1/T (it multiplies every score).
+bool check_temperature(float temperature, Error* err);
+
 struct AttentionShape {
   int n = 0, m = 0, d = 0, dv = 0;  // dv == 0: no V, no output
 };

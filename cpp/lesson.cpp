@@ -326,9 +326,7 @@ bool step_by_step(const float* q, const float* k, int m, int d, int key, bool sc
       !check_range("d (key width)", d, 1, kMaxLessonWidth, err) || !check_range("key", key, 0, m - 1, err) ||
       !check_range("visible (number of visible keys)", visible, 1, m, err))
     return false;
-  if (!(temperature > 0.0f) || !std::isfinite(temperature) || !std::isfinite(1.0f / temperature))
-    return fail(err, Status::invalid_argument, "temperature must be a positive finite number, got %g", temperature);
-  if (!check_row("q", q, d, err)) return false;
+  if (!check_temperature(temperature, err) || !check_row("q", q, d, err)) return false;
   for (int j = 0; j < m; ++j)
     if (!check_row("k", k + static_cast<std::size_t>(j) * d, d, err)) return false;
   out.scale = scaled ? inv_sqrt(d) : 1.0f;
