@@ -47,6 +47,21 @@ bool check_dim(const char* name, int value, int min, Error* err) {
 }
 
 
+// n, m, d at least 1; dv at least min_dv (0 where V is optional).
+bool check_shape(AttentionShape s, int min_dv, Error* err) {
+  return check_dim("n (number of queries)", s.n, 1, err) && check_dim("m (number of keys)", s.m, 1, err) &&
+         check_dim("d (key width)", s.d, 1, err) && check_dim("dv (value width)", s.dv, min_dv, err);
+}
+
+bool check_causal_and_scale(AttentionShape s, bool causal, float scale, Error* err) {
+  if (causal && s.n != s.m)
+    return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
+                s.n, s.m);
+  if (!(scale > 0.0f) || !std::isfinite(scale))
+    return fail(err, Status::invalid_argument, "scale must be a positive finite number, got %g", scale);
+  return true;
+}
+
 struct Kernels {
   void (*qkt)(const float*, const float*, int, int, int, float*);
   bool (*scores)(const float*, const float*, int, int, float, float*);
@@ -103,17 +118,11 @@ float inv_sqrt(int d) { return static_cast<float>(1.0 / std::sqrt(static_cast<do
 
 bool validate_attention(const float* q, const float* k, const float* v, AttentionShape s, const AttentionOptions& opt,
                         Error* err) {
-  if (!check_dim("n (number of queries)", s.n, 1, err) || !check_dim("m (number of keys)", s.m, 1, err) ||
-      !check_dim("d (key width)", s.d, 1, err) || !check_dim("dv (value width)", s.dv, 0, err))
-    return false;
+  if (!check_shape(s, 0, err)) return false;
   if (static_cast<long long>(s.n) * s.m > (1LL << 26))
     return fail(err, Status::invalid_shape, "n·m must be at most %lld, got %d·%d", 1LL << 26, s.n, s.m);
   if (!q || !k || (s.dv > 0 && !v)) return fail(err, Status::invalid_argument, "q, k (and v when dv > 0) are required");
-  if (opt.causal && s.n != s.m)
-    return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
-                s.n, s.m);
-  if (!(opt.scale > 0.0f) || !std::isfinite(opt.scale))
-    return fail(err, Status::invalid_argument, "scale must be a positive finite number, got %g", opt.scale);
+  if (!check_causal_and_scale(s, opt.causal, opt.scale, err)) return false;
   if (!check_temperature(opt.temperature, err)) return false;
   if (!check_finite("q", q, s.n, s.d, err) || !check_finite("k", k, s.m, s.d, err)) return false;
   if (s.dv > 0 && !check_finite("v", v, s.m, s.dv, err)) return false;
@@ -132,9 +141,7 @@ bool validate_attention(const float* q, const float* k, const float* v, Attentio
 
 bool validate_streaming(const float* q, const float* k, const float* v, AttentionShape s, const StreamingOptions& opt,
                         Error* err) {
-  if (!check_dim("n (number of queries)", s.n, 1, err) || !check_dim("m (number of keys)", s.m, 1, err) ||
-      !check_dim("d (key width)", s.d, 1, err) || !check_dim("dv (value width)", s.dv, 1, err))
-    return false;
+  if (!check_shape(s, 1, err)) return false;
   const auto too_big = [](int rows, int cols) {
     return static_cast<unsigned long long>(rows) * cols > kMaxStreamingFloats;
   };
@@ -142,11 +149,7 @@ bool validate_streaming(const float* q, const float* k, const float* v, Attentio
     return fail(err, Status::invalid_shape, "q, k, v and the output must each hold at most %zu numbers (n=%d, m=%d, d=%d, dv=%d)",
                 kMaxStreamingFloats, s.n, s.m, s.d, s.dv);
   if (!q || !k || !v) return fail(err, Status::invalid_argument, "q, k and v are required");
-  if (opt.causal && s.n != s.m)
-    return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
-                s.n, s.m);
-  if (!(opt.scale > 0.0f) || !std::isfinite(opt.scale))
-    return fail(err, Status::invalid_argument, "scale must be a positive finite number, got %g", opt.scale);
+  if (!check_causal_and_scale(s, opt.causal, opt.scale, err)) return false;
   return check_finite("q", q, s.n, s.d, err) && check_finite("k", k, s.m, s.d, err) &&
          check_finite("v", v, s.m, s.dv, err);
 }
