@@ -27,9 +27,24 @@ static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a bloc
 // that takes a multiply and a store off every score vector of the softmax passes (the price:
 // scale·q itself must fit float32, else the call fails with overflow). The padding
 // queries rows.. cols (past n) are zeros, which give finite scores that are never written out.
+// kLanes × kLanes blocks are transposed in registers: element by element, the strided stores
+// made packing 16 queries cost as much as their whole Q·Kᵀ (measured at n = 16, d = 64).
 void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t cols, std::size_t c0,
                   std::size_t depth, float scale, float* q_t) {
-  for (std::size_t r = 0; r < rows; ++r) {
+  const std::size_t rows_vec = rows - rows % kLanes, depth_vec = depth - depth % kLanes;
+  const batch scale_b(scale);
+  for (std::size_t r = 0; r < rows_vec; r += kLanes) {
+    const float* q_rows = q + (i0 + r) * d + c0;
+    for (std::size_t p = 0; p < depth_vec; p += kLanes) {
+      batch block[kLanes];
+      for (std::size_t l = 0; l < kLanes; ++l) block[l] = batch::load_unaligned(q_rows + l * d + p);
+      xsimd::transpose(block, block + kLanes);  // block[l] = column p + l of rows r.. r + kLanes
+      for (std::size_t l = 0; l < kLanes; ++l) (scale_b * block[l]).store_unaligned(q_t + (p + l) * kQueryBlock + r);
+    }
+    for (std::size_t l = 0; l < kLanes; ++l)
+      for (std::size_t p = depth_vec; p < depth; ++p) q_t[p * kQueryBlock + r + l] = scale * q_rows[l * d + p];
+  }
+  for (std::size_t r = rows_vec; r < rows; ++r) {
     const float* q_row = q + (i0 + r) * d + c0;
     for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = scale * q_row[p];
   }
