@@ -89,11 +89,30 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
     const batch query = batch::load_aligned(lane_index) + batch(static_cast<float>(i0 + vq * kLanes));
     const batch old_max = batch::load_unaligned(row_max + vq * kLanes);
     batch new_max = old_max, finite_check(0.0f);
-    for (std::size_t j = 0; j < keys; ++j) {
+    std::size_t j = 0;
+    if (!masks) {
+      // four independent max and check chains: one would wait on the latency of each max
+      batch max1 = old_max, max2 = old_max, max3 = old_max, check1(0.0f);
+      for (; j + 4 <= keys; j += 4) {
+        const batch s0 = batch::load_unaligned(col + j * kQueryBlock);
+        const batch s1 = batch::load_unaligned(col + (j + 1) * kQueryBlock);
+        const batch s2 = batch::load_unaligned(col + (j + 2) * kQueryBlock);
+        const batch s3 = batch::load_unaligned(col + (j + 3) * kQueryBlock);
+        finite_check += (s0 - s0) + (s1 - s1);  // s - s: NaN once s is ±Inf or NaN
+        check1 += (s2 - s2) + (s3 - s3);
+        new_max = xsimd::max(new_max, s0);
+        max1 = xsimd::max(max1, s1);
+        max2 = xsimd::max(max2, s2);
+        max3 = xsimd::max(max3, s3);
+      }
+      new_max = xsimd::max(xsimd::max(new_max, max1), xsimd::max(max2, max3));
+      finite_check += check1;
+    }
+    for (; j < keys; ++j) {
       batch s = batch::load_unaligned(col + j * kQueryBlock);
       if (masks) {
         const auto hidden = batch(static_cast<float>(j0 + j)) > query;
-        finite_check += xsimd::select(hidden, zero, s - s);  // s - s: NaN once s is ±Inf or NaN
+        finite_check += xsimd::select(hidden, zero, s - s);
         s = xsimd::select(hidden, minus_inf, s);
         s.store_unaligned(col + j * kQueryBlock);
       } else {
