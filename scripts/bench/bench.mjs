@@ -123,10 +123,17 @@ const tfjs = await createTfjs(D, scale);
 const plainJs = createPlainJs(D, scale);
 const measurePeak = await createPeak();
 
+const outputs = new Map();
+const outputFor = (n) => outputs.get(n) ?? outputs.set(n, new Float32Array(n * D)).get(n);
+
 // name, maximum N, peer?, run(inputs) → output
 const impls = [
   { key: 'simd-streaming', name: 'ours, SIMD build: engine.attentionStreaming()', maxN: Infinity,
     run: ({ q, k, v, n }) => simd.attentionStreaming({ q, k, v, n, m: n, d: D, dv: D }).output },
+  // the same call writing into a caller's array (`out`): what an interactive view that redraws
+  // every frame would do; the copy out of the wasm heap is still made
+  { key: 'simd-streaming-out', name: 'ours, SIMD build: engine.attentionStreaming({ out })', maxN: 256,
+    run: ({ q, k, v, n }) => simd.attentionStreaming({ q, k, v, n, m: n, d: D, dv: D, out: outputFor(n) }).output },
   { key: 'simd-full', name: 'ours, SIMD build: engine.attention() (+ dots, scores, weights, entropy)', maxN: 2048,
     run: ({ q, k, v, n }) => simd.attention({ q, k, v, n, m: n, d: D, dv: D }).output },
   { key: 'scalar-streaming', name: 'ours, scalar build: engine.attentionStreaming()', maxN: Infinity,

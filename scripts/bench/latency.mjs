@@ -50,4 +50,7 @@ time('  copy-in: three HEAPF32.set', () => {
 });
 time('  new Float32Array(256) (V8 allocation of > 64 bytes)', () => new Float32Array(256));
 time('engine.attentionStreaming() (output only)', () => engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D }));
+const out = new Float32Array(N * D);
+time('engine.attentionStreaming({ out }) (no new output array)', () =>
+  engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D, out }));
 time('  bare attentionStreaming binding', () => wasm.attentionStreaming(qp, kp, vp, N, N, D, D, 1, 1, op));

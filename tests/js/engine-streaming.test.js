@@ -36,6 +36,25 @@ for (const simd of [true, false]) {
     }
   });
 
+  test(`${label}: attentionStreaming writes into out when given one`, async () => {
+    const engine = await createEngine({ simd });
+    const [n, m, d, dv] = [6, 9, 5, 3];
+    const q = randomArray(n * d, 7), k = randomArray(m * d, 8), v = randomArray(m * dv, 9);
+    const fresh = engine.attentionStreaming({ q, k, v, n, m, d, dv });
+    const out = new Float32Array(n * dv).fill(NaN);
+    const given = engine.attentionStreaming({ q, k, v, n, m, d, dv, out });
+    assert.equal(given.output, out);
+    assert.deepEqual(out, fresh.output);
+    assert.equal(given.scale, fresh.scale);
+    assert.throws(() => engine.attentionStreaming({ q, k, v, n, m, d, dv, out: new Float32Array(n * dv - 1) }),
+      (err) => err instanceof RangeError && /out has length 17, expected n·dv = 18/.test(err.message));
+    assert.throws(() => engine.attentionStreaming({ q, k, v, n, m, d, dv, out: new Float64Array(n * dv) }),
+      (err) => err instanceof TypeError && /out must be a Float32Array/.test(err.message));
+    const before = Float32Array.from(out);
+    assert.throws(() => engine.attentionStreaming({ q: q.map(() => NaN), k, v, n, m, d, dv, out }), /is NaN/);
+    assert.deepEqual(out, before); // a failed call leaves out as it was
+  });
+
   test(`${label}: attention() result fields keep their shapes and survive the next call`, async () => {
     const engine = await createEngine({ simd });
     const args = { q: randomArray(12, 1), k: randomArray(20, 2), v: randomArray(10, 3), n: 3, m: 5, d: 4, dv: 2 };

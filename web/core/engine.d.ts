@@ -24,6 +24,20 @@ export interface AttentionInput {
   mask?: Float32Array | ArrayLike<number> | null;
 }
 
+export interface StreamingInput {
+  q: Float32Array | ArrayLike<number>;
+  k: Float32Array | ArrayLike<number>;
+  v: Float32Array | ArrayLike<number>;
+  n: number;
+  m: number;
+  d: number;
+  dv: number;
+  scale?: Scale;
+  causal?: boolean;
+  /** receives the n×dv output (no new array is allocated) */
+  out?: Float32Array | null;
+}
+
 export interface AttentionResult {
   /** q·k, n×m */
   dots: Float32Array;
@@ -55,6 +69,12 @@ export interface Engine {
   readonly arch: string;
   softmax(scores: Float32Array | ArrayLike<number>, options?: { temperature?: number }): Float32Array;
   attention(input: AttentionInput): AttentionResult;
+  /**
+   * The output alone, softmax(scale·q·kᵀ) v, by online softmax (no n×m matrix): long sequences
+   * fit (16,384 × 64 in a 64 MB heap). `out` (n·dv floats) receives the output instead of a new
+   * array, and is returned as `output`.
+   */
+  attentionStreaming(input: StreamingInput): { output: Float32Array; scale: number };
   /** count samples of N(0, sigma²); the same for a given 32-bit seed on every platform */
   randomNormal(seed: number, count: number, options?: { sigma?: number }): Float32Array;
   /** dIn×dOut matrix with N(0, 1/dIn) entries */
