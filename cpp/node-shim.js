@@ -6,7 +6,8 @@ if (typeof process === 'object' && process.versions && process.versions.node) {
   __filename = decodeURIComponent(new URL(import.meta.url).pathname);
   __dirname = __filename.replace(/[\\/][^\\/]*$/, '');
   const builtin = process.getBuiltinModule && process.getBuiltinModule('module');
-  // Node < 20.16 has no getBuiltinModule; with SINGLE_FILE the loader never reads a file,
-  // so names it only looks up (fs, path) can resolve to empty objects.
+  // Node < 20.16 has no getBuiltinModule; the loader never reads a file through require
+  // (cpp/wasm-pre.js reads the .wasm), so names it only looks up (fs, path) can resolve to
+  // empty objects.
   require = builtin ? builtin.createRequire(import.meta.url) : () => ({});
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the three trees: native (g++, for fast tests and reference benchmarks) and the
-# WebAssembly SIMD and scalar modules (em++), then places the two modules in web/build/.
+# WebAssembly SIMD and scalar modules (em++), then places the two modules (each an .mjs loader and
+# its .wasm) in web/build/.
 # Incremental: a second run with nothing changed takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ done
 
 mkdir -p web/build
 for flavour in simd scalar; do
-  cp -p "build/wasm-$flavour/attention-$flavour.mjs" web/build/
+  cp -p "build/wasm-$flavour/attention-$flavour.mjs" "build/wasm-$flavour/attention-$flavour.wasm" web/build/
 done
 
 # KaTeX (npm dependency) served from the site itself — no CDN, works under the strict CSP
