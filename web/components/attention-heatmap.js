@@ -7,7 +7,7 @@
 //                    keyLabels (m), selected }
 //   events: 'rowselect' { detail: { index } } on click, or ↑/↓ while focused
 import { fixed, score } from '../lab/format.js';
-import { attachShadow, escapeHtml } from './dom.js';
+import { attachShadow, escapeHtml, setHidden } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -396,7 +396,8 @@ export class AttentionHeatmap extends HTMLElement {
   #measure(ctx, data) {
     const { n, m } = data;
     if (!this.#width) this.#width = this.clientWidth; // before the first resize observation
-    const labelKey = `${ctx.font}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
+    const same = this.#labels?.font === ctx.font && this.#labels.queryLabels === data.queryLabels && this.#labels.keyLabels === data.keyLabels;
+    const labelKey = same ? this.#labels.key : `${ctx.font}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
     if (this.#labels?.key !== labelKey) {
       const widest = (labels) => labels.reduce((most, label) => Math.max(most, ctx.measureText(label).width), 0);
       const clipped = (labels) => labels.map((label) => clip(ctx, label, MAX_LABEL_PX));
@@ -408,6 +409,8 @@ export class AttentionHeatmap extends HTMLElement {
         cols: clipped(data.keyLabels),
       };
     }
+    // the same arrays (a new d_k keeps the tokens) need no new key next time
+    Object.assign(this.#labels, { font: ctx.font, queryLabels: data.queryLabels, keyLabels: data.keyLabels });
     const rowLabels = this.#labels.rowWidth;
     const colLabels = this.#labels.colWidth;
     const x0 = Math.ceil(rowLabels + 12);
@@ -480,7 +483,7 @@ export class AttentionHeatmap extends HTMLElement {
     const data = this.#data;
     const layout = this.#layout;
     if (!cell || !data || !layout || cell.i >= data.n || cell.j >= data.m) {
-      this.#tip.hidden = true;
+      setHidden(this.#tip, true);
       return;
     }
     const { i, j } = cell;

@@ -11,7 +11,7 @@
 // away (at 64 keys most of the list is below the fold) are drawn when they come near it, or
 // once input settles: an input costs them no style, layout or paint.
 import { fixed } from '../lab/format.js';
-import { attachShadow, setText } from './dom.js';
+import { attachShadow, setHidden, setText } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -93,7 +93,7 @@ export class ProbabilityBars extends HTMLElement {
   }
 
   set data({ labels, weights, scores, rowSum, entropy, maxWeight, known = null }) {
-    this.#empty.hidden = true;
+    setHidden(this.#empty, true);
     const m = weights.length;
     this.#resize(m);
     if (this.#labels !== labels) {
@@ -135,7 +135,7 @@ export class ProbabilityBars extends HTMLElement {
       clearTimeout(this.#settleTimer);
       this.#settleTimer = setTimeout(() => this.#drawStale(), SETTLE_MS);
     }
-    this.#summary.hidden = false;
+    setHidden(this.#summary, false);
     setText(this.#summary.querySelector('[data-k="sum"]'), fixed(rowSum, 3));
     setText(this.#summary.querySelector('[data-k="entropy"]'), `${fixed(entropy, 3)} nats`);
     setText(this.#summary.querySelector('[data-k="max"]'), fixed(maxWeight, 3));
