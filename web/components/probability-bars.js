@@ -7,9 +7,10 @@
 //
 // Updates are incremental: rows are added or removed only when m changes. Every row's meter
 // (its name, aria-valuenow and aria-valuetext) is written at once; what a row shows (bar,
-// number, bold, hatching) is drawn at once only for rows on or near the screen. Rows farther
-// away (at 64 keys most of the list is below the fold) are drawn when they come near it, or
-// once input settles: an input costs them no style, layout or paint.
+// number, bold, hatching) is drawn at once only for rows on or within 100 px of the screen.
+// Rows farther away (at 64 keys most of the list is below the fold) are drawn when they come
+// that near, at the first scroll, or once input settles (150 ms without new data): an input
+// costs them no style, layout or paint.
 import { fixed } from '../lab/format.js';
 import { attachShadow, setHidden, setText } from './dom.js';
 import { base, sheet } from './styles.js';
@@ -46,7 +47,10 @@ const styles = sheet(`
   .empty { color: var(--al-muted); font-size: 0.875rem; }
 `);
 
-const NEAR_SCREEN = '25% 0px'; // rows within a quarter of a viewport of the screen are drawn at once
+// Rows within this margin of the viewport are drawn at once. A scroll draws the others in the
+// frame it is handled in, before most scrolls reach them (only a jump of more than 100 px in one
+// frame, within 150 ms of an input, can show a row's previous number for a frame).
+const NEAR_SCREEN = '100px 0px';
 const SETTLE_MS = 150; // rows farther away are drawn this long after the last update
 
 export class ProbabilityBars extends HTMLElement {
@@ -84,7 +88,6 @@ export class ProbabilityBars extends HTMLElement {
   }
 
   disconnectedCallback() {
-    clearTimeout(this.#settleTimer);
     this.#drawStale();
   }
 
@@ -139,7 +142,9 @@ export class ProbabilityBars extends HTMLElement {
     }
     if (this.#stale.size > 0) {
       clearTimeout(this.#settleTimer);
-      this.#settleTimer = setTimeout(() => this.#drawStale(), SETTLE_MS);
+      this.#settleTimer = setTimeout(this.#drawStale, SETTLE_MS);
+      // any scroll (the page or a container) draws them before it can bring them into view
+      addEventListener('scroll', this.#drawStale, { capture: true, passive: true });
     }
     setHidden(this.#summary, false);
     setText(this.#summary.querySelector('[data-k="sum"]'), fixed(rowSum, 3));
@@ -147,11 +152,13 @@ export class ProbabilityBars extends HTMLElement {
     setText(this.#summary.querySelector('[data-k="max"]'), fixed(maxWeight, 3));
   }
 
-  // Draws the rows that waited off screen (input has settled).
-  #drawStale() {
+  // Draws the rows that waited off screen (input has settled, or the page scrolls).
+  #drawStale = () => {
+    removeEventListener('scroll', this.#drawStale, { capture: true });
+    clearTimeout(this.#settleTimer);
     for (const r of this.#stale) draw(r);
     this.#stale.clear();
-  }
+  };
 
   #resize(m) {
     while (this.#rows.length > m) {
