@@ -192,6 +192,7 @@ async function main() {
         medianMs: median(input.rafMs),
         p90Ms: quantile(input.rafMs, 0.9),
         maxMs: Math.max(...input.rafMs),
+        samplesMs: input.rafMs.map((x) => Number(x.toFixed(1))),
         eventTiming: { keydowns: input.keydowns, over16ms: input.slow.length, durations: input.slow },
       },
     };
