@@ -1,4 +1,4 @@
-// CPU profile (self time by function) of N d_k inputs at 64 tokens
+// CPU profile (self time by function) of N d_k inputs at 64 tokens (from d_k = 1: every press changes d_k)
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
 const root = process.argv[2] ?? new URL('../../web', import.meta.url).pathname;
@@ -9,7 +9,7 @@ const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 await page.goto(`http://127.0.0.1:${server.address().port}/`);
 await page.locator('attention-lab').evaluate(async (lab) => { await lab.ready;
   const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
-  lab.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 64 });
+  lab.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 1 });
   await new Promise((r) => lab.addEventListener('statechange', r, { once: true })); });
 await page.waitForTimeout(1500);
 await page.getByRole('slider', { name: 'd_k', exact: true }).focus();

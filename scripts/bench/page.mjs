@@ -110,7 +110,7 @@ async function pageLoad(context, url) {
   return { markMs: bars.mark, frameMs: bars.frame, first, all, firstFiles };
 }
 
-// 64 tokens, random projection; then real key presses on the d_k slider. Two measures:
+// 64 tokens, random projection; then real key presses on the d_k slider, each changing d_k. Two measures:
 //  - rAF: from the keydown's event.timeStamp to a task queued from the next animation frame
 //    (the frame that paints the update; in software rendering the raster follows in the same
 //    frame), for every input;
@@ -143,10 +143,14 @@ async function sliderInputs(context, url) {
   });
   const slider = page.getByRole('slider', { name: 'd_k', exact: true });
   await slider.focus();
+  // up and down the 11 stops, turning at either end: every input changes d_k (from d_k = 64,
+  // ten presses one way then ten the other would press against the last stop six times)
+  let [stop, last] = await slider.evaluate((el) => [Number(el.value), Number(el.max)]);
+  let step = 1;
   for (let k = 0; k < INPUTS; k++) {
-    // up and down the 11 stops: every input changes d_k
-    const key = Math.floor(k / 10) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft';
-    await page.keyboard.press(key);
+    if (stop + step < 0 || stop + step > last) step = -step;
+    stop += step;
+    await page.keyboard.press(step > 0 ? 'ArrowRight' : 'ArrowLeft');
     await page.waitForTimeout(80); // input settles: the next press starts from an idle page
   }
   await page.waitForTimeout(200);
@@ -197,6 +201,7 @@ async function main() {
         medianMs: median(input.rafMs),
         p90Ms: quantile(input.rafMs, 0.9),
         maxMs: Math.max(...input.rafMs),
+        samplesMs: input.rafMs.map((x) => Number(x.toFixed(1))),
         eventTiming: { keydowns: input.keydowns, over16ms: input.slow.length, durations: input.slow },
       },
     };

@@ -323,6 +323,62 @@ test('interaction stays at interactive speed with 64 tokens', async () => {
   assert.ok(median(total) < 50, `median input → layout ${median(total)} ms`);
 });
 
+test('64 keys: every meter is current at once, the rows on screen too; the rest once input settles or on the first scroll', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, browser.url);
+  const lab = page.locator('attention-lab');
+  await lab.evaluate(async (el) => {
+    const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+    el.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 64 });
+    await new Promise((resolve) => el.addEventListener('statechange', resolve, { once: true }));
+  });
+  await page.waitForTimeout(300);
+  // each row: its meter, what it shows, where it is, and the weight from the engine
+  const rows = (el) => {
+    const { result, selected, m } = el.state;
+    const bars = el.shadowRoot.querySelector('#bars').shadowRoot;
+    return [...bars.querySelectorAll('.row')].map((row, j) => ({
+      weight: result.weights[selected * m + j],
+      now: Number(row.querySelector('[role="meter"]').getAttribute('aria-valuenow')),
+      text: row.querySelector('[role="meter"]').getAttribute('aria-valuetext'),
+      shown: row.querySelector('.value').textContent,
+      scale: row.querySelector('.fill').style.transform,
+      onScreen: row.getBoundingClientRect().bottom > 0 && row.getBoundingClientRect().top < innerHeight,
+    }));
+  };
+  // (the style serializes the scale to 6 significant digits)
+  const drawn = (r) => r.shown === r.text && Math.abs(Number(/scaleX\((.*)\)/.exec(r.scale)?.[1]) - r.now) <= 1e-5 * r.now + 1e-9;
+  // one input, read in the task that drew it
+  const at = await lab.evaluate(async (el, rowsSource) => {
+    const read = new Function(`return (${rowsSource})`)();
+    const done = new Promise((resolve) => el.addEventListener('statechange', () => resolve(read(el)), { once: true }));
+    el.set({ dk: 256 });
+    return done;
+  }, rows.toString());
+  assert.equal(at.length, 64);
+  for (const r of at) assert.equal(r.now, r.weight);
+  for (const r of at) assert.equal(r.text, r.weight.toFixed(3));
+  assert.ok(at.some((r) => r.onScreen));
+  for (const r of at.filter((r) => r.onScreen)) assert.ok(drawn(r), JSON.stringify(r));
+  // once input settles, every row shows its meter
+  await until(() => lab.evaluate((el, s) => new Function(`return (${s})`)()(el), rows.toString()), (now) => now.every(drawn), {
+    what: 'every row drawn',
+  });
+  // another input, then a scroll at once: the rows scrolled to are drawn in that frame
+  const scrolled = await lab.evaluate(async (el, rowsSource) => {
+    const read = new Function(`return (${rowsSource})`)();
+    const done = new Promise((resolve) => el.addEventListener('statechange', resolve, { once: true }));
+    el.set({ dk: 1024 });
+    await done;
+    scrollBy(0, 600);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    return read(el);
+  }, rows.toString());
+  assert.ok(scrolled.filter((r) => r.onScreen).length > 20);
+  for (const r of scrolled.filter((r) => r.onScreen)) assert.ok(drawn(r), JSON.stringify(r));
+  await page.evaluate(() => scrollTo(0, 0));
+});
+
 test('screenshots: phone 360 px and desktop 1440 px, light and dark', async () => {
   await ensureDir(SCREENSHOTS);
   for (const colorScheme of ['light', 'dark']) {

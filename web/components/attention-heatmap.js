@@ -7,7 +7,7 @@
 //                    keyLabels (m), selected }
 //   events: 'rowselect' { detail: { index } } on click, or ↑/↓ while focused
 import { fixed, score } from '../lab/format.js';
-import { attachShadow, escapeHtml } from './dom.js';
+import { attachShadow, escapeHtml, setHidden } from './dom.js';
 import { base, sheet } from './styles.js';
 
 const styles = sheet(`
@@ -16,6 +16,16 @@ const styles = sheet(`
   .stage { position: relative; width: max-content; border-radius: 4px; }
   .stage:focus-visible { outline: 2px solid var(--al-focus); outline-offset: 3px; }
   canvas { display: block; touch-action: manipulation; cursor: pointer; }
+  /* two layers: the cells (one pixel each, scaled up by the browser without smoothing) under
+     the overlay (labels, hatching, numbers, rings), which a new set of weights leaves alone */
+  .overlay { position: relative; }
+  .cells { position: absolute; pointer-events: none; image-rendering: pixelated; }
+  /* the 1 px gutters between cells: each cell × cell tile of the mask ends in a transparent line */
+  .cells.gutters {
+    mask-image: linear-gradient(to right, #000 calc(100% - 1px), transparent 0), linear-gradient(#000 calc(100% - 1px), transparent 0);
+    mask-size: var(--cell) var(--cell);
+    mask-composite: intersect;
+  }
   .tip {
     position: absolute; z-index: 2; pointer-events: none; transform: translate(-50%, calc(-100% - 8px));
     padding: 6px 9px; border-radius: 6px; background: var(--al-text); color: var(--al-bg);
@@ -59,10 +69,22 @@ export class AttentionHeatmap extends HTMLElement {
   #tableTimer = 0;
   #tableKey = '';
   #tableText = []; // the table's n·m Text nodes, row-major
-  #bitmap = null;
+  #cellsDrawn = null; // { data, theme } the cells layer shows
+  #cellsCtx = null;
+  #cellsImage = null; // ImageData of the cells layer and its pixels as Uint32 (RGBA in memory order)
+  #cellsPixels = null;
+  #cellsBox = '';
+  #masked = new Uint8Array(0); // 1 where the cells layer has a masked cell (hatched on the overlay)
+  #maskVersion = 0;
+  #dataVersion = 0;
+  #overlayKey = '';
+  #overlayTheme = null;
+  #overlayPainter = null; // an OffscreenCanvas the overlay is drawn on, then shown as one bitmap
+  #overlayShown = null; // the page canvas's 'bitmaprenderer' context
   #text = null; // { canvas, ctx, key, theme }: text measuring and the label layer
   #stage;
-  #canvas;
+  #canvas; // the overlay (labels, hatching, numbers, rings) as a bitmap; also takes the pointer
+  #cells; // the cells layer: an n×m canvas under the overlay
   #tip;
   #live;
   #table;
@@ -78,7 +100,8 @@ export class AttentionHeatmap extends HTMLElement {
       <div class="scroll">
         <div class="stage" tabindex="0" role="group" aria-roledescription="heatmap"
              aria-label="Attention weights heatmap" aria-describedby="help">
-          <canvas aria-hidden="true"></canvas>
+          <canvas class="cells" aria-hidden="true"></canvas>
+          <canvas class="overlay" aria-hidden="true"></canvas>
           <div class="tip" hidden></div>
         </div>
       </div>
@@ -91,7 +114,8 @@ export class AttentionHeatmap extends HTMLElement {
         <span class="ramp">0 <i></i> 1</span><span class="swatch"><i></i> masked (not a score)</span>
       </div>`);
     this.#stage = root.querySelector('.stage');
-    this.#canvas = root.querySelector('canvas');
+    this.#canvas = root.querySelector('canvas.overlay');
+    this.#cells = root.querySelector('canvas.cells');
     this.#tip = root.querySelector('.tip');
     this.#live = root.querySelector('[aria-live]');
     this.#table = root.querySelector('table');
@@ -160,6 +184,7 @@ export class AttentionHeatmap extends HTMLElement {
   set data(data) {
     const previous = this.#data;
     this.#data = data;
+    this.#dataVersion++;
     if (!this.#empty.hidden) this.message = '';
     if (!previous || previous.selected !== data.selected || previous.n !== data.n) {
       this.#focus = { i: data.selected, j: Math.min(this.#focus.j, data.m - 1) };
@@ -182,7 +207,6 @@ export class AttentionHeatmap extends HTMLElement {
     const data = this.#data;
     if (!data || !this.isConnected) return;
     const theme = (this.#theme ??= readTheme(this));
-    const ctx = this.#canvas.getContext('2d');
     const font = `${FONT_PX}px ${theme.font}`;
     // Text is measured and drawn on detached canvases: setting a font on the page's canvas
     // makes the browser bring style and layout up to date first (a forced layout per input).
@@ -190,56 +214,119 @@ export class AttentionHeatmap extends HTMLElement {
     text.ctx.font = font;
     const layout = (this.#layout = this.#measure(text.ctx, data));
     const dpr = window.devicePixelRatio || 1;
+    const maskChanged = this.#drawCells(data, theme, layout);
+    const numbers = layout.cell >= NUMBERS_FROM_CELL;
+    const key = [
+      this.#labels.key, data.selected, data.n, data.m, layout.x0, layout.y0, layout.cell, layout.width, layout.height, dpr,
+      this.#hover?.i, this.#hover?.j, this.#focused, this.#focus.i, this.#focus.j, this.#maskVersion, numbers ? this.#dataVersion : 0,
+    ].join('\u0001');
+    if (key === this.#overlayKey && !maskChanged && this.#overlayTheme === theme) return;
+    this.#overlayKey = key;
+    this.#overlayTheme = theme;
+    this.#drawOverlay(data, theme, layout, text, font, dpr);
+  }
+
+  // The cells: one pixel each in an n×m canvas that the browser scales up by `cell` without
+  // smoothing (image-rendering: pixelated): a new set of weights costs n·m pixels, not the
+  // whole picture. Masked cells are left transparent for the overlay's hatching. Returns
+  // whether the masked cells changed.
+  #drawCells(data, theme, layout) {
+    const { n, m, weights, scores } = data;
+    const { x0, y0, cell } = layout;
+    const canvas = this.#cells;
+    if (canvas.width !== m || canvas.height !== n || !this.#cellsCtx) {
+      canvas.width = m;
+      canvas.height = n;
+      this.#cellsCtx = canvas.getContext('2d');
+      this.#cellsImage = this.#cellsCtx.createImageData(m, n);
+      this.#cellsPixels = new Uint32Array(this.#cellsImage.data.buffer);
+      this.#cellsDrawn = null;
+    }
+    const box = `${x0} ${y0} ${cell} ${n} ${m}`;
+    if (this.#cellsBox !== box) {
+      this.#cellsBox = box;
+      const style = canvas.style;
+      style.left = `${x0}px`;
+      style.top = `${y0}px`;
+      style.width = `${m * cell}px`;
+      style.height = `${n * cell}px`;
+      style.setProperty('--cell', `${cell}px`);
+      canvas.classList.toggle('gutters', cell >= 20);
+    }
+    if (this.#cellsDrawn?.data === data && this.#cellsDrawn.theme === theme) return false;
+    this.#cellsDrawn = { data, theme };
+    if (this.#masked.length !== n * m) {
+      this.#masked = new Uint8Array(n * m);
+      this.#maskVersion++;
+    }
+    const pixels = this.#cellsPixels;
+    const masked = this.#masked;
+    let maskChanged = false;
+    for (let at = 0; at < n * m; at++) {
+      const isMasked = scores[at] === -Infinity ? 1 : 0;
+      if (masked[at] !== isMasked) {
+        masked[at] = isMasked;
+        maskChanged = true;
+      }
+      pixels[at] = isMasked ? 0 : theme.rampRGBA[colorLevel(weights[at])];
+    }
+    if (maskChanged) this.#maskVersion++;
+    this.#cellsCtx.putImageData(this.#cellsImage, 0, 0);
+    return maskChanged;
+  }
+
+  // Everything over the cells: labels, hatched masked cells, gutters, numbers and the rings of
+  // the selected row, the hovered and the focused cell. Redrawn only when one of them changes.
+  // It is drawn on an OffscreenCanvas and handed to the page's canvas as one ImageBitmap
+  // ('bitmaprenderer'): the browser passes a new bitmap to the compositor once, where a 2D
+  // canvas of this size (~1000 × 1000 px at 64 tokens) was copied again at every commit in
+  // software rendering, ~0.6 ms a frame, changed or not. Text drawn here forces no layout.
+  #drawOverlay(data, theme, layout, text, font, dpr) {
     const w = layout.width;
     const h = layout.height;
-    if (this.#canvas.width !== Math.round(w * dpr) || this.#canvas.height !== Math.round(h * dpr)) {
-      this.#canvas.width = Math.round(w * dpr);
-      this.#canvas.height = Math.round(h * dpr);
+    const width = Math.round(w * dpr);
+    const height = Math.round(h * dpr);
+    if (this.#canvas.width !== width || this.#canvas.height !== height) {
+      this.#canvas.width = width;
+      this.#canvas.height = height;
       this.#canvas.style.width = `${w}px`;
       this.#canvas.style.height = `${h}px`;
     }
+    const painter = (this.#overlayPainter ??= new OffscreenCanvas(width, height));
+    if (painter.width !== width || painter.height !== height) {
+      painter.width = width;
+      painter.height = height;
+    }
+    const ctx = painter.getContext('2d');
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, this.#canvas.width, this.#canvas.height);
+    ctx.clearRect(0, 0, width, height);
     ctx.drawImage(this.#drawLabels(text, data, layout, theme, font, dpr), 0, 0);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 
     const { n, m, weights, scores, selected } = data;
     const { x0, y0, cell } = layout;
     const gap = cell >= 20 ? 1 : 0;
-    // The cells: one pixel each in an n×m bitmap, scaled up by `cell` without smoothing in one
-    // drawImage — one native blit instead of n·m fillRect calls with a colour string each.
-    const bitmap = this.#cellBitmap(n, m);
-    const pixels = bitmap.pixels;
-    let anyMasked = false;
-    for (let at = 0; at < n * m; at++) {
-      if (scores[at] === -Infinity) {
-        anyMasked = true;
-        pixels[at] = 0;
-      } else pixels[at] = theme.rampRGBA[colorLevel(weights[at])];
-    }
-    bitmap.ctx.putImageData(bitmap.image, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(bitmap.canvas, 0, 0, m, n, x0, y0, m * cell, n * cell);
-    if (anyMasked) {
+    const masked = this.#masked;
+    if (masked.includes(1)) {
       // masked cells: hatched (the pattern is anchored to the canvas, so a run of cells is one rect)
       ctx.fillStyle = theme.hatch(ctx);
       for (let i = 0; i < n; i++) {
         for (let j = 0; j < m; j++) {
-          if (scores[i * m + j] !== -Infinity) continue;
+          if (!masked[i * m + j]) continue;
           let end = j + 1;
-          while (end < m && scores[i * m + end] === -Infinity) end++;
+          while (end < m && masked[i * m + end]) end++;
           ctx.fillRect(x0 + j * cell, y0 + i * cell, (end - j) * cell, cell);
           j = end - 1;
         }
       }
-    }
-    if (gap) {
-      // the 1 px gutters between cells (each cell is cell - gap wide, as before)
-      for (let i = 1; i <= n; i++) ctx.clearRect(x0, y0 + i * cell - gap, m * cell, gap);
-      for (let j = 1; j <= m; j++) ctx.clearRect(x0 + j * cell - gap, y0, gap, n * cell);
+      if (gap) {
+        // the 1 px gutters between cells (each cell is cell - gap wide), through the hatching too
+        for (let i = 1; i <= n; i++) ctx.clearRect(x0, y0 + i * cell - gap, m * cell, gap);
+        for (let j = 1; j <= m; j++) ctx.clearRect(x0 + j * cell - gap, y0, gap, n * cell);
+      }
     }
     if (cell >= NUMBERS_FROM_CELL) {
-      ctx.font = font; // few cells (n, m ≤ 16 or so): the one place text goes on the page's canvas
+      ctx.font = font; // few cells (n, m ≤ 16 or so)
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       for (let i = 0; i < n; i++) {
@@ -265,6 +352,8 @@ export class AttentionHeatmap extends HTMLElement {
       ctx.strokeStyle = theme.focus;
       ctx.strokeRect(x0 + this.#focus.j * cell - 1.5, y0 + this.#focus.i * cell - 1.5, cell - gap + 3, cell - gap + 3);
     }
+    this.#overlayShown ??= this.#canvas.getContext('bitmaprenderer');
+    this.#overlayShown.transferFromImageBitmap(painter.transferToImageBitmap());
   }
 
   // A detached canvas for measuring text and holding the labels.
@@ -318,24 +407,12 @@ export class AttentionHeatmap extends HTMLElement {
     return text.canvas;
   }
 
-  // An n×m canvas and its pixels (one Uint32 per cell, RGBA in memory order), reused while the size stays.
-  #cellBitmap(n, m) {
-    if (this.#bitmap?.n !== n || this.#bitmap.m !== m) {
-      const canvas = document.createElement('canvas');
-      canvas.width = m;
-      canvas.height = n;
-      const ctx = canvas.getContext('2d');
-      const image = ctx.createImageData(m, n);
-      this.#bitmap = { n, m, canvas, ctx, image, pixels: new Uint32Array(image.data.buffer) };
-    }
-    return this.#bitmap;
-  }
-
   // Label widths, header height and the cell size that fits the available width.
   #measure(ctx, data) {
     const { n, m } = data;
     if (!this.#width) this.#width = this.clientWidth; // before the first resize observation
-    const labelKey = `${ctx.font}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
+    const same = this.#labels?.font === ctx.font && this.#labels.queryLabels === data.queryLabels && this.#labels.keyLabels === data.keyLabels;
+    const labelKey = same ? this.#labels.key : `${ctx.font}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
     if (this.#labels?.key !== labelKey) {
       const widest = (labels) => labels.reduce((most, label) => Math.max(most, ctx.measureText(label).width), 0);
       const clipped = (labels) => labels.map((label) => clip(ctx, label, MAX_LABEL_PX));
@@ -347,6 +424,8 @@ export class AttentionHeatmap extends HTMLElement {
         cols: clipped(data.keyLabels),
       };
     }
+    // the same arrays (a new d_k keeps the tokens) need no new key next time
+    Object.assign(this.#labels, { font: ctx.font, queryLabels: data.queryLabels, keyLabels: data.keyLabels });
     const rowLabels = this.#labels.rowWidth;
     const colLabels = this.#labels.colWidth;
     const x0 = Math.ceil(rowLabels + 12);
@@ -419,7 +498,7 @@ export class AttentionHeatmap extends HTMLElement {
     const data = this.#data;
     const layout = this.#layout;
     if (!cell || !data || !layout || cell.i >= data.n || cell.j >= data.m) {
-      this.#tip.hidden = true;
+      setHidden(this.#tip, true);
       return;
     }
     const { i, j } = cell;

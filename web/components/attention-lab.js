@@ -14,7 +14,7 @@ import { fetchVocab, fetchWordSubset } from '../core/vocab.js';
 import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
 import { MAX_TOKENS } from '../lab/tokenize.js';
 import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
-import { attachShadow, escapeHtml, setText } from './dom.js';
+import { attachShadow, escapeHtml, setHidden, setText } from './dom.js';
 import { base, sheet, theme } from './styles.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
@@ -261,7 +261,7 @@ export class AttentionLab extends HTMLElement {
     const e = this.#els;
     if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
     if (!this.#isFocused(e.probe) && e.probe.value !== s.probe) e.probe.value = s.probe;
-    e.truncated.hidden = !s.truncated;
+    setHidden(e.truncated, !s.truncated);
     e.chips.tokens = s.tokens;
     if (this.#vocab && !covers(this.#vocab, s)) this.#needFullVocab(); // drawn again when it arrives
     if (!this.#builder || !covers(this.#vocab, s)) {
@@ -328,7 +328,7 @@ export class AttentionLab extends HTMLElement {
     } else {
       e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
     }
-    e.probeNote.hidden = !probe || probe.known;
+    setHidden(e.probeNote, !probe || probe.known);
     if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(probe.text)}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
 
     this.#state = Object.freeze({
@@ -382,7 +382,7 @@ export class AttentionLab extends HTMLElement {
     }
     if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = [...new Set(inputs.queryLabels.filter((_, i) => !inputs.known[i]))];
-    note.hidden = unknown.length === 0;
+    setHidden(note, unknown.length === 0);
     if (unknown.length > 0) {
       const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(w)}</b>`).join(', ');
       const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
