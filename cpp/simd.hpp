@@ -45,6 +45,28 @@ inline batch exp_nonpositive(batch t) {
   return y * two_n;
 }
 
+// 2^x for x <= 0, x = -INFINITY giving exactly 0: the streaming forward's softmax, whose scores
+// arrive in base-2 units (log2 e is folded into its packed queries). Against exp_nonpositive it
+// needs no two-part ln 2 reduction (x - n is exact) and no multiply by 1/ln 2: about 20
+// instead of 28 vector operations per 4 scores, ~1.35x the throughput on V8 (measured on an
+// AMD EPYC, 64 x 64 tiles). Cephes' exp2f polynomial on [-0.5, 0.5] (about 2 ulp); rounding,
+// 2^n and underflow as in exp_nonpositive: x is raised to -127, where 2^n is +0.
+inline batch exp2_nonpositive(batch x) {
+  x = xsimd::max(x, batch(-127.0f));  // -INFINITY too (callers pass no NaN)
+  const batch magic(12582912.0f + 127.0f);  // as in exp_nonpositive: j holds n + 127 in its low bits
+  const batch j = x + magic;
+  const batch f = x - (j - magic);  // in [-0.5, 0.5], exact
+  batch y(1.535336188319500e-4f);
+  y = xsimd::fma(y, f, batch(1.339887440266574e-3f));
+  y = xsimd::fma(y, f, batch(9.618437357674640e-3f));
+  y = xsimd::fma(y, f, batch(5.550332471162809e-2f));
+  y = xsimd::fma(y, f, batch(2.402264791363012e-1f));
+  y = xsimd::fma(y, f, batch(6.931472028550421e-1f));
+  y = xsimd::fma(y, f, batch(1.0f));
+  const batch two_n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);  // +0 for n = -127
+  return y * two_n;
+}
+
 // Name of the arch the kernels were compiled for ("avx2", "wasm", "emulated"...).
 inline const char* simd_arch_name() { return xsimd::default_arch::name(); }
 }  // namespace attn

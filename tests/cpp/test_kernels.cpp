@@ -125,6 +125,30 @@ TEST_CASE("exp_nonpositive matches std::exp on t <= 0", "[kernels][exp]") {
   REQUIRE(at_minus_inf[0] == 0.0f);
 }
 
+TEST_CASE("exp2_nonpositive matches std::exp2 on x <= 0", "[kernels][exp]") {
+  // Cephes' exp2f is accurate to ~2 ulp; 4 ulp relative leaves room for wasm's unfused mul+add.
+  // Below 2^-126 (the least normal float) it gives subnormals, then 0 from x = -126.5, where the
+  // rounding makes n = -127: absolute 1.2e-38.
+  constexpr double kExpRelTol = 4 * FLT_EPSILON;
+  constexpr double kExpFlushAbs = 1.2e-38;
+  std::vector<float> x;
+  for (float t = 0.0f; t > -160.0f; t -= 0.0173f) x.push_back(t);
+  for (float t : {-0.0f, -1e-30f, -0.5f, -1.5f, -126.0f, -126.49f, -126.5f, -127.0f, -INFINITY}) x.push_back(t);
+  while (x.size() % attn::kLanes) x.push_back(-1.0f);
+  for (std::size_t i = 0; i < x.size(); i += attn::kLanes) {
+    alignas(64) float got[64];
+    attn::exp2_nonpositive(attn::batch::load_unaligned(&x[i])).store_unaligned(got);
+    for (std::size_t l = 0; l < attn::kLanes; ++l) {
+      const double want = std::exp2(double(x[i + l]));
+      INFO("x=" << x[i + l]);
+      REQUIRE(got[l] >= 0.0f);
+      REQUIRE(std::fabs(got[l] - want) <= kExpRelTol * want + kExpFlushAbs);
+      if (x[i + l] <= -126.5f) REQUIRE(got[l] == 0.0f);  // never garbage from a wrapped exponent
+      if (x[i + l] == std::floor(x[i + l]) && x[i + l] >= -126.0f) REQUIRE(got[l] == float(want));  // 2^-k exact
+    }
+  }
+}
+
 namespace {
 
 // Streaming vs standard forward: both compute softmax(scale·q kᵀ) v from the same float32
