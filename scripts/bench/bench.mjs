@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const QUICK = process.argv.includes('--quick');
 const D = 64;
 const SIZES = QUICK ? [16, 64, 256, 1024] : [16, 64, 256, 1024, 2048, 4096];
-const ROUNDS = QUICK ? 3 : 7;
+const ROUNDS = QUICK ? 3 : 11; // odd: the median is one round's time; 11 steadies it on a host with bursty load
 const BATCH_SECONDS = 0.05; // each timed batch runs at least this long (timer resolution, noise)
 // V8 runs new wasm code in its baseline compiler (Liftoff) and swaps in optimised (TurboFan) code
 // in the background once a function is hot; a call that started in Liftoff finishes there. Each
@@ -168,7 +168,10 @@ for (const n of SIZES) {
     active.push({ impl, error, reps, times: [] });
   }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const entry of active) entry.times.push(await timeBatch(() => entry.impl.run(inputs), entry.reps));
+    // every other round in reverse order: no implementation always runs right after the same one
+    for (const entry of round % 2 ? [...active].reverse() : active) {
+      entry.times.push(await timeBatch(() => entry.impl.run(inputs), entry.reps));
+    }
     peaks.push(measurePeak());
   }
   for (const { impl, error, times } of active) {
