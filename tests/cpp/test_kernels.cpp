@@ -19,7 +19,8 @@ namespace {
 double sum_tolerance(double abs_sum, std::size_t depth) { return 2.0 * (double(depth) + 2) * FLT_EPSILON * abs_sum + 1e-30; }
 
 const int kShapes[][3] = {{1, 1, 1},   {1, 5, 3},   {3, 7, 2},   {4, 8, 4},    {5, 9, 17},  {7, 16, 64},
-                          {9, 17, 65}, {13, 33, 5}, {16, 16, 64}, {17, 31, 300}, {6, 40, 513}, {33, 3, 100}};
+                          {9, 17, 65}, {13, 33, 5}, {16, 16, 64}, {17, 31, 300}, {6, 40, 513}, {33, 3, 100},
+                          {3, 76, 9}};
 
 }  // namespace
 
