@@ -13,4 +13,4 @@ if [ ! -f "$stamp" ] || [ scripts/bench/package-lock.json -nt "$stamp" ]; then
   echo "[bench] installing the peer libraries into scripts/bench/node_modules" >&2
   npm --prefix scripts/bench ci --no-audit --no-fund --loglevel=error
 fi
-exec node scripts/bench/bench.mjs "$@"
+exec node --expose-gc scripts/bench/bench.mjs "$@"  # --expose-gc: a clean heap before each timed batch
