@@ -175,9 +175,8 @@ for (const n of SIZES) {
     // every other round in reverse order: no implementation always runs right after the same one
     for (const entry of round % 2 ? [...active].reverse() : active) {
       // a full garbage collection before each batch, untimed: every implementation starts from a
-      // clean heap and pays only for collecting its own garbage. Without it, whichever call
-      // crossed V8's allocation limit paid for the others' garbage too (at N = 1024 our
-      // allocating call's median was 11.4 ms against 7.8 ms for the same call with `out`).
+      // clean heap and pays only for collecting its own garbage, not for whatever the previous
+      // batch left behind when its allocations crossed V8's limit
       collectGarbage();
       entry.times.push(await timeBatch(() => entry.impl.run(inputs), entry.reps));
     }
