@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
+import { markFirstFrame } from './first-frame.mjs';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { visits: { type: 'string', default: '1' }, 'at-launch': { type: 'boolean', default: false } } });
 const root = positionals[0] ?? SITE_ROOT;
@@ -28,13 +29,7 @@ const context = await chromium.launchPersistentContext(profile, {
     '--disable-sync', '--no-first-run'],
   viewport: { width: 1440, height: 900 },
 });
-await context.addInitScript(() => {
-  const mark = performance.mark.bind(performance);
-  performance.mark = (name, ...rest) => {
-    if (name === 'attention-lab:first-result') requestAnimationFrame(() => mark('bench:first-frame'));
-    return mark(name, ...rest);
-  };
-});
+await context.addInitScript(markFirstFrame);
 await mkdir(OUT, { recursive: true });
 try {
   if (!values['at-launch']) console.log(`browser start-up work ended after ${(await waitForBrowserIdle(profile)).waitedMs.toFixed(0)} ms`);

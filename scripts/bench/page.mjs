@@ -27,6 +27,7 @@ import { chromium } from 'playwright-core';
 
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
+import { markFirstFrame } from './first-frame.mjs';
 
 const TARGETS = { firstViewBytes: 1_000_000, firstBarsMs: 400, inputToPaintMs: 16 };
 const OUT = fileURLToPath(new URL('../../artifacts/bench/page.json', import.meta.url));
@@ -45,15 +46,6 @@ const { values: options } = parseArgs({
 const LOADS = Math.max(2, Number(options.loads));
 const INPUTS = Math.max(30, Number(options.inputs));
 
-// The page marks 'attention-lab:first-result' when the lab has drawn its first bars; this init
-// script adds 'bench:first-frame' in the next animation frame: the frame that paints them.
-function markFirstFrame() {
-  const mark = performance.mark.bind(performance);
-  performance.mark = (name, ...rest) => {
-    if (name === 'attention-lab:first-result') requestAnimationFrame(() => mark('bench:first-frame'));
-    return mark(name, ...rest);
-  };
-}
 const firstBars = () =>
   new Promise((resolve) => {
     const poll = () => {
