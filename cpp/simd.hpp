@@ -16,6 +16,15 @@ namespace attn {
 using batch = xsimd::batch<float>;
 constexpr std::size_t kLanes = batch::size;
 
+// The rounding and 2^n of both exps below. Adding kRoundMagic = 1.5·2^23 + 127 to x (|x| < 2^22)
+// rounds x to an integer n, and the low bits of j = x + kRoundMagic then hold n + 127, the
+// biased exponent of 2^n (0..127 for n in [-127, 0]); j - kRoundMagic is n.
+constexpr float kRoundMagic = 12582912.0f + 127.0f;
+// y · 2^n for j = n + kRoundMagic; +0 for n = -127
+inline batch times_pow2(batch y, batch j) {
+  return y * xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);
+}
+
 // exp(t) for t <= 0, t = -INFINITY giving exactly 0: every softmax exponent after the row max
 // is subtracted. Cephes' expf (range reduction by ln 2 in two parts, degree-5 polynomial, about
 // 2 ulp) without the overflow and NaN handling xsimd::exp needs for arbitrary input. Rounding
@@ -27,10 +36,8 @@ constexpr std::size_t kLanes = batch::size;
 // result drops under the least normal float, it is a subnormal.
 inline batch exp_nonpositive(batch t) {
   t = xsimd::max(t, batch(-88.0f));  // -INFINITY too (callers pass no NaN)
-  // magic = 1.5·2^23 + 127: j = x/ln 2 + magic rounds x/ln 2 to an integer n, and the low bits
-  // of j then hold n + 127, the biased exponent of 2^n (0..127 for n in [-127, 0])
-  const batch magic(12582912.0f + 127.0f);
-  const batch j = xsimd::fma(t, batch(1.44269504088896341f), magic);
+  const batch magic(kRoundMagic);
+  const batch j = xsimd::fma(t, batch(1.44269504088896341f), magic);  // n = t/ln 2 rounded
   const batch n = j - magic;
   batch r = xsimd::fnma(n, batch(0.693359375f), t);  // t - n·ln 2, high part exact
   r = xsimd::fnma(n, batch(-2.12194440e-4f), r);     // ... low part
@@ -41,8 +48,7 @@ inline batch exp_nonpositive(batch t) {
   y = xsimd::fma(y, r, batch(1.6666665459e-1f));
   y = xsimd::fma(y, r, batch(5.0000001201e-1f));
   y = xsimd::fma(y, r * r, r + batch(1.0f));
-  const batch two_n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);  // +0 for n = -127
-  return y * two_n;
+  return times_pow2(y, j);
 }
 
 // 2^x for x <= 0, x = -INFINITY giving exactly 0: the streaming forward's softmax, whose scores
@@ -53,8 +59,8 @@ inline batch exp_nonpositive(batch t) {
 // 2^n and underflow as in exp_nonpositive: x is raised to -127, where 2^n is +0.
 inline batch exp2_nonpositive(batch x) {
   x = xsimd::max(x, batch(-127.0f));  // -INFINITY too (callers pass no NaN)
-  const batch magic(12582912.0f + 127.0f);  // as in exp_nonpositive: j holds n + 127 in its low bits
-  const batch j = x + magic;
+  const batch magic(kRoundMagic);
+  const batch j = x + magic;  // n = x rounded
   const batch f = x - (j - magic);  // in [-0.5, 0.5], exact
   batch y(1.535336188319500e-4f);
   y = xsimd::fma(y, f, batch(1.339887440266574e-3f));
@@ -63,8 +69,7 @@ inline batch exp2_nonpositive(batch x) {
   y = xsimd::fma(y, f, batch(2.402264791363012e-1f));
   y = xsimd::fma(y, f, batch(6.931472028550421e-1f));
   y = xsimd::fma(y, f, batch(1.0f));
-  const batch two_n = xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);  // +0 for n = -127
-  return y * two_n;
+  return times_pow2(y, j);
 }
 
 // Name of the arch the kernels were compiled for ("avx2", "wasm", "emulated"...).
