@@ -97,57 +97,58 @@ TEST_CASE("matmul_qkt and matmul_pv match their _ref twins", "[kernels][matmul]"
   }
 }
 
-TEST_CASE("exp_nonpositive matches std::exp on t <= 0", "[kernels][exp]") {
-  // Cephes' expf is accurate to ~2 ulp; 4 ulp relative leaves room for wasm's unfused mul+add.
-  // Below exp(-87.3) (under the least normal float) it gives subnormals, then 0 from about
-  // -87.7: absolute 1.2e-38.
-  constexpr double kExpRelTol = 4 * FLT_EPSILON;
-  constexpr double kExpFlushAbs = 1.2e-38;
-  std::vector<float> t;
-  for (float x = 0.0f; x > -110.0f; x -= 0.0137f) t.push_back(x);
-  t.push_back(-0.0f);
-  t.push_back(-1e-30f);
-  t.push_back(-87.33f);
-  t.push_back(-INFINITY);
-  while (t.size() % attn::kLanes) t.push_back(-1.0f);
-  for (std::size_t i = 0; i < t.size(); i += attn::kLanes) {
+namespace {
+
+// Cephes' expf and exp2f are accurate to ~2 ulp; 4 ulp relative leaves room for wasm's unfused
+// mul+add. Below the least normal float both give subnormals, then 0: absolute 1.2e-38.
+constexpr double kExpRelTol = 4 * FLT_EPSILON;
+constexpr double kExpFlushAbs = 1.2e-38;
+
+// Runs a vector kernel over `inputs` (padded with -1 to whole vectors) and checks every lane
+// against the float64 `reference` within the tolerances above; `check(input, got, want)` adds
+// the kernel's own requirements.
+template <class Kernel, class Reference, class Check>
+void check_exp_kernel(Kernel kernel, Reference reference, std::vector<float> inputs, Check check) {
+  while (inputs.size() % attn::kLanes) inputs.push_back(-1.0f);
+  for (std::size_t i = 0; i < inputs.size(); i += attn::kLanes) {
     alignas(64) float got[64];
-    attn::exp_nonpositive(attn::batch::load_unaligned(&t[i])).store_unaligned(got);
+    kernel(attn::batch::load_unaligned(&inputs[i])).store_unaligned(got);
     for (std::size_t l = 0; l < attn::kLanes; ++l) {
-      const double want = std::exp(double(t[i + l]));
-      INFO("t=" << t[i + l]);
+      const double want = reference(double(inputs[i + l]));
+      INFO("x=" << inputs[i + l]);
       REQUIRE(got[l] >= 0.0f);
       REQUIRE(std::fabs(got[l] - want) <= kExpRelTol * want + kExpFlushAbs);
-      if (t[i + l] <= -87.7f) REQUIRE(got[l] == 0.0f);  // never garbage from a wrapped exponent
+      check(inputs[i + l], got[l], want);
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("exp_nonpositive matches std::exp on t <= 0", "[kernels][exp]") {
+  // subnormals below exp(-87.3), then 0 from about -87.7
+  std::vector<float> t;
+  for (float x = 0.0f; x > -110.0f; x -= 0.0137f) t.push_back(x);
+  for (float x : {-0.0f, -1e-30f, -87.33f, -INFINITY}) t.push_back(x);
+  check_exp_kernel([](attn::batch b) { return attn::exp_nonpositive(b); }, [](double x) { return std::exp(x); }, t,
+                   [](float x, float got, double) {
+                     if (x <= -87.7f) REQUIRE(got == 0.0f);  // never garbage from a wrapped exponent
+                   });
   alignas(64) float at_minus_inf[64];
   attn::exp_nonpositive(attn::batch(-INFINITY)).store_unaligned(at_minus_inf);
   REQUIRE(at_minus_inf[0] == 0.0f);
 }
 
 TEST_CASE("exp2_nonpositive matches std::exp2 on x <= 0", "[kernels][exp]") {
-  // Cephes' exp2f is accurate to ~2 ulp; 4 ulp relative leaves room for wasm's unfused mul+add.
-  // Below 2^-126 (the least normal float) it gives subnormals, then 0 from x = -126.5, where the
-  // rounding makes n = -127: absolute 1.2e-38.
-  constexpr double kExpRelTol = 4 * FLT_EPSILON;
-  constexpr double kExpFlushAbs = 1.2e-38;
+  // subnormals below 2^-126, then 0 from x = -126.5, where the rounding makes n = -127
   std::vector<float> x;
   for (float t = 0.0f; t > -160.0f; t -= 0.0173f) x.push_back(t);
   for (float t : {-0.0f, -1e-30f, -0.5f, -1.5f, -126.0f, -126.49f, -126.5f, -127.0f, -INFINITY}) x.push_back(t);
-  while (x.size() % attn::kLanes) x.push_back(-1.0f);
-  for (std::size_t i = 0; i < x.size(); i += attn::kLanes) {
-    alignas(64) float got[64];
-    attn::exp2_nonpositive(attn::batch::load_unaligned(&x[i])).store_unaligned(got);
-    for (std::size_t l = 0; l < attn::kLanes; ++l) {
-      const double want = std::exp2(double(x[i + l]));
-      INFO("x=" << x[i + l]);
-      REQUIRE(got[l] >= 0.0f);
-      REQUIRE(std::fabs(got[l] - want) <= kExpRelTol * want + kExpFlushAbs);
-      if (x[i + l] <= -126.5f) REQUIRE(got[l] == 0.0f);  // never garbage from a wrapped exponent
-      if (x[i + l] == std::floor(x[i + l]) && x[i + l] >= -126.0f) REQUIRE(got[l] == float(want));  // 2^-k exact
-    }
-  }
+  check_exp_kernel([](attn::batch b) { return attn::exp2_nonpositive(b); }, [](double t) { return std::exp2(t); }, x,
+                   [](float t, float got, double want) {
+                     if (t <= -126.5f) REQUIRE(got == 0.0f);  // never garbage from a wrapped exponent
+                     if (t == std::floor(t) && t >= -126.0f) REQUIRE(got == float(want));  // 2^-k exact
+                   });
 }
 
 namespace {
