@@ -39,7 +39,7 @@ try {
     const stage = page.locator('attention-lab attention-heatmap .stage');
     await stage.focus();
     for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
-    const box = await page.locator('attention-lab attention-heatmap .stage').boundingBox();
+    const box = await stage.boundingBox();
     await page.mouse.move(box.x + 200, box.y + 400);
     await page.waitForTimeout(400);
     await page.locator('attention-lab attention-heatmap').screenshot({ path: `${out}${prefix}-64-causal-focus-${width}.png` });

@@ -8,9 +8,10 @@ import { test } from 'node:test';
 import { createEngine } from '../../web/core/engine.js';
 
 // scripts/test.sh runs this file once per build: the SIMD build, then ATTN_TEST_BUILD=scalar
-const engine = await createEngine({ simd: process.env.ATTN_TEST_BUILD !== 'scalar' });
-test(`the requested build is the one under test (${process.env.ATTN_TEST_BUILD ?? 'simd'})`, () => {
-  assert.equal(engine.arch, process.env.ATTN_TEST_BUILD === 'scalar' ? 'emulated' : 'wasm');
+const SCALAR = process.env.ATTN_TEST_BUILD === 'scalar';
+const engine = await createEngine({ simd: !SCALAR });
+test(`the requested build is the one under test (${SCALAR ? 'scalar' : 'simd'})`, () => {
+  assert.equal(engine.arch, SCALAR ? 'emulated' : 'wasm');
 });
 const DIMS = [1, 4, 16, 64, 256, 1024];
 const D_IN = 100;
