@@ -6,6 +6,10 @@ import { join } from 'node:path';
 
 import { SCREENSHOTS, ensureDir, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
 
+// 64 tokens: the size at which input → paint is measured (docs/page-performance.md)
+const WORDS = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+const SENTENCE_64 = Array.from({ length: 64 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+
 // Tolerance of the headline numbers: they are quoted to two decimals.
 const HEADLINE_TOLERANCE = 0.005;
 // A row of weights sums to 1 up to float32 rounding of m terms.
@@ -275,9 +279,7 @@ test('embedded on another page: attributes set the initial state; assets resolve
 
 test('interaction stays at interactive speed with 64 tokens', async () => {
   await openLab(page, browser.url);
-  const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
-  const sentence = Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' ');
-  await page.getByLabel('Tokens', { exact: true }).fill(sentence);
+  await page.getByLabel('Tokens', { exact: true }).fill(SENTENCE_64);
   await page.getByRole('radio', { name: 'Random' }).check();
   await until(() => readMeters(page), (m) => m.length === 64, { what: '64 meters' });
   // 1. the work of one update: input event → store → core → views (statechange), then style
@@ -327,11 +329,10 @@ test('64 keys: every meter is current at once, the rows on screen too; the rest 
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page, browser.url);
   const lab = page.locator('attention-lab');
-  await lab.evaluate(async (el) => {
-    const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
-    el.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 64 });
+  await lab.evaluate(async (el, sentence) => {
+    el.set({ sentence, projection: 'random', dk: 64 });
     await new Promise((resolve) => el.addEventListener('statechange', resolve, { once: true }));
-  });
+  }, SENTENCE_64);
   await page.waitForTimeout(300);
   // each row: its meter, what it shows, where it is, and the weight from the engine
   const rows = (el) => {
