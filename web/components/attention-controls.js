@@ -4,7 +4,7 @@
 //   controls.value = { projection, dk, seed, scaled, temperature, causal, positional,
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
 //   event: 'settingschange' { detail: patch }  e.g. { dk: 256 } or { scaled: false }
-import { fixed } from '../lab/format.js';
+import { fixed } from '../views/format.js';
 import { DK_STEPS, TEMPERATURE_STEPS } from '../lab/store.js';
 import { attachShadow, setText } from './dom.js';
 import { base, sheet } from './styles.js';

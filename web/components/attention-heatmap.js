@@ -6,7 +6,7 @@
 //   heatmap.data = { n, m, weights, scores, dots (Float32Array n×m), queryLabels (n),
 //                    keyLabels (m), selected }
 //   events: 'rowselect' { detail: { index } } on click, or ↑/↓ while focused
-import { fixed, score } from '../lab/format.js';
+import { fixed, score } from '../views/format.js';
 import { attachShadow, escapeHtml, setHidden } from './dom.js';
 import { base, sheet } from './styles.js';
 

@@ -11,7 +11,7 @@
 // Rows farther away (at 64 keys most of the list is below the fold) are drawn when they come
 // that near, at the first scroll, or once input settles (150 ms without new data): an input
 // costs them no style, layout or paint.
-import { fixed } from '../lab/format.js';
+import { fixed } from '../views/format.js';
 import { attachShadow, setHidden, setText } from './dom.js';
 import { base, sheet } from './styles.js';
 
