@@ -5,7 +5,9 @@
 // Node and by fetch, and corrupt files. The legacy glove-100d.bin is tested at the end.
 // Run: node --test tests/js/
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { test } from 'node:test';
 
 import { createEngine } from 'attention-lab';
@@ -241,12 +243,19 @@ test('the first-view pack: the demo words without a bucket, the same numbers as 
 
 test('Node: the package exports the vocabulary and its files; loadVocab shares one vocabulary', async () => {
   assert.equal(await loadVocab(['dog']), vocab);
-  assert.ok(import.meta.resolve('attention-lab/assets/glove/000.bin').endsWith('/web/assets/glove/000.bin'));
+  assert.ok(createRequire(import.meta.url).resolve('attention-lab/assets/glove/000.bin').endsWith('/web/assets/glove/000.bin'));
   assert.ok(vocab.base.startsWith('file:') && vocab.base.endsWith('/web/assets/glove/'));
   assert.equal(vocab.loadedBuckets, GLOVE.buckets);
   // the legacy entry point reads file: URLs in Node too (Node's fetch cannot)
   assert.equal((await fetchVocab(new URL('glove-100d.bin', ASSETS))).size, 20_000);
   await assert.rejects(fetchVocab(new URL('nope.bin', ASSETS)), /fetchVocab: file:.*nope\.bin: ENOENT/);
+});
+
+test('Node: loading every bucket works under a limit of 64 open files', { skip: process.platform !== 'linux' }, () => {
+  const module = new URL('../../web/core/vocab.js', import.meta.url).href;
+  const script = `const { loadVocab } = await import(${JSON.stringify(module)}); console.log((await loadVocab()).loadedBuckets);`;
+  const out = execFileSync('bash', ['-c', 'ulimit -n 64 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' });
+  assert.equal(out.trim(), String(GLOVE.buckets));
 });
 
 test('browsers: buckets are fetched relative to the base; HTTP errors name the URL, and a later load retries', async () => {

@@ -57,13 +57,13 @@ export interface VocabOptions {
   read?: (url: URL) => Promise<ArrayBuffer | ArrayBufferView>;
 }
 
-/** A new vocabulary over the bucket files; no I/O until load(). */
+/** A new vocabulary over the bucket files; no I/O until load(), except reading the `preload` packs. */
 export function createVocab(options?: VocabOptions): BucketVocab;
 
 /**
  * The vocabulary shared by every caller with the same `base`, after loading the buckets of
  * `words` (all 2048, 3.3 MB, when omitted). Browsers: fetch relative to vocab.js; Node: the
- * package's own files (node:fs).
+ * package's own files (node:fs). The first call for a base creates the vocabulary with its options.
  */
 export function loadVocab(words?: Iterable<string>, options?: VocabOptions): Promise<BucketVocab>;
 
@@ -94,8 +94,8 @@ export interface ParsedBucket {
 export function encodeBucket(bucket: { bucket: number; buckets?: number; dim?: number; size?: number; records: BucketRecord[] }): Uint8Array;
 /** Parses and checks a bucket or pack file; throws an Error prefixed with `name`. */
 export function parseBucket(data: ArrayBuffer | ArrayBufferView, options?: { name?: string; bucket?: number }): ParsedBucket;
-/** q[k] · scale as float32. */
-export function recordVector(record: { scale: number; q: ArrayLike<number> }): Float32Array;
+/** q[k] · scale as float32, into `out` when given. */
+export function recordVector(record: { scale: number; q: ArrayLike<number> }, out?: Float32Array): Float32Array;
 /** A file's bytes: node:fs for file: URLs, fetch otherwise; rejects with an Error naming the URL. */
 export function readBytes(url: string | URL): Promise<Uint8Array>;
 
