@@ -288,6 +288,7 @@ test('bad arguments throw a TypeError naming them', async () => {
   assert.throws(() => vocab.status(null), /status: word must be a string, got null/);
   await assert.rejects(vocab.load('cat'), /load: words must be an array \(or other iterable\) of strings, got the string "cat"/);
   await assert.rejects(vocab.load(['cat', 7]), /load: words\[1\] must be a string, got number 7/);
+  await assert.rejects(vocab.load(), /load: words must be .* got undefined$/); // never every bucket by accident
   assert.throws(() => parseBucket('bytes'), TypeError);
 });
 

@@ -35,12 +35,14 @@ export interface BucketVocab {
   /** Buckets loaded so far, of GLOVE.buckets. */
   readonly loadedBuckets: number;
   /**
-   * Loads the buckets of `words` not loaded yet (every bucket when omitted), in parallel; resolves
-   * when each word is 'known' or 'unknown'. Rejects with an Error naming the file and the reason
-   * (HTTP status, file-system error, corrupt file); failed buckets are read again by the next call.
-   * Throws a TypeError for anything but an iterable of strings.
+   * Loads the buckets of `words` not loaded yet, in parallel; resolves when each word is 'known'
+   * or 'unknown'. Rejects with an Error naming the file and the reason (HTTP status, file-system
+   * error, corrupt file) once the others have settled; failed buckets are read again by the next
+   * call. Rejects with a TypeError for anything but an iterable of strings.
    */
-  load(words?: Iterable<string>): Promise<void>;
+  load(words: Iterable<string>): Promise<void>;
+  /** Loads every bucket not loaded yet (3.3 MB in all); otherwise as load(). */
+  loadAll(): Promise<void>;
   status(word: string): WordStatus;
   /** true when the word's vector is loaded. */
   has(word: string): boolean;

@@ -201,11 +201,11 @@ export function recordVector({ scale, q }, out = new Float32Array(q.length)) {
 }
 
 /**
- * A vocabulary over the bucket files in `base` (default: the package's web/assets/glove/). No
- * I/O until load() but the packs of `preload`: file names in `base` (packs, e.g. GLOVE.firstView), read at once;
- * load() waits for them before choosing buckets, and a pack that fails to load is skipped (its
- * words come from their buckets). `read(url)`: resolves to the file's bytes (default: fetch, or
- * node:fs for file: URLs).
+ * A vocabulary over the bucket files in `base` (default: the package's web/assets/glove/); no
+ * I/O until load() but the packs of `preload`. `preload`: file names in `base` of packs (e.g.
+ * GLOVE.firstView), read at once; load() waits for them before choosing buckets, and a pack that
+ * fails to load is skipped (its words come from their buckets). `read(url)`: resolves to the
+ * file's bytes (default: readBytes).
  */
 export function createVocab({ base = DEFAULT_BASE, preload = [], read = readBytes } = {}) {
   const root = new URL(base, import.meta.url);
@@ -252,21 +252,23 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     base: root.href,
 
     /**
-     * Loads the buckets of `words` that are not loaded yet (all buckets without an argument),
-     * in parallel; resolves once every word's status is 'known' or 'unknown'. If a bucket fails,
-     * rejects (after the others have settled) with the first failure: the file's URL and the
-     * reason; its words stay 'loading', and the next load() reads it again.
+     * Loads the buckets of `words` that are not loaded yet, in parallel; resolves once every
+     * word's status is 'known' or 'unknown'. If a bucket fails, rejects (after the others have
+     * settled) with the first failure: the file's URL and the reason; its words stay 'loading',
+     * and the next load() reads it again.
      */
     async load(words) {
+      const list = checkWords(words);
       await packs;
-      let need;
-      if (words === undefined) need = Array.from(loaded.keys());
-      else {
-        need = new Set();
-        for (const word of checkWords(words)) if (!vectors.has(word) && candidate(word)) need.add(bucketOf(word));
-      }
-      const failed = (await Promise.allSettled(Array.from(need, loadBucket))).find((r) => r.status === 'rejected');
-      if (failed) throw failed.reason;
+      const need = new Set();
+      for (const word of list) if (!vectors.has(word) && candidate(word)) need.add(bucketOf(word));
+      await settle(Array.from(need, loadBucket));
+    },
+
+    /** Loads every bucket not loaded yet (3.3 MB in all): as load(). */
+    async loadAll() {
+      await packs;
+      await settle(Array.from(loaded.keys(), loadBucket));
     },
 
     /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
@@ -295,6 +297,12 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
   };
 }
 
+// Waits for every promise; then throws the first rejection, if any.
+async function settle(promises) {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 const shared = new Map(); // base URL → vocabulary, so every caller shares one set of loaded buckets
 
 /**
@@ -307,7 +315,7 @@ export async function loadVocab(words, options = {}) {
   const key = new URL(options.base ?? DEFAULT_BASE, import.meta.url).href;
   let vocab = shared.get(key);
   if (!vocab) shared.set(key, (vocab = createVocab(options)));
-  await vocab.load(words);
+  await (words === undefined ? vocab.loadAll() : vocab.load(words));
   return vocab;
 }
 
@@ -321,7 +329,7 @@ function checkWord(word, where) {
 }
 
 function checkWords(words) {
-  if (typeof words === 'string' || words === null || typeof words[Symbol.iterator] !== 'function') {
+  if (typeof words === 'string' || words == null || typeof words[Symbol.iterator] !== 'function') {
     throw new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`);
   }
   const list = [...words];
@@ -332,7 +340,7 @@ function checkWords(words) {
 }
 
 function describe(value) {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : `${typeof value} ${String(value)}`;
 }
