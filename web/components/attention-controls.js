@@ -5,7 +5,7 @@
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
 //   event: 'settingschange' { detail: patch }  e.g. { dk: 256 } or { scaled: false }
 import { fixed } from '../views/format.js';
-import { DK_STEPS, TEMPERATURE_STEPS } from '../lab/store.js';
+import { DK_STEPS, TEMPERATURE_STEPS } from '../lab/settings.js';
 import { attachShadow, setText } from './dom.js';
 import { base, sheet } from './styles.js';
 

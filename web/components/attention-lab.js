@@ -4,16 +4,17 @@
 //   <script type="module" src=".../components/attention-lab.js"></script>
 //   <attention-lab sentence="The cat sat" probe="animal" dk="64" scaled="false"></attention-lab>
 //
-// State flows one way: controls → store (web/lab/store.js) → core (vectors.js builds Q, K, V
-// with the engine; engine.attention computes the result) → views (the elements below), which
+// State flows one way: controls → settings (web/lab/settings.js) → state (web/lab/state.js:
+// inputs.js builds Q, K, V with the engine; results.js computes the result) → views (the elements below), which
 // only draw the numbers they are given. Public API for lesson instruments: `state` (the latest
 // inputs and engine result), the 'statechange' event, `settings`, `set(patch)`, `ready`;
 // see attention-lab.d.ts.
 import { createEngine } from '../core/engine.js';
 import { fetchVocab, fetchWordSubset } from '../core/vocab.js';
-import { ATTRIBUTES, DK_STEPS, createStore, defaultSettings, patchFromAttribute } from '../lab/store.js';
+import { LabPipeline, WORD_DIM } from '../lab/inputs.js';
+import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../lab/settings.js';
+import { labState, queryRow, probeRow } from '../lab/state.js';
 import { MAX_TOKENS } from '../lab/tokenize.js';
-import { VectorBuilder, WORD_DIM } from '../lab/vectors.js';
 import { attachShadow, escapeHtml, setHidden, setText } from './dom.js';
 import { base, sheet, theme } from './styles.js';
 import './attention-controls.js';
@@ -85,9 +86,9 @@ const styles = sheet(`
 `);
 
 export class AttentionLab extends HTMLElement {
-  static observedAttributes = Object.keys(ATTRIBUTES);
+  static observedAttributes = ATTRIBUTES;
 
-  #store = createStore(defaultSettings());
+  #store = createStore();
   #engine = null;
   #vocab = null;
   #builder = null;
@@ -185,7 +186,8 @@ export class AttentionLab extends HTMLElement {
   }
 
   attributeChangedCallback(name, _previous, value) {
-    this.#store.set(patchFromAttribute(name, value));
+    const warning = applyAttribute(this.#store, name, value);
+    if (warning) console.warn(warning);
   }
 
   connectedCallback() {
@@ -200,7 +202,7 @@ export class AttentionLab extends HTMLElement {
 
   #useVocab(vocab) {
     this.#vocab = vocab;
-    this.#builder = new VectorBuilder(this.#engine, vocab);
+    this.#builder = new LabPipeline(this.#engine, vocab);
     this.#els.foot.textContent =
       `Core: WebAssembly ${this.#engine.simd ? 'SIMD' : '(scalar)'} · ` +
       (vocab.partial ? 'loading the GloVe vocabulary…' : `${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`);
@@ -226,7 +228,7 @@ export class AttentionLab extends HTMLElement {
     return this.#state;
   }
 
-  /** The settings as the controls show them (see web/lab/store.js). */
+  /** The settings as the controls show them (see web/lab/settings.js). */
   get settings() {
     return this.#store.get();
   }
@@ -270,91 +272,34 @@ export class AttentionLab extends HTMLElement {
     }
 
     // 1. inputs (Q, K, V) and 2. the core
-    let inputs;
-    let result;
-    let rowSums;
-    let probe = null;
+    let state;
     try {
-      inputs = this.#builder.build(s);
-      const { q, k, v, n, m, d, dv } = inputs;
-      if (s.causal && n !== m)
-        throw new Error(`The causal mask needs as many queries as keys (the pasted Q has ${n} rows, K has ${m}).`);
-      const options = { scale: s.scaled ? 'sqrt' : 'none', temperature: s.temperature };
-      result = this.#engine.attention({ q, k, v, n, m, d, dv, causal: s.causal, ...options });
-      // Row sums come from the core (shown to prove each row is a distribution).
-      rowSums = result.rowSum;
-      if (inputs.probe) {
-        const probeResult = this.#engine.attention({ q: inputs.probe.q, k, n: 1, m, d, ...options });
-        probe = Object.freeze({ ...inputs.probe, result: probeResult, rowSum: probeResult.rowSum[0] });
-      }
+      state = labState(s, this.#builder, this.#engine);
     } catch (error) {
-      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: inputs?.d ?? this.#last.d, scale: this.#last.scale };
+      e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d: this.#last.d, scale: this.#last.scale };
       this.#showError(`${error.message} Showing the previous result.`);
       return;
     }
     this.#showError('');
-    const { n, m, d, queryLabels, keyLabels, known } = inputs;
-    const selected = Math.min(s.selected, n - 1);
+    const { n, d, result, probe, queryLabels, selected } = state;
     this.#last = { d, scale: result.scale };
 
     // 3. views
     e.controls.value = { ...s, hasPaste: Boolean(s.pasted), d, scale: result.scale };
-    e.chips.known = s.projection === 'pasted' ? null : known;
+    e.chips.known = s.projection === 'pasted' ? null : state.tokens.map((t) => t.known);
     e.chips.selected = selected;
-    this.#showUnknownWords(s, inputs);
-    e.heatmap.data = { n, m, weights: result.weights, scores: result.scores, dots: result.dots, queryLabels, keyLabels, selected };
-    const row = (array) => array.subarray(selected * m, (selected + 1) * m);
+    this.#showUnknownWords(s, state);
+    e.heatmap.data = { n, m: state.m, weights: result.weights, scores: result.scores, dots: result.dots, queryLabels, keyLabels: state.keyLabels, selected };
     setText(e.barsTitle, `Where “${queryLabels[selected]}” looks`);
     setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
-    e.bars.data = {
-      labels: keyLabels,
-      weights: row(result.weights),
-      scores: row(result.scores),
-      rowSum: rowSums[selected],
-      entropy: result.entropy[selected],
-      maxWeight: result.maxWeight[selected],
-      known,
-    };
-    if (probe) {
-      e.probeBars.data = {
-        labels: keyLabels,
-        weights: probe.result.weights,
-        scores: probe.result.scores,
-        rowSum: probe.rowSum,
-        entropy: probe.result.entropy[0],
-        maxWeight: probe.result.maxWeight[0],
-        known,
-      };
-    } else {
-      e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
-    }
+    e.bars.data = queryRow(state);
+    if (probe) e.probeBars.data = probeRow(state);
+    else e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
     setHidden(e.probeNote, !probe || probe.known);
     if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(probe.text)}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
 
-    this.#state = Object.freeze({
-      settings: s,
-      tokens: Object.freeze(queryLabels.map((text, i) => Object.freeze({ text, known: known ? known[i] : null }))),
-      queryLabels,
-      keyLabels,
-      projection: s.projection,
-      n,
-      m,
-      d,
-      dk: d,
-      dv: inputs.dv,
-      q: inputs.q,
-      k: inputs.k,
-      v: inputs.v,
-      x: inputs.x,
-      scaled: s.scaled,
-      temperature: s.temperature,
-      causal: s.causal,
-      positional: s.positional,
-      selected,
-      result,
-      rowSums,
-      probe,
-    });
+    this.#state = state;
+    this.dispatchEvent(new Event('change', { bubbles: true }));
     this.dispatchEvent(new CustomEvent('statechange', { detail: this.#state }));
     if (s.projection === 'random') this.#prepareProjections(s.seed);
     if (this.#resolveReady) {
@@ -371,7 +316,7 @@ export class AttentionLab extends HTMLElement {
     }
   }
 
-  #showUnknownWords(s, inputs) {
+  #showUnknownWords(s, state) {
     const note = this.#els.oov;
     if (s.projection === 'pasted') {
       this.#oovHtml = '';
@@ -381,7 +326,7 @@ export class AttentionLab extends HTMLElement {
       return;
     }
     if (note.className !== 'note oov') note.className = 'note oov';
-    const unknown = [...new Set(inputs.queryLabels.filter((_, i) => !inputs.known[i]))];
+    const unknown = state.unknown;
     setHidden(note, unknown.length === 0);
     if (unknown.length > 0) {
       const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(w)}</b>`).join(', ');
