@@ -11,8 +11,7 @@
 // The data is drawn as it is set: whoever sets it may read the picture at once.
 import { fixed, score, tipLabel } from '../../views/format.js';
 import { FONT_PX, heatmapScene } from '../../views/heatmap.js';
-import { AlElement } from '../base.js';
-import { escapeHtml, setHidden } from '../dom.js';
+import { AlElement, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { HeatmapPainter } from './heatmap-painter.js';
 
