@@ -1,2 +1,2 @@
-// The DOM helpers now live beside the base element; kept for the lesson's modules that import them from here.
+// These DOM functions now live beside the base element; kept for the lesson's modules that import them from here.
 export { escapeHtml, setHidden, setText } from './base.js';
