@@ -68,6 +68,15 @@ async function settle(page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
+// Moves the range input of an instrument as a learner would: a new value, then its input event.
+async function moveSlider(page, tag, value) {
+  await page.locator(tag).evaluate((el, v) => {
+    const slider = el.shadowRoot.querySelector('input[type=range]');
+    slider.value = v;
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
 async function assertClean(page, problems) {
   const csp = await page.evaluate(() => window.__cspViolations);
   assert.deepEqual(csp, [], 'CSP violations');
@@ -108,11 +117,9 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   await settle(page);
   const saturation = await page.evaluate(() => document.querySelector('saturation-plot').shadowRoot.textContent);
   assert.match(saturation, /At d_k = 1024: unscaled, \d+ of 10 rows are extremely peaked/);
-  // temperature 0.01 pushes z/T past ln(FLT_MAX): the naive row shows ∞ and NaN, labelled broken
-  await page.evaluate(() => {
-    const demo = document.querySelector('overflow-demo');
-    demo.temperature = 0.01;
-  });
+  // temperature 0.01 pushes z/T past ln(FLT_MAX): the naive row shows ∞ and NaN, labelled broken.
+  // The overflow demo's slider asks for it; the page's settings take it, so every instrument follows.
+  await moveSlider(page, 'overflow-demo', '-2');
   await page.waitForFunction(() =>
     document.querySelector('overflow-demo').shadowRoot.querySelector('.status.bad'),
   );
@@ -127,14 +134,13 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   assert.ok(overflow.naiveRows.every((label) => label.startsWith('naive (broken)')));
   assert.ok(overflow.broken.includes('∞') && overflow.broken.includes('NaN'), overflow.broken.join(' '));
   assert.ok(overflow.stable.slice(0, 10).every((text) => text !== 'NaN' && text !== '∞'));
+  await settle(page);
+  assert.match(await page.evaluate(() => document.querySelector('step-by-step').shadowRoot.textContent), /all ≤ 0; T = 0\.01/);
   // a new sentence with an unknown word, then a step-by-step key click and 8 heads
   await page.fill('#sentence', 'attention is all you need zyzzyvas');
   await settle(page);
-  await page.evaluate(() => {
-    const root = document.querySelector('step-by-step').shadowRoot;
-    root.querySelectorAll('.keys button')[2].click();
-    document.querySelector('multi-head-view').heads = 8;
-  });
+  await page.evaluate(() => document.querySelector('step-by-step').shadowRoot.querySelectorAll('.keys button')[2].click());
+  await moveSlider(page, 'multi-head-view', '8');
   await settle(page);
   const after = await page.evaluate(() => ({
     status: document.getElementById('status').textContent,
@@ -144,6 +150,7 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   assert.match(after.status, /6 tokens; not in the vocabulary \(random vectors\): zyzzyvas/);
   assert.equal(after.pressed, 'all');
   assert.equal(after.heads, 8);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attention-lesson').settings), { heads: 8, key: 2 });
   await assertClean(page, problems);
   await context.close();
 });
@@ -165,4 +172,62 @@ test('screenshots at 360 and 1440 px, light and dark', async () => {
       await context.close();
     }
   }
+});
+
+test('D4: words KaTeX cannot parse (control characters, lone surrogates, leading combining marks, TeX specials) are shown, never typeset', async () => {
+  const { context, page, problems } = await open();
+  const sentence = '∑ cat \u0007bell \uD800 \u0301a {x}_ \\alpha $ % # & ^ ~';
+  await page.evaluate((text) => {
+    const field = document.getElementById('sentence');
+    field.value = text;
+    document.getElementById('controls').dispatchEvent(new Event('input'));
+  }, sentence);
+  await settle(page);
+  for (const key of [0, 2, 3, 4, 5, 10]) {
+    await page.evaluate((k) => document.querySelector('step-by-step').shadowRoot.querySelectorAll('.keys button')[k].click(), key);
+    await settle(page);
+    const report = await page.evaluate(() => {
+      const root = document.querySelector('step-by-step').shadowRoot;
+      return {
+        text: root.textContent,
+        words: [...root.querySelectorAll('.word')].map((span) => span.textContent),
+        pressed: root.querySelector('[aria-pressed="true"]').textContent,
+        katex: root.querySelectorAll('.katex').length,
+        errors: root.querySelectorAll('.katex-error').length,
+        query: document.getElementById('row').selectedOptions[0].textContent.replace(/^\d+\. /, ''),
+      };
+    });
+    assert.doesNotMatch(report.text, /Cannot draw|ParseError|KaTeX parse error/);
+    assert.equal(report.errors, 0);
+    assert.ok(report.katex >= 10, `formulas: ${report.katex}`);
+    assert.deepEqual(report.words, [`“${report.query}”`, `“${report.pressed}”`], 'the query and key words, as text beside the formulas');
+  }
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('a very long word is shown cut with “…”, and the page does not grow sideways', async () => {
+  const { context, page, problems } = await open({ width: 360 });
+  const started = Date.now();
+  await page.evaluate(() => {
+    document.getElementById('sentence').value = `the ${'x'.repeat(100_000)} cat`;
+    document.getElementById('controls').dispatchEvent(new Event('input'));
+  });
+  await settle(page);
+  const elapsed = Date.now() - started;
+  const report = await page.evaluate(() => {
+    const root = document.querySelector('step-by-step').shadowRoot;
+    return {
+      buttons: [...root.querySelectorAll('.keys button')].map((b) => b.textContent.length),
+      title: root.querySelectorAll('.keys button')[1].title.length,
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+    };
+  });
+  assert.deepEqual(report.buttons, [3, 25, 3], 'the long word as 24 characters and …');
+  assert.ok(report.title < 300, `its tooltip is cut too: ${report.title} characters`);
+  assert.ok(report.overflow <= 0, `the page scrolls sideways by ${report.overflow}px`);
+  // generous: six instruments drawn in idle time on a shared machine
+  assert.ok(elapsed < 15000, `${elapsed} ms to draw every instrument`);
+  await assertClean(page, problems);
+  await context.close();
 });
