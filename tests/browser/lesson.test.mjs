@@ -206,6 +206,34 @@ test('D4: words KaTeX cannot parse (control characters, lone surrogates, leading
   await context.close();
 });
 
+test('D9: heading-level takes 1 to 6; anything else is the default (2), with a warning', async () => {
+  const { context, page, problems } = await open();
+  const warnings = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  const headings = await page.evaluate(() =>
+    ['-1', '1e3', '2.5', 'Infinity', '', ' ', 'two', '0', '3', '6'].map((level) => {
+      const lesson = document.createElement('attention-lesson');
+      lesson.setAttribute('heading-level', level);
+      document.body.append(lesson);
+      const tags = [...new Set([...lesson.querySelectorAll('section > :first-child')].map((el) => el.localName))];
+      lesson.remove();
+      return [level, tags];
+    }),
+  );
+  assert.deepEqual(headings, [
+    ['-1', ['h2']], ['1e3', ['h2']], ['2.5', ['h2']], ['Infinity', ['h2']], ['', ['h2']], [' ', ['h2']], ['two', ['h2']], ['0', ['h2']],
+    ['3', ['h3']], ['6', ['h6']],
+  ]);
+  await page.waitForTimeout(100);
+  assert.equal(warnings.length, 8, warnings.join('\n'));
+  assert.match(warnings[0], /heading-level="-1" is not a whole number from 1 to 6; using 2/);
+  // the warnings were expected here; nothing else may have gone wrong
+  await assertClean(page, problems.filter((p) => !p.includes('heading-level')));
+  await context.close();
+});
+
 test('a very long word is shown cut with “…”, and the page does not grow sideways', async () => {
   const { context, page, problems } = await open({ width: 360 });
   const started = Date.now();

@@ -14,7 +14,7 @@
 //
 // Light DOM (no shadow root): the page styles the sections, and the instruments stay
 // addressable as document.querySelector('variance-lab') etc. Attributes: `for`,
-// `heading-level` (default 2), `loading="eager"`.
+// `heading-level` (1–6, default 2), `loading="eager"`.
 //
 // Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
 // only when its section comes near the viewport, and a new state reaches an instrument only
@@ -43,6 +43,15 @@ const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
 const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
 const SETTLE_MS = 150; // the lab's states are taken up once they stop coming for this long (a slider drag ends)
+
+/** The heading level of the sections: a whole number from 1 to 6, else the default (with a warning). */
+export function headingLevel(text) {
+  if (text === null) return DEFAULT_HEADING_LEVEL;
+  const level = Number(text);
+  if (text.trim() !== '' && Number.isInteger(level) && level >= 1 && level <= 6) return level;
+  console.warn(`<attention-lesson>: heading-level="${text}" is not a whole number from 1 to 6; using ${DEFAULT_HEADING_LEVEL}.`);
+  return DEFAULT_HEADING_LEVEL;
+}
 
 /** The sentence saying how the instruments follow the lab's `state`, as view nodes. */
 export function followingStatus(state) {
@@ -150,7 +159,7 @@ export class AttentionLesson extends HTMLElement {
   }
 
   #build() {
-    const level = Number(this.getAttribute('heading-level')) || DEFAULT_HEADING_LEVEL;
+    const level = headingLevel(this.getAttribute('heading-level'));
     if (this.hasAttribute('for')) {
       this.#status = toDom(h('p', { class: 'lesson-status' }, 'Waiting for the lab…'));
       this.append(this.#status);
