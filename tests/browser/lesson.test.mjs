@@ -259,3 +259,18 @@ test('a very long word is shown cut with “…”, and the page does not grow s
   await assertClean(page, problems);
   await context.close();
 });
+
+test('theme="dark" and "light" on <attention-lesson> redraw the instruments in that scheme, whatever the reader’s', async () => {
+  const { context, page, problems } = await open({ colorScheme: 'light' });
+  // a hollow dot of claim 1 is filled with the theme's background
+  const hollow = () => page.locator('variance-lab').evaluate((el) => el.shadowRoot.querySelector('circle[stroke]').getAttribute('fill'));
+  const light = await hollow();
+  await page.evaluate(() => document.querySelector('attention-lesson').setAttribute('theme', 'dark'));
+  await page.waitForFunction((before) => document.querySelector('variance-lab').shadowRoot.querySelector('circle[stroke]').getAttribute('fill') !== before, light);
+  assert.equal(await hollow(), 'rgb(18, 21, 26)', 'the dark palette’s bg, #12151a');
+  await page.evaluate(() => document.querySelector('attention-lesson').setAttribute('theme', 'light'));
+  await page.waitForFunction((before) => document.querySelector('variance-lab').shadowRoot.querySelector('circle[stroke]').getAttribute('fill') === before, light);
+  assert.equal(light, 'rgb(255, 255, 255)');
+  await assertClean(page, problems);
+  await context.close();
+});

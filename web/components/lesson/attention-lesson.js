@@ -14,7 +14,7 @@
 //
 // Light DOM (no shadow root): the page styles the sections, and the instruments stay
 // addressable as document.querySelector('variance-lab') etc. Attributes: `for`,
-// `heading-level` (1–6, default 2), `loading="eager"`.
+// `heading-level` (1–6, default 2), `loading="eager"`, `theme` (light, dark or auto, as the lab's).
 //
 // Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
 // only when its section comes near the viewport, and a new state reaches an instrument only
@@ -78,7 +78,12 @@ export function followingStatus(state) {
   return h('p', { class: 'lesson-status' }, [`Following the lab: ${n} tokens${cut}, ${query}, `, setting, '; ', where, '.']);
 }
 
+// The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
+const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
+
 export class AttentionLesson extends HTMLElement {
+  static observedAttributes = ['theme'];
+
   #engine = null;
   #model = null;
   #state = null; // the lab state the instruments draw
@@ -95,6 +100,17 @@ export class AttentionLesson extends HTMLElement {
   constructor() {
     super();
     for (const type of ['input', 'change']) this.addEventListener(type, (event) => this.#onRequest(event));
+  }
+
+  attributeChangedCallback(name, _previous, value) {
+    if (name !== 'theme') return;
+    const known = value !== null && Object.hasOwn(COLOR_SCHEMES, value);
+    if (value !== null && !known)
+      console.warn(`<attention-lesson>: theme="${value}" is not one of ${Object.keys(COLOR_SCHEMES).join(', ')}; the page's scheme is used.`);
+    // set through the CSSOM (allowed under style-src 'self'); without it, the page's or the reader's scheme
+    if (known) this.style.setProperty('--al-color-scheme', COLOR_SCHEMES[value]);
+    else this.style.removeProperty('--al-color-scheme');
+    for (const s of this.#sections) s.element.themeChanged?.();
   }
 
   connectedCallback() {

@@ -51,7 +51,6 @@ export class Instrument extends AlElement {
   #width = 0;
   #observer = null;
   #value = null;
-  #redraw = () => this.invalidate();
 
   /** The results to draw (a model method's), or { empty: text }. */
   get results() {
@@ -88,13 +87,16 @@ export class Instrument extends AlElement {
       }
     });
     this.#observer.observe(this);
-    DARK?.addEventListener('change', this.#redraw);
+    DARK?.addEventListener('change', this.themeChanged);
   }
 
   disconnectedCallback() {
     this.#observer?.disconnect();
-    DARK?.removeEventListener('change', this.#redraw);
+    DARK?.removeEventListener('change', this.themeChanged);
   }
+
+  /** Draws again in the colours of now (the colour scheme, a theme attribute or a --al-* property changed). */
+  themeChanged = () => this.invalidate();
 
   /** Sets `.value` to the learner's request and tells the host ('input', then 'change' once settled). */
   request(value, type = 'input') {
