@@ -274,3 +274,27 @@ test('theme="dark" and "light" on <attention-lesson> redraw the instruments in t
   await assertClean(page, problems);
   await context.close();
 });
+
+test('keyboard: a slider or key button keeps focus while its instrument redraws around it', async () => {
+  const { context, page, problems } = await open();
+  await page.locator('multi-head-view').evaluate((el) => el.shadowRoot.querySelector('input[type=range]').focus());
+  for (const key of ['ArrowRight', 'ArrowRight']) {
+    await page.keyboard.press(key);
+    await settle(page);
+  }
+  const heads = await page.locator('multi-head-view').evaluate((el) => ({
+    focused: el.shadowRoot.activeElement === el.shadowRoot.querySelector('input[type=range]'),
+    drawn: el.shadowRoot.querySelectorAll('.grid > div').length,
+  }));
+  assert.deepEqual(heads, { focused: true, drawn: 6 });
+  await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.keys button')[1].focus());
+  await page.keyboard.press('Enter');
+  await settle(page);
+  const step = await page.locator('step-by-step').evaluate((el) => ({
+    focused: el.shadowRoot.activeElement?.textContent,
+    pressed: el.shadowRoot.querySelector('[aria-pressed="true"]').textContent,
+  }));
+  assert.deepEqual(step, { focused: 'cat', pressed: 'cat' });
+  await assertClean(page, problems);
+  await context.close();
+});
