@@ -183,7 +183,7 @@ export class AttentionLesson extends HTMLElement {
     this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
       const section = toDom(h('section', { id, class: 'instrument' }, [h(`h${level}`, {}, title), h(tag)]));
       this.append(section);
-      return { tag, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: true };
+      return { tag, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
     });
   }
 
@@ -272,7 +272,10 @@ export class AttentionLesson extends HTMLElement {
     if (this.#pendingState) {
       this.#state = this.#pendingState;
       this.#pendingState = null;
-      this.#engine = this.#lab.engine;
+      if (this.#lab.engine !== this.#engine) {
+        this.#engine = this.#lab.engine;
+        this.#model = null;
+      }
       if (this.#status) {
         const status = toDom(followingStatus(this.#state));
         this.#status.replaceWith(status);

@@ -13,7 +13,7 @@
 // `change` events, after which `.value` holds it, e.g. { heads: 6 }: the lesson routes it.
 import { AlElement } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
-import { toDom } from '../../views/h.js';
+import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
@@ -122,7 +122,7 @@ export class Instrument extends AlElement {
 }
 
 function message(text) {
-  return { tag: 'p', attrs: { class: 'empty' }, children: [text] };
+  return h('p', { class: 'empty' }, text);
 }
 
 // ---- patching the DOM to a view tree ----
