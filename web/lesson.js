@@ -61,6 +61,7 @@ async function main() {
     const unknown = state.unknown ?? [];
     status.textContent =
       `${state.n} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.map(shortLabel).join(', ')}` : ''}. ` +
+      (state.temperature === 1 ? '' : `Temperature T = ${state.temperature}, for every instrument (the slider of “Temperature”). `) +
       `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
   }
 

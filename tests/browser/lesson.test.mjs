@@ -136,6 +136,7 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   assert.ok(overflow.stable.slice(0, 10).every((text) => text !== 'NaN' && text !== '∞'));
   await settle(page);
   assert.match(await page.evaluate(() => document.querySelector('step-by-step').shadowRoot.textContent), /all ≤ 0; T = 0\.01/);
+  assert.match(await page.locator('#status').textContent(), /Temperature T = 0\.01, for every instrument/);
   // a new sentence with an unknown word, then a step-by-step key click and 8 heads
   await page.fill('#sentence', 'attention is all you need zyzzyvas');
   await settle(page);
