@@ -140,22 +140,29 @@ int guarded(Body body) {
 
 std::vector<int> widths(const emscripten::val& dims) { return emscripten::vecFromJSArray<int>(dims); }
 
-// out: counts (bins) | below | above | mean | variance, for unscaled then scaled
-int lesson_dot_histograms(uint32_t seed, int d, int samples, int bins, float lo, float hi, float scaled_lo,
-                          float scaled_hi, uintptr_t out) {
+// out: counts (bins) | below | above | mean | variance | lo | hi, for unscaled then scaled | sqrt_d.
+// A range the caller does not give (has_range false) is the lesson's default (default_dot_range).
+int lesson_dot_histograms(uint32_t seed, int d, int samples, int bins, bool has_range, float lo, float hi,
+                          bool has_scaled_range, float scaled_lo, float scaled_hi, uintptr_t out) {
   return guarded([&] {
     float* base = at<float>(out);
-    const std::size_t stride = static_cast<std::size_t>(bins > 0 ? bins : 0) + 4;
+    const std::size_t stride = static_cast<std::size_t>(bins > 0 ? bins : 0) + 6;
     attn::DotHistogram u, s;
-    u.lo = lo, u.hi = hi, u.counts = base;
-    s.lo = scaled_lo, s.hi = scaled_hi, s.counts = base + stride;
+    if (has_range) u.lo = lo, u.hi = hi;
+    else attn::default_dot_range(d, false, &u.lo, &u.hi);
+    if (has_scaled_range) s.lo = scaled_lo, s.hi = scaled_hi;
+    else attn::default_dot_range(d, true, &s.lo, &s.hi);
+    u.counts = base;
+    s.counts = base + stride;
     if (!attn::dot_histograms(seed, d, samples, bins, u, s, &g_last_error)) return false;
     const attn::DotHistogram* hists[2] = {&u, &s};
     for (int h = 0; h < 2; ++h) {
       float* tail = base + h * stride + bins;
       tail[0] = hists[h]->below, tail[1] = hists[h]->above;
       tail[2] = static_cast<float>(hists[h]->mean), tail[3] = static_cast<float>(hists[h]->variance);
+      tail[4] = hists[h]->lo, tail[5] = hists[h]->hi;
     }
+    base[2 * stride] = attn::sqrt_d(d);
     return true;
   });
 }
@@ -211,7 +218,7 @@ int lesson_project_head(uintptr_t x, int t, int d_in, uintptr_t wq, uintptr_t wk
 }
 
 // out: max_weight | entropy | regime | grad_norm (n×t each) | mean_max_weight | mean_entropy
-//      | mean_grad_norm | fraction_peaked | fraction_flat (n each)
+//      | mean_grad_norm | fraction_peaked | fraction_flat | peaked_count | flat_count (n each) | max_entropy
 int lesson_saturation_sweep(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, bool scaled,
                             uintptr_t out) {
   return guarded([&] {
@@ -219,9 +226,13 @@ int lesson_saturation_sweep(uintptr_t x, int t, int d_in, uint32_t seed, emscrip
     const std::size_t n = w.size(), nt = n * static_cast<std::size_t>(t > 0 ? t : 0);
     float* base = at<float>(out);
     float* mean = base + 4 * nt;
-    return attn::saturation_sweep(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(n), scaled,
-                                  {base, base + nt, base + 2 * nt, base + 3 * nt},
-                                  {mean, mean + n, mean + 2 * n, mean + 3 * n, mean + 4 * n}, &g_last_error);
+    if (!attn::saturation_sweep(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(n), scaled,
+                                {base, base + nt, base + 2 * nt, base + 3 * nt},
+                                {mean, mean + n, mean + 2 * n, mean + 3 * n, mean + 4 * n, mean + 5 * n, mean + 6 * n},
+                                &g_last_error))
+      return false;
+    mean[7 * n] = attn::max_entropy(t);
+    return true;
   });
 }
 
@@ -241,7 +252,7 @@ int lesson_upstream_gradient(uint32_t seed, int row, int m, uintptr_t out) {
 }
 
 // out: product (d) | scores | shifted | exps | weights (m each) | dot | scale | row_max | sum | weight_sum
-//      | max_weight | entropy
+//      | max_weight | entropy | sqrt_d | min_weight
 int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool scaled, float temperature, int visible,
                         uintptr_t out) {
   return guarded([&] {
@@ -254,6 +265,7 @@ int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool sc
     float* tail = base + dd + 4 * mm;
     tail[0] = trace.dot, tail[1] = trace.scale, tail[2] = trace.row_max, tail[3] = trace.sum;
     tail[4] = trace.weight_sum, tail[5] = trace.max_weight, tail[6] = trace.entropy;
+    tail[7] = trace.sqrt_d, tail[8] = trace.min_weight;
     return true;
   });
 }
@@ -264,13 +276,17 @@ int lesson_softmax_gradient_norm(uintptr_t p, int m, uint32_t seed, int row, uin
       [&] { return attn::softmax_gradient_norm(at<const float>(p), m, seed, row, at<float>(out), &g_last_error); });
 }
 
-// out: z/T | exps | weights (m each) | sum — the broken naive version, raw
+// out: z/T | exps | weights (m each) | sum | largest z/T | overflowed (0 or 1) — the broken naive version, raw
 int lesson_softmax_naive(uintptr_t z, int m, float temperature, uintptr_t out) {
   return guarded([&] {
     float* base = at<float>(out);
     const std::size_t mm = m > 0 ? m : 0;
-    return attn::softmax_naive(at<const float>(z), m, temperature, base, base + mm, base + 3 * mm, base + 2 * mm,
-                               &g_last_error);
+    bool overflowed = false;
+    if (!attn::softmax_naive(at<const float>(z), m, temperature, base, base + mm, base + 3 * mm, base + 2 * mm,
+                             &g_last_error, base + 3 * mm + 1, &overflowed))
+      return false;
+    base[3 * mm + 2] = overflowed ? 1.0f : 0.0f;
+    return true;
   });
 }
 

@@ -71,8 +71,17 @@ struct Accumulator {
 
 Regime classify_row(float max_weight, float entropy, int m) {
   if (max_weight > kPeakedMaxWeight) return Regime::peaked;
-  if (m >= 2 && entropy > kFlatEntropyFraction * std::log(static_cast<float>(m))) return Regime::flat;
+  if (m >= 2 && entropy > kFlatEntropyFraction * max_entropy(m)) return Regime::flat;
   return Regime::balanced;
+}
+
+float max_entropy(int m) { return std::log(static_cast<float>(m)); }
+
+float sqrt_d(int d) { return static_cast<float>(std::sqrt(static_cast<double>(d))); }
+
+void default_dot_range(int d, bool scaled, float* lo, float* hi) {
+  *hi = kDotRangeStdDevs * (scaled ? 1.0f : sqrt_d(d));
+  *lo = -*hi;
 }
 
 std::uint64_t derive_seed(std::uint32_t seed, Role role, std::uint32_t a, std::uint32_t b) {
@@ -314,6 +323,8 @@ bool saturation_sweep(const float* x, int t, int d_in, std::uint32_t seed, const
     summary.mean_grad_norm[c] = static_cast<float>(sum_grad / t);
     summary.fraction_peaked[c] = static_cast<float>(peaked) / t;
     summary.fraction_flat[c] = static_cast<float>(flat) / t;
+    if (summary.peaked_count) summary.peaked_count[c] = static_cast<float>(peaked);
+    if (summary.flat_count) summary.flat_count[c] = static_cast<float>(flat);
   }
   return true;
 }
@@ -330,6 +341,7 @@ bool step_by_step(const float* q, const float* k, int m, int d, int key, bool sc
   for (int j = 0; j < m; ++j)
     if (!check_row("k", k + static_cast<std::size_t>(j) * d, d, err)) return false;
   out.scale = scaled ? inv_sqrt(d) : 1.0f;
+  out.sqrt_d = sqrt_d(d);
   // steps 1–2: q ∘ k and its sum, for the chosen pair
   out.dot = 0;
   for (int c = 0; c < d; ++c) {
@@ -361,10 +373,12 @@ bool step_by_step(const float* q, const float* k, int m, int d, int key, bool sc
   const float inv_sum = 1.0f / out.sum;
   out.weight_sum = 0;
   out.max_weight = 0;
+  out.min_weight = 1;
   for (int j = 0; j < m; ++j) {
     out.weights[j] = out.exps[j] / out.sum;
     out.weight_sum += out.weights[j];
     out.max_weight = std::fmax(out.max_weight, out.weights[j]);
+    if (j < visible) out.min_weight = std::fmin(out.min_weight, out.weights[j]);
   }
   out.entropy = std::fmax(0.0f, std::log(out.sum) - sum_et * inv_sum);
   return true;
@@ -384,7 +398,7 @@ bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, f
 // ---- temperature and overflow -------------------------------------------------------------
 
 bool softmax_naive(const float* z, int m, float temperature, float* zt, float* exps, float* sum, float* weights,
-                   Error* err) {
+                   Error* err, float* largest, bool* overflowed) {
   if (!check_range("m (row length)", m, 1, kMaxDim, err)) return false;
   if (!(temperature > 0.0f) || !std::isfinite(temperature))
     return fail(err, Status::invalid_argument, "temperature must be a positive finite number, got %g", temperature);
@@ -399,6 +413,11 @@ bool softmax_naive(const float* z, int m, float temperature, float* zt, float* e
     *sum += exps[j];
   }
   for (int j = 0; j < m; ++j) weights[j] = exps[j] / *sum;
+  if (largest) {
+    *largest = -INFINITY;
+    for (int j = 0; j < m; ++j) *largest = std::fmax(*largest, zt[j]);
+  }
+  if (overflowed) *overflowed = !std::isfinite(*sum) || !all_finite(weights, static_cast<std::size_t>(m));
   return true;
 }
 

@@ -52,6 +52,12 @@ enum class Regime : int32_t { balanced = 0, peaked = 1, flat = 2 };
 // peaked when max_weight > kPeakedMaxWeight, flat when m ≥ 2 and entropy > kFlatEntropyFraction·ln m.
 Regime classify_row(float max_weight, float entropy, int m);
 
+// ln m: the entropy of a uniform row of m weights, the largest any row of m can have.
+float max_entropy(int m);
+
+// √d: the standard deviation of q·k for i.i.d. N(0,1) components of width d, which 1/√d undoes.
+float sqrt_d(int d);
+
 // ---- seeds -------------------------------------------------------------------------------
 enum class Role : std::uint32_t { query = 0, key = 1, value = 2, dot_sample = 3, upstream = 4 };
 
@@ -90,6 +96,10 @@ struct DotHistogram {
 };
 bool dot_histograms(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled, DotHistogram& scaled,
                     Error* err);
+// The range a histogram of width d shows when the caller picks none: ±4 standard deviations,
+// ±4√d for q·k and ±4 for q·k/√d, so all but ~6e-5 of the samples fall inside.
+constexpr float kDotRangeStdDevs = 4.0f;
+void default_dot_range(int d, bool scaled, float* lo, float* hi);
 
 // The same for a real sentence: for each width d and each draw r < draws, Q and K of head r
 // (head_projections) give t² dot products; the variance is taken over all draws·t² of them
@@ -144,6 +154,8 @@ struct SweepSummary {     // each count_dims: the same, over the t rows
   float* mean_grad_norm;
   float* fraction_peaked;
   float* fraction_flat;
+  float* peaked_count = nullptr;  // optional: how many of the t rows are peaked
+  float* flat_count = nullptr;    // optional: how many are flat
 };
 
 // Scores z = scale · Q Kᵀ of head 0 (scale 1/√d when `scaled`, else 1), p = softmax(z) row-wise
@@ -177,6 +189,8 @@ struct StepTrace {
   float weight_sum = 0;  // Σⱼ weights (≈ 1: a probability distribution)
   float max_weight = 0;  // maxⱼ weights
   float entropy = 0;     // −Σⱼ pⱼ ln pⱼ (nats), computed as softmax_row_ref does
+  float sqrt_d = 0;      // √d, whether or not the scores were scaled by its inverse
+  float min_weight = 0;  // the smallest weight of a visible key (> 0 unless exp underflowed)
 };
 // temperature T > 0 divides the scores (softmax(z/T)); keys j ≥ `visible` are hidden (the
 // causal mask of query row i is visible = i + 1; no mask: visible = m). 1 ≤ visible ≤ m.
@@ -193,9 +207,10 @@ bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, f
 // with no max subtracted, sum = Σ exps, weights = exps / sum, all float32. Past
 // kExpOverflowThreshold an exp is +Infinity, the sum is +Infinity and weights become NaN
 // (∞/∞) or 0: these raw values are returned as they are so the page can show the failure.
-// z must be finite (or -Infinity); T positive and finite.
+// z must be finite (or -Infinity); T positive and finite. Optionally: *largest = maxⱼ zt, and
+// *overflowed = true when the sum or any weight is not finite (the failure the demo shows).
 bool softmax_naive(const float* z, int m, float temperature, float* zt, float* exps, float* sum, float* weights,
-                   Error* err);
+                   Error* err, float* largest = nullptr, bool* overflowed = nullptr);
 
 // ---- multi-head ----------------------------------------------------------------------------
 

@@ -167,6 +167,20 @@ TEST_CASE("dot_histograms bins sample_dots' samples", "[lesson][variance]") {
   REQUIRE_FALSE(attn::dot_histograms(6, d, samples, bins, hu, hs, &err));
 }
 
+TEST_CASE("the default histogram ranges are ±4 standard deviations", "[lesson][variance]") {
+  float lo, hi;
+  attn::default_dot_range(64, false, &lo, &hi);  // Var(q·k) = d: standard deviation √64 = 8
+  REQUIRE(lo == -32.0f);
+  REQUIRE(hi == 32.0f);
+  attn::default_dot_range(64, true, &lo, &hi);
+  REQUIRE(lo == -4.0f);
+  REQUIRE(hi == 4.0f);
+  attn::default_dot_range(2, false, &lo, &hi);
+  REQUIRE(hi == Approx(4 * std::sqrt(2.0)).epsilon(1e-7));
+  REQUIRE(attn::sqrt_d(100) == 10.0f);
+  REQUIRE(attn::max_entropy(10) == Approx(std::log(10.0)).epsilon(1e-7));
+}
+
 TEST_CASE("claim 1: Var(q·k) grows like d_k, Var(q·k/√d_k) stays 1", "[lesson][variance][claim]") {
   const std::vector<int> dims = {1, 4, 16, 64, 256};
   const int samples = 20000;
@@ -312,11 +326,13 @@ TEST_CASE("saturation sweep matches float64 attention and the backward pass", "[
   const int nd = int(dims.size());
   for (bool scaled : {false, true}) {
     std::vector<float> mw(nd * t), ent(nd * t), reg(nd * t), gn(nd * t);
-    std::vector<float> s_mw(nd), s_ent(nd), s_gn(nd), s_peak(nd), s_flat(nd);
+    std::vector<float> s_mw(nd), s_ent(nd), s_gn(nd), s_peak(nd), s_flat(nd), n_peak(nd), n_flat(nd);
     attn::Error err;
     REQUIRE(attn::saturation_sweep(x.data(), t, d_in, 8, dims.data(), nd, scaled,
                                    {mw.data(), ent.data(), reg.data(), gn.data()},
-                                   {s_mw.data(), s_ent.data(), s_gn.data(), s_peak.data(), s_flat.data()}, &err));
+                                   {s_mw.data(), s_ent.data(), s_gn.data(), s_peak.data(), s_flat.data(), n_peak.data(),
+                                    n_flat.data()},
+                                   &err));
     for (int c = 0; c < nd; ++c) {
       const int d = dims[c];
       auto q = to_float(project64(x, t, d_in, projection_weights(8, attn::Role::query, 0, d_in, d), d));
@@ -339,6 +355,9 @@ TEST_CASE("saturation sweep matches float64 attention and the backward pass", "[
         sum_gn += gn[c * t + i];
       }
       REQUIRE(s_gn[c] == Approx(sum_gn / t).epsilon(1e-5));
+      REQUIRE(n_peak[c] == float(std::count(reg.begin() + c * t, reg.begin() + (c + 1) * t, 1.0f)));
+      REQUIRE(n_flat[c] == float(std::count(reg.begin() + c * t, reg.begin() + (c + 1) * t, 2.0f)));
+      REQUIRE(s_peak[c] == Approx(n_peak[c] / t).epsilon(1e-7));
     }
   }
 }
@@ -390,6 +409,9 @@ TEST_CASE("step by step: every intermediate of one row", "[lesson][steps]") {
   }
   REQUIRE(tr.dot == Approx(dot3).margin(1e-5));
   REQUIRE(tr.scale == Approx(1 / std::sqrt(8.0)).epsilon(1e-7));
+  REQUIRE(tr.sqrt_d == Approx(std::sqrt(8.0)).epsilon(1e-7));
+  REQUIRE(tr.min_weight == *std::min_element(weights.begin(), weights.end()));
+  REQUIRE(tr.min_weight > 0.0f);
   auto expect = ref64::attention(q, k, {}, 1, m, d, 0, 1 / std::sqrt(8.0), 1.0, false);
   const double mx = *std::max_element(expect.scores.begin(), expect.scores.end());
   double sum = 0;
@@ -433,6 +455,8 @@ TEST_CASE("step by step with a temperature and hidden keys is the page's attenti
   REQUIRE(tr.max_weight == Approx(expect.max_weight[0]).margin(kWeightAbsTol));
   REQUIRE(tr.entropy == Approx(expect.entropy[0]).margin(1e-5));
   REQUIRE(tr.weight_sum == Approx(1.0).margin(1e-6));
+  REQUIRE(tr.min_weight == *std::min_element(weights.begin(), weights.begin() + visible));  // hidden keys: 0, not counted
+  REQUIRE(tr.min_weight > 0.0f);
 }
 
 TEST_CASE("softmax_gradient_norm is the sweep's gradient size of a row", "[lesson][gradients]") {
@@ -457,7 +481,12 @@ TEST_CASE("the naive softmax overflows where the stable one does not", "[lesson]
   attn::Error err;
   SECTION("small scores: naive and stable agree") {
     const std::vector<float> z = {1, 2, 0.5f, -3};
-    REQUIRE(attn::softmax_naive(z.data(), m, 2.0f, zt.data(), exps.data(), &sum, weights.data(), &err));
+    float largest = 0;
+    bool overflowed = true;
+    REQUIRE(attn::softmax_naive(z.data(), m, 2.0f, zt.data(), exps.data(), &sum, weights.data(), &err, &largest,
+                                &overflowed));
+    REQUIRE(largest == 1.0f);  // 2 / 2
+    REQUIRE_FALSE(overflowed);
     double expect_sum = 0;
     for (int j = 0; j < m; ++j) expect_sum += std::exp(z[j] / 2.0);
     REQUIRE(sum == Approx(expect_sum).epsilon(1e-6));
@@ -471,7 +500,12 @@ TEST_CASE("the naive softmax overflows where the stable one does not", "[lesson]
   SECTION("scores past ln(FLT_MAX): ∞ exps, ∞ sum, NaN weights — returned raw") {
     REQUIRE(attn::kExpOverflowThreshold == Approx(std::log(double(FLT_MAX))).epsilon(1e-7));
     const std::vector<float> z = {95, 90, 10, -5};
-    REQUIRE(attn::softmax_naive(z.data(), m, 1.0f, zt.data(), exps.data(), &sum, weights.data(), &err));
+    float largest = 0;
+    bool overflowed = false;
+    REQUIRE(attn::softmax_naive(z.data(), m, 1.0f, zt.data(), exps.data(), &sum, weights.data(), &err, &largest,
+                                &overflowed));
+    REQUIRE(largest == 95.0f);
+    REQUIRE(overflowed);
     REQUIRE(std::isinf(exps[0]));
     REQUIRE(std::isinf(exps[1]));
     REQUIRE(std::isinf(sum));

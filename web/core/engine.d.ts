@@ -150,6 +150,11 @@ export interface SaturationSweep {
   regime: Float32Array;
   /** ‖∂L/∂scores‖₂ for L = ⟨g, p⟩ with a fixed seeded upstream gradient g per row */
   gradNorm: Float32Array;
+  /** per width: how many of the t rows are extremely peaked / nearly flat */
+  peakedCount: Float32Array;
+  flatCount: Float32Array;
+  /** ln t: the entropy of a uniform row, the most a row of t weights can have */
+  maxEntropy: number;
   /** per width, over the rows */
   mean: {
     maxWeight: Float32Array;
@@ -168,6 +173,8 @@ export interface StepTrace {
   dot: number;
   /** 1/√d when scaled, else 1 */
   scale: number;
+  /** √d */
+  sqrtD: number;
   /** scale·q·k_j for every key j (m) */
   scores: Float32Array;
   rowMax: number;
@@ -183,6 +190,8 @@ export interface StepTrace {
   /** the row's largest weight and entropy (nats), as attention() reports them */
   maxWeight: number;
   entropy: number;
+  /** the smallest weight of a visible key (> 0: every visible key gets some weight) */
+  minWeight: number;
   temperature: number;
   /** keys 0 … visible − 1 are visible */
   visible: number;
@@ -198,6 +207,10 @@ export interface NaiveSoftmax {
   exps: Float32Array;
   sum: number;
   weights: Float32Array;
+  /** max z / T: past expOverflowThreshold its exp is Infinity */
+  largest: number;
+  /** true when the sum or any weight is not finite */
+  overflowed: boolean;
 }
 
 export interface HeadWeights {
@@ -224,10 +237,12 @@ export interface MultiHeadResult {
 
 export interface Engine {
   readonly lessonConstants: LessonConstants;
-  /** histograms of q·k and q·k/√d for random q, k ~ N(0, I_d); range defaults to ±4√d, scaledRange to ±4 */
+  /** histograms of q·k and q·k/√d for random q, k ~ N(0, I_d); the core picks range ±4√d and scaledRange ±4 when omitted */
   dotHistograms(options: { seed?: number; d: number; samples?: number; bins?: number; range?: [number, number]; scaledRange?: [number, number] }): {
     d: number;
     samples: number;
+    /** √d */
+    sqrtD: number;
     unscaled: DotHistogram;
     scaled: DotHistogram;
   };

@@ -293,27 +293,28 @@ class Engine {
    * over `range` and of q·k/√d over `scaledRange`, with `bins` bins each, plus their sample mean
    * and variance. Each histogram: { counts, below, above, mean, variance, lo, hi }.
    */
-  dotHistograms({ seed = 1, d, samples = 2000, bins = 40, range, scaledRange = [-4, 4] } = {}) {
+  dotHistograms({ seed = 1, d, samples = 2000, bins = 40, range, scaledRange } = {}) {
     checkSeed(seed);
     checkDim('d', d, 1, 4096);
     checkDim('samples', samples, 2, 1 << 20);
     checkDim('bins', bins, 1, 1024);
-    const [lo, hi] = checkRange('range', range ?? [-4 * Math.sqrt(d), 4 * Math.sqrt(d)]);
-    const [slo, shi] = checkRange('scaledRange', scaledRange);
-    const stride = bins + 4;
-    const flat = this.#run('dotHistograms', [], 2 * stride, (out) =>
-      this.#wasm.lessonDotHistograms(seed, d, samples, bins, lo, hi, slo, shi, out),
+    // an omitted range is the core's default (±4√d and ±4)
+    const [lo, hi] = range === undefined ? [0, 0] : checkRange('range', range);
+    const [slo, shi] = scaledRange === undefined ? [0, 0] : checkRange('scaledRange', scaledRange);
+    const stride = bins + 6;
+    const flat = this.#run('dotHistograms', [], 2 * stride + 1, (out) =>
+      this.#wasm.lessonDotHistograms(seed, d, samples, bins, range !== undefined, lo, hi, scaledRange !== undefined, slo, shi, out),
     );
-    const histogram = (offset, rangeLo, rangeHi) => ({
+    const histogram = (offset) => ({
       counts: flat.slice(offset, offset + bins),
       below: flat[offset + bins],
       above: flat[offset + bins + 1],
       mean: flat[offset + bins + 2],
       variance: flat[offset + bins + 3],
-      lo: Math.fround(rangeLo),
-      hi: Math.fround(rangeHi),
+      lo: flat[offset + bins + 4],
+      hi: flat[offset + bins + 5],
     });
-    return { d, samples, unscaled: histogram(0, lo, hi), scaled: histogram(stride, slo, shi) };
+    return { d, samples, sqrtD: flat[2 * stride], unscaled: histogram(0), scaled: histogram(stride) };
   }
 
   /** Measured Var(q·k) and Var(q·k/√d) of `samples` random pairs for each width in `dims` (expected d and 1). */
@@ -401,12 +402,11 @@ class Engine {
     checkBoolean('scaled', scaled);
     const n = widths.length;
     const nt = n * t;
-    const flat = this.#run('saturationSweep', [xa], 4 * nt + 5 * n, (xPtr, out) =>
+    const flat = this.#run('saturationSweep', [xa], 4 * nt + 7 * n + 1, (xPtr, out) =>
       this.#wasm.lessonSaturationSweep(xPtr, t, dIn, seed, widths, scaled, out),
     );
-    const [maxWeight, entropy, regime, gradNorm, meanMax, meanEntropy, meanGrad, peaked, flatRows] = split(flat, [
-      nt, nt, nt, nt, n, n, n, n, n,
-    ]);
+    const [maxWeight, entropy, regime, gradNorm, meanMax, meanEntropy, meanGrad, peaked, flatRows, peakedCount, flatCount] =
+      split(flat, [nt, nt, nt, nt, n, n, n, n, n, n, n]);
     return {
       dims: widths,
       t,
@@ -415,6 +415,9 @@ class Engine {
       entropy,
       regime,
       gradNorm,
+      peakedCount,
+      flatCount,
+      maxEntropy: flat[4 * nt + 7 * n],
       mean: { maxWeight: meanMax, entropy: meanEntropy, gradNorm: meanGrad, fractionPeaked: peaked, fractionFlat: flatRows },
     };
   }
@@ -461,12 +464,15 @@ class Engine {
     checkPositive('temperature', temperature);
     const qa = floatArray('q', q, d, 'd');
     const ka = floatArray('k', k, m * d, 'm·d');
-    const flat = this.#run('stepByStep', [qa, ka], d + 4 * m + 7, (qPtr, kPtr, out) =>
+    const flat = this.#run('stepByStep', [qa, ka], d + 4 * m + 9, (qPtr, kPtr, out) =>
       this.#wasm.lessonStepByStep(qPtr, kPtr, m, d, key, scaled, temperature, visible, out),
     );
-    const [product, scores, shifted, exps, weights, tail] = split(flat, [d, m, m, m, m, 7]);
-    const [dot, scale, rowMax, sum, weightSum, maxWeight, entropy] = tail;
-    return { key, temperature, visible, product, dot, scale, scores, rowMax, shifted, exps, sum, weights, weightSum, maxWeight, entropy };
+    const [product, scores, shifted, exps, weights, tail] = split(flat, [d, m, m, m, m, 9]);
+    const [dot, scale, rowMax, sum, weightSum, maxWeight, entropy, sqrtD, minWeight] = tail;
+    return {
+      key, temperature, visible, product, dot, scale, sqrtD, scores, rowMax, shifted, exps, sum, weights, weightSum,
+      maxWeight, minWeight, entropy,
+    };
   }
 
   /**
@@ -492,11 +498,14 @@ class Engine {
     checkPositive('temperature', temperature);
     if (z.length === 0) throw new RangeError('scores must hold at least one number, got an empty array');
     const m = z.length;
-    const flat = this.#run('softmaxNaive', [z], 3 * m + 1, (zPtr, out) =>
+    const flat = this.#run('softmaxNaive', [z], 3 * m + 3, (zPtr, out) =>
       this.#wasm.lessonSoftmaxNaive(zPtr, m, temperature, out),
     );
     const [scaledScores, exps, weights] = split(flat, [m, m, m]);
-    return { naive: true, temperature, scaledScores, exps, sum: flat[3 * m], weights };
+    return {
+      naive: true, temperature, scaledScores, exps, sum: flat[3 * m], weights, largest: flat[3 * m + 1],
+      overflowed: flat[3 * m + 2] === 1,
+    };
   }
 
   /**
