@@ -11,7 +11,9 @@
 //
 // A table maps a key to a message: text with {name} placeholders, or { one, other } plural forms
 // chosen by the `count` parameter. A number given as a parameter is written in the language's
-// own digits (grouping included); pass text for a number that must stay as it is (a seed). Keys
+// own digits (grouping included); pass text for a number that must stay as it is (a seed); a
+// parameter { key, params } is a message of its own, put into the sentence (as a PasteError's
+// "row 2 (line 4)"). Keys
 // ending in "Html" hold markup (only <b>, <code>, <em>, <sub>, <sup>, <a href>, <br>): they are
 // inserted as markup, every other message as text. Both tables have exactly the same keys,
 // placeholders and tags (tests/js/i18n.test.mjs).
@@ -95,12 +97,14 @@ export function createStrings(lang, table) {
     if (typeof entry === 'object') entry = entry[plurals.select(Number(params?.count))] ?? entry.other;
     return entry;
   };
+  // A parameter may itself be a message, { key, params } (a part of a sentence: "row 2 (line 4)").
+  const show = (value) =>
+    typeof value === 'number' ? integer(value, lang) : value?.key ? fill(message(value.key, value.params), value.params, false) : String(value);
   const fill = (text, params, escape) =>
     params
       ? text.replace(PLACEHOLDER, (whole, name) => {
           if (!(name in params)) return whole;
-          const value = params[name];
-          const shown = typeof value === 'number' ? integer(value, lang) : String(value);
+          const shown = show(params[name]);
           return escape ? escapeHtml(shown) : shown;
         })
       : text;
@@ -123,6 +127,19 @@ export function createStrings(lang, table) {
     /** "a, b and c" in the language. */
     list: (items) => new Intl.ListFormat(lang, { type: 'conjunction' }).format(items),
   });
+}
+
+/**
+ * An error whose message is the English of `key` (for scripts, the console and Node), and which
+ * carries `key` and `params` so that a page shows it in its reader's language (messageOf).
+ */
+export function localError(ErrorType, key, params = {}, fields = {}) {
+  return Object.assign(new ErrorType(english().t(key, params)), { key, params }, fields);
+}
+
+/** What a page shows for `error`: its message in `strings`' language when it has a key, else its message. */
+export function messageOf(error, strings) {
+  return error?.key ? strings.t(error.key, error.params) : String(error?.message ?? error);
 }
 
 /** Text made safe to put into markup. */

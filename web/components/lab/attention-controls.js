@@ -7,7 +7,6 @@
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
 //   controls.value → the same with the reader's change, e.g. { …, dk: 256 }
 import { DK_STEPS, TEMPERATURE_STEPS } from '../../lab/settings.js';
-import { fixed } from '../../views/format.js';
 import { AlElement, setText } from '../base.js';
 import { sheet } from '../theme.js';
 
@@ -52,43 +51,43 @@ export class AttentionControls extends AlElement {
   static template = `
       <form novalidate>
         <fieldset>
-          <legend>Projection</legend>
+          <legend data-t="controls.projection"></legend>
           <div class="segmented">
-            <label><input type="radio" name="projection" value="identity" aria-describedby="proj-hint"><span>Identity</span></label>
-            <label><input type="radio" name="projection" value="random" aria-describedby="proj-hint"><span>Random</span></label>
-            <label><input type="radio" name="projection" value="pasted" aria-describedby="proj-hint"><span>Pasted</span></label>
+            <label><input type="radio" name="projection" value="identity" aria-describedby="proj-hint"><span data-t="controls.identity"></span></label>
+            <label><input type="radio" name="projection" value="random" aria-describedby="proj-hint"><span data-t="controls.random"></span></label>
+            <label><input type="radio" name="projection" value="pasted" aria-describedby="proj-hint"><span data-t="controls.pasted"></span></label>
           </div>
           <p class="hint" id="proj-hint"></p>
         </fieldset>
 
         <div class="field">
-          <div class="top"><label for="dk">d<sub>k</sub> <span class="hint">(width of q and k)</span></label><output id="dk-out" for="dk"></output></div>
-          <input id="dk" type="range" min="0" max="${DK_STEPS.length - 1}" step="1" aria-label="d_k">
+          <div class="top"><label for="dk">d<sub>k</sub> <span class="hint" data-t="controls.dkWidth"></span></label><output id="dk-out" for="dk"></output></div>
+          <input id="dk" type="range" min="0" max="${DK_STEPS.length - 1}" step="1" data-t-attrs="aria-label:controls.dkName">
         </div>
 
         <div class="group">
-          <label class="check"><input id="scaled" type="checkbox" role="switch" aria-label="Scale by √d_k" aria-describedby="scale-hint">
-            <span>Scale by √d<sub>k</sub></span></label>
+          <label class="check"><input id="scaled" type="checkbox" role="switch" data-t-attrs="aria-label:controls.scaleName" aria-describedby="scale-hint">
+            <span data-t-html="controls.scaleHtml"></span></label>
           <p class="hint indent" id="scale-hint"></p>
         </div>
 
         <div class="field">
-          <div class="top"><label for="temperature">Temperature</label><output id="t-out" for="temperature"></output></div>
+          <div class="top"><label for="temperature" data-t="controls.temperature"></label><output id="t-out" for="temperature"></output></div>
           <input id="temperature" type="range" min="0" max="${TEMPERATURE_STEPS.length - 1}" step="1" aria-describedby="t-hint">
-          <p class="hint" id="t-hint">softmax(scores / T): low T sharpens, high T flattens.</p>
+          <p class="hint" id="t-hint" data-t="controls.temperatureHint"></p>
         </div>
 
         <div class="group">
-          <label class="check"><input id="causal" type="checkbox" aria-describedby="causal-hint"> <span>Causal mask</span></label>
-          <p class="hint indent-check" id="causal-hint">Each token sees only itself and earlier tokens.</p>
-          <label class="check"><input id="positional" type="checkbox" aria-describedby="pe-hint"> <span>Positional encoding</span></label>
-          <p class="hint indent-check" id="pe-hint">Adds sin/cos of the position to each word vector.</p>
+          <label class="check"><input id="causal" type="checkbox" aria-describedby="causal-hint"> <span data-t="controls.causal"></span></label>
+          <p class="hint indent-check" id="causal-hint" data-t="controls.causalHint"></p>
+          <label class="check"><input id="positional" type="checkbox" aria-describedby="pe-hint"> <span data-t="controls.positional"></span></label>
+          <p class="hint indent-check" id="pe-hint"></p>
         </div>
 
         <div class="field seed">
-          <div class="top"><label for="seed">Seed</label></div>
+          <div class="top"><label for="seed" data-t="controls.seed"></label></div>
           <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" aria-describedby="seed-hint">
-          <p class="hint" id="seed-hint">Picks the random W<sub>Q</sub> and W<sub>K</sub>.</p>
+          <p class="hint" id="seed-hint" data-t-html="controls.seedHtml"></p>
         </div>
       </form>`;
 
@@ -112,6 +111,7 @@ export class AttentionControls extends AlElement {
       tOut: $('t-out'),
       causal: $('causal'),
       positional: $('positional'),
+      peHint: $('pe-hint'),
       seed: $('seed'),
     };
     this.#els.form.addEventListener('submit', (event) => event.preventDefault());
@@ -135,11 +135,8 @@ export class AttentionControls extends AlElement {
       radio.checked = radio.value === value.projection;
       radio.disabled = radio.value === 'pasted' && !value.hasPaste;
     }
-    const projHint = {
-      identity: 'q = k = x: attention by word similarity; d<sub>k</sub> = 100.',
-      random: 'q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: seeded random 100 × d<sub>k</sub> matrices.',
-      pasted: 'Q and K as pasted under “Bring your own vectors”.',
-    }[value.projection];
+    const strings = this.strings;
+    const projHint = strings.html(PROJECTION_HINTS[value.projection]);
     if (this.#projHint !== projHint) e.projHint.innerHTML = this.#projHint = projHint;
     const step = nearestStep(DK_STEPS, random ? value.dk : value.d);
     e.dk.value = String(step);
@@ -149,15 +146,16 @@ export class AttentionControls extends AlElement {
     e.scaled.checked = value.scaled;
     setText(e.scaleHint, Number.isFinite(value.scale)
       ? value.scaled
-        ? `scores = q·k × ${fixed(value.scale, 4)} (= 1/√${value.d})`
-        : 'scores = q·k, unscaled'
+        ? strings.t('controls.scaleOn', { factor: strings.fixed(value.scale, 4), d: String(value.d) })
+        : strings.t('controls.scaleOff')
       : '');
     const t = nearestStep(TEMPERATURE_STEPS, value.temperature);
     e.temperature.value = String(t);
-    e.temperature.setAttribute('aria-valuetext', `T = ${value.temperature}`);
-    setText(e.tOut, String(value.temperature));
+    e.temperature.setAttribute('aria-valuetext', `T = ${strings.fmt(value.temperature)}`);
+    setText(e.tOut, strings.fmt(value.temperature));
     e.causal.checked = value.causal;
     e.positional.checked = value.positional;
+    setText(e.peHint, strings.t(value.projection === 'pasted' ? 'controls.positionalPasted' : 'controls.positionalHint'));
     e.positional.disabled = value.projection === 'pasted';
     if (this.shadowRoot.activeElement !== e.seed) e.seed.value = String(value.seed);
     e.seed.disabled = !random;
@@ -193,6 +191,9 @@ export class AttentionControls extends AlElement {
     this.emit('input');
   }
 }
+
+// The hint under the projection, for each choice.
+const PROJECTION_HINTS = { identity: 'controls.identityHtml', random: 'controls.randomHtml', pasted: 'controls.pastedHtml' };
 
 // The index of the stop closest to x (the sliders move in steps; attributes may give any value).
 function nearestStep(steps, x) {

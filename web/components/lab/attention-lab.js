@@ -12,11 +12,13 @@
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
 import { covers, loadCore, loadFullVocab } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
-import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
+import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
+import { languageFor, onLanguageChange, speaks, withNodes } from '../../i18n/dom.js';
+import { loadStrings, messageOf } from '../../i18n/i18n.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement, escapeHtml, setHidden, setText } from '../base.js';
+import { AlElement, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
@@ -63,48 +65,46 @@ const styles = sheet(`
   .alert { margin: 0; }
 `);
 
-const LOADING = 'Loading word vectors…';
 // The settings the controls show and set.
 const CONTROLLED = ['projection', 'dk', 'seed', 'scaled', 'temperature', 'causal', 'positional'];
 
 export class AttentionLab extends AlElement {
-  static observedAttributes = ATTRIBUTES;
+  static observedAttributes = [...ATTRIBUTES, 'lang'];
   static styles = [styles];
   static template = `
     <div class="lab">
       <section class="card tokens">
-        <label class="title" for="sentence">Tokens</label>
+        <label class="title" for="sentence" data-t="lab.tokens"></label>
         <input id="sentence" class="text" type="text" autocomplete="off" spellcheck="false" aria-describedby="sentence-hint">
-        <p class="hint note" id="sentence-hint">Type a sentence: it is split into lower-case words and punctuation, one chip each.
-          Choose a chip to see where it looks; double-click (or press Enter on) a chip to edit it.</p>
+        <p class="hint note" id="sentence-hint" data-t="lab.tokensHint"></p>
+        <p class="note english" hidden></p>
         <token-chips></token-chips>
         <p class="note oov" hidden></p>
-        <p class="note truncated" hidden>Only the first ${MAX_TOKENS} tokens are used.</p>
-        <p class="note long" hidden>Tokens longer than ${LABEL_CHARS} characters are shown cut, ending in “…”: their tooltips
-          show more, and the heatmap’s table reads them in full.</p>
+        <p class="note truncated" hidden></p>
+        <p class="note long" hidden></p>
       </section>
       <p class="alert" role="alert"></p>
       <div class="main">
         <section class="card controls" aria-labelledby="controls-title">
-          <h2 id="controls-title">Settings</h2>
+          <h2 id="controls-title" data-t="lab.settings"></h2>
           <attention-controls></attention-controls>
         </section>
         <section class="card heat" aria-labelledby="heat-title">
-          <h2 id="heat-title">Attention weights</h2>
-          <p class="hint">Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.</p>
+          <h2 id="heat-title" data-t="lab.weights"></h2>
+          <p class="hint" data-t="lab.weightsHint"></p>
           <attention-heatmap></attention-heatmap>
         </section>
         <section class="card bars" aria-labelledby="bars-title">
-          <h2 id="bars-title">Where the selected token looks</h2>
-          <p class="hint" id="bars-hint">Select a row in the heatmap or a chip.</p>
+          <h2 id="bars-title" data-t="lab.barsTitle"></h2>
+          <p class="hint" id="bars-hint" data-t="lab.barsHint"></p>
           <probability-bars id="bars"></probability-bars>
         </section>
       </div>
       <div class="lower">
         <section class="card probe" aria-labelledby="probe-title">
-          <h2 id="probe-title">Cross-attention probe</h2>
-          <p class="hint">One extra query word (n = 1) attends over the sentence’s tokens (m keys).</p>
-          <div class="probe-field"><label for="probe">Probe word</label>
+          <h2 id="probe-title" data-t="lab.probe"></h2>
+          <p class="hint" data-t="lab.probeHint"></p>
+          <div class="probe-field"><label for="probe" data-t="lab.probeWord"></label>
             <input id="probe" class="text" type="text" autocomplete="off" spellcheck="false"></div>
           <p class="note probe-note" hidden></p>
           <probability-bars id="probe-bars"></probability-bars>
@@ -122,7 +122,9 @@ export class AttentionLab extends AlElement {
   #loading = null;
   #fullRequested = false;
   #preparing = null; // the seed whose projections are being computed in idle time
-  #oovHtml = '';
+  #oovShown = '';
+  #language = null; // the language asked for (its strings may still be loading)
+  #stopWatching = null;
   #resolveReady;
   #els;
 
@@ -137,6 +139,7 @@ export class AttentionLab extends AlElement {
     this.#els = {
       sentence: $('#sentence'),
       chips: $('token-chips'),
+      english: $('.note.english'),
       oov: $('.note.oov'),
       truncated: $('.note.truncated'),
       long: $('.note.long'),
@@ -152,11 +155,16 @@ export class AttentionLab extends AlElement {
       paste: $('vector-paste'),
       foot: $('.foot'),
     };
-    for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = LOADING;
+    this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
   }
 
   attributeChangedCallback(name, _previous, value) {
+    if (name === 'lang') {
+      if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: en, nb.`);
+      if (this.isConnected) this.#chooseLanguage();
+      return;
+    }
     const warning = applyAttribute(this.#store, name, value);
     if (warning) console.warn(warning);
     if (name === 'theme') this.#els.heatmap.themeChanged();
@@ -164,7 +172,39 @@ export class AttentionLab extends AlElement {
 
   connectedCallback() {
     super.connectedCallback();
-    this.#loading ??= this.#load();
+    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
+    const words = this.#chooseLanguage();
+    this.#loading ??= this.#load(words);
+  }
+
+  disconnectedCallback() {
+    this.#stopWatching?.();
+  }
+
+  /** The language the lab speaks (en or nb; see web/i18n/dom.js for how it is chosen). */
+  get language() {
+    return this.#language ?? this.strings.lang;
+  }
+
+  // The language the lab should speak now; its strings when they have loaded. Returns that promise.
+  #chooseLanguage() {
+    const language = languageFor(this);
+    if (language === this.#language) return loadStrings(language);
+    this.#language = language;
+    const loading = loadStrings(language);
+    loading.then((strings) => {
+      if (this.#language === language) this.strings = strings;
+    });
+    return loading;
+  }
+
+  // The words go to every element inside, then everything is drawn again in them.
+  stringsChanged() {
+    const e = this.#els;
+    for (const view of [e.chips, e.controls, e.heatmap, e.bars, e.probeBars]) view.strings = this.strings;
+    if (customElements.get('vector-paste')) e.paste.strings = this.strings; // else once it has loaded
+    this.#showFoot();
+    this.dispatchEvent(new Event('languagechange'));
   }
 
   /**
@@ -240,10 +280,17 @@ export class AttentionLab extends AlElement {
   // The settings as they are, before anything is computed: the fields and the chips.
   #showSettings(s) {
     const e = this.#els;
+    const t = this.strings.t;
     if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
     if (this.shadowRoot.activeElement !== e.probe && e.probe.value !== s.probe) e.probe.value = s.probe;
+    // the words are English: a reader of another language is told so, with a sentence to try
+    setHidden(e.english, this.strings.lang === 'en');
+    if (this.strings.lang !== 'en') setText(e.english, t('lab.englishWords', { example: DEFAULT_SENTENCE }));
     setHidden(e.truncated, !s.truncated);
-    setHidden(e.long, !s.tokens.some((token) => token.length > LABEL_CHARS));
+    if (s.truncated) setText(e.truncated, t('lab.truncated', { count: MAX_TOKENS }));
+    const long = s.tokens.some((token) => token.length > LABEL_CHARS);
+    setHidden(e.long, !long);
+    if (long) setText(e.long, t('lab.long', { count: LABEL_CHARS }));
     e.chips.tokens = s.tokens;
   }
 
@@ -255,7 +302,7 @@ export class AttentionLab extends AlElement {
       return state;
     } catch (error) {
       this.#showControls(s, this.#state);
-      this.#showError(`${error.message} Showing the previous result.`);
+      this.#showError(this.strings.t('lab.previous', { message: messageOf(error, this.strings) }));
       return null;
     }
   }
@@ -268,39 +315,45 @@ export class AttentionLab extends AlElement {
   // The views of a state: every element is handed its part.
   #showState(state) {
     const e = this.#els;
+    const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
     e.chips.known = s.projection === 'pasted' ? null : state.tokens.map((token) => token.known);
     e.chips.selected = selected;
     this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
-    setText(e.barsTitle, `Where “${shortLabel(queryLabels[selected])}” looks`);
-    setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
+    setText(e.barsTitle, t('lab.barsTitleWord', { word: shortLabel(queryLabels[selected]) }));
+    setText(e.barsHint, t('lab.barsHintRow', { index: selected + 1, count: n }));
     e.bars.data = queryRow(state);
     if (probe) e.probeBars.data = probeRow(state);
-    else e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
+    else e.probeBars.message = t(s.projection === 'pasted' ? 'lab.probeNeedsWords' : 'lab.probeEmpty');
     setHidden(e.probeNote, !probe || probe.known);
-    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(shortLabel(probe.text))}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
+    if (probe && !probe.known) e.probeNote.replaceChildren(...withNodes(t('lab.probeUnknown'), { word: bold(shortLabel(probe.text)) }));
   }
 
   #showUnknownWords(state) {
     const note = this.#els.oov;
+    const t = this.strings.t;
     if (state.projection === 'pasted') {
-      this.#oovHtml = '';
+      this.#oovShown = '';
       note.hidden = false;
       note.className = 'note';
-      note.textContent = 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.';
+      note.textContent = t('lab.pastedInUse');
       return;
     }
     if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = state.unknown;
     setHidden(note, unknown.length === 0);
-    if (unknown.length > 0) {
-      const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(shortLabel(w))}</b>`).join(', ');
-      const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
-      const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
-      if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
-    }
+    if (unknown.length === 0) return;
+    const shown = `${this.strings.lang}\u0000${unknown.join('\u0000')}`;
+    if (this.#oovShown === shown) return;
+    this.#oovShown = shown;
+    // "a, b and 3 more": the list in the language's own words, each word in bold
+    const words = unknown.slice(0, 8).map(shortLabel);
+    if (unknown.length > 8) words.push(t('lab.unknownMore', { count: unknown.length - 8 }));
+    const parts = new Intl.ListFormat(this.strings.lang, { type: 'conjunction' }).formatToParts(words);
+    const list = parts.map((part, i) => (part.type === 'element' && !(unknown.length > 8 && i === parts.length - 1) ? bold(part.value) : part.value));
+    note.replaceChildren(...withNodes(t('lab.unknown'), { list: list }).flat());
   }
 
   // The new state goes out: the property, the events, the first-result marks, and idle work.
@@ -321,10 +374,18 @@ export class AttentionLab extends AlElement {
         performance.mark('attention-lab:first-frame');
         setTimeout(() => {
           this.#needFullVocab();
-          import('./vector-paste.js');
+          import('./vector-paste.js').then(() => {
+            this.#els.paste.strings = this.strings;
+          });
         });
       });
     }
+  }
+
+  // A message in place of the heatmap and the bars (while loading, or when nothing can be drawn).
+  #showMessage(key) {
+    const e = this.#els;
+    for (const view of [e.heatmap, e.bars, e.probeBars]) view.message = this.strings.t(key);
   }
 
   #showError(message) {
@@ -333,9 +394,10 @@ export class AttentionLab extends AlElement {
 
   // ---- loading: the engine, then the words ------------------------------------------------
 
-  #load() {
-    return loadCore()
-      .then(async ({ engine, words }) => {
+  // The first result waits for the words of the lab's language too (they load in parallel).
+  #load(words) {
+    return Promise.all([loadCore(), words.catch(() => null)])
+      .then(async ([{ engine, words }]) => {
         this.#engine = engine;
         this.#useVocab(words ?? (await loadFullVocab()));
       })
@@ -345,10 +407,17 @@ export class AttentionLab extends AlElement {
   #useVocab(vocab) {
     this.#vocab = vocab;
     this.#pipeline = new LabPipeline(this.#engine, vocab);
-    this.#els.foot.textContent =
-      `Core: WebAssembly ${this.#engine.simd ? 'SIMD' : '(scalar)'} · ` +
-      (vocab.partial ? 'loading the GloVe vocabulary…' : `${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`);
+    this.#showFoot();
     this.render();
+  }
+
+  #showFoot() {
+    const engine = this.#engine;
+    const vocab = this.#vocab;
+    if (!engine || !vocab) return;
+    const t = this.strings.t;
+    const words = vocab.partial ? t('lab.wordsLoading') : t('lab.words', { count: vocab.size, dim: vocab.dim });
+    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words }));
   }
 
   #needFullVocab() {
@@ -358,8 +427,8 @@ export class AttentionLab extends AlElement {
   }
 
   #failed(error) {
-    this.#showError(`Could not load the attention core or the word vectors: ${error.message}`);
-    if (!this.#state) for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
+    this.#showError(this.strings.t('lab.loadFailed', { message: messageOf(error, this.strings) }));
+    if (!this.#state) this.#showMessage('lab.notAvailable');
   }
 
   // In idle time, one d_k stop at a time: the random projections of the other stops.
@@ -373,6 +442,12 @@ export class AttentionLab extends AlElement {
     };
     idle(step);
   }
+}
+
+function bold(text) {
+  const b = document.createElement('b');
+  b.textContent = text;
+  return b;
 }
 
 customElements.define('attention-lab', AttentionLab);
