@@ -83,19 +83,3 @@ export function localize(root, strings) {
 function setIfChanged(element, property, value) {
   if (element[property] !== value) element[property] = value;
 }
-
-/**
- * A message with placeholders filled by nodes: fill('Not in vocabulary: {list}.', { list: node })
- * → ['Not in vocabulary: ', node, '.'] (text stays text, for append()).
- */
-export function withNodes(text, nodes) {
-  const parts = [];
-  let last = 0;
-  for (const match of text.matchAll(/\{(\w+)\}/g)) {
-    if (!(match[1] in nodes)) continue;
-    parts.push(text.slice(last, match.index), nodes[match[1]]);
-    last = match.index + match[0].length;
-  }
-  parts.push(text.slice(last));
-  return parts.filter((part) => part !== '');
-}

@@ -3,6 +3,7 @@
 // Formulas and the names of the maths (q, k, d_k, softmax, Q·Kᵀ) are the same in every language.
 export default Object.freeze({
   // ---- numbers and labels (web/views/format.js) ----
+  'format.quoted': '“{text}”',
   'format.characters': { one: '({count} character)', other: '({count} characters)' },
 
   // ---- <attention-lab> ----
@@ -150,5 +151,160 @@ export default Object.freeze({
   'paste.labelMissing': '{name} {where} starts with a number, but row 1 starts with a label: give every row a label, or none.',
   'paste.row': 'row {row}',
   'paste.rowLine': 'row {row} (line {line})',
-  'paste.quoted': '“{text}”',
+
+  // ---- <attention-lesson> and its instruments ----
+  'lesson.claim1': '1 · The variance of q·k grows with d_k',
+  'lesson.claim2': '2 · Unscaled scores make softmax extremely peaked',
+  'lesson.claim3': '3 · A saturated softmax passes back almost no gradient',
+  'lesson.claim4': '4 · Step by step: each row becomes a probability distribution',
+  'lesson.overflow': 'Temperature, and why softmax subtracts the max',
+  'lesson.heads': 'Several heads',
+  'lesson.waiting': 'Waiting for the lab…',
+  'lesson.loading': 'Loading the core…',
+  'lesson.loadFailed': 'Could not load this part: {message}',
+  'lesson.cannotCompute': 'Cannot compute this part: {message}',
+  'lesson.cannotDraw': 'Cannot draw: {message}',
+  'lesson.needsWords': 'This part needs word vectors: choose Identity or Random in the lab.',
+  'lesson.twoWords': 'Enter a sentence of at least 2 words.',
+  'lesson.allMasked': 'Every key of this row is masked: there is no distribution to follow.',
+  'lesson.causalOnly': 'This row hides keys between visible ones: step by step follows a causal mask only.',
+  'lesson.scaled': 'scaled',
+  'lesson.unscaled': 'unscaled',
+  'lesson.status': {
+    one: 'Following the lab: {count} token{cut}, {query}, {setting}; {where}.',
+    other: 'Following the lab: {count} tokens{cut}, {query}, {setting}; {where}.',
+  },
+  'lesson.statusCut': '(the sweeps take the first {count} of {n})',
+  'lesson.statusQuery': 'query “{word}”',
+  'lesson.statusScaled': 'scaled by 1/√d_k',
+  'lesson.statusUnscaled': 'unscaled',
+  'lesson.statusSeed': ', seed {seed}, T = {t}',
+  'lesson.statusCausal': ', causal',
+  'lesson.rowViews': 'the gradient, step-by-step and overflow views use the lab’s own Q and K',
+  'lesson.statusPasted':
+    'Following the lab: your pasted Q ({n} × {d}) and K ({m} × {d}), {query}, {setting}; {rowViews}. The sweeps over d_k and the heads need word vectors: choose Identity or Random.',
+  'lesson.whereRandom': 'd_k = {d}, as in the lab; {rowViews}, and the sweeps over d_k use the lab’s Random projection at every width',
+  'lesson.whereIdentity':
+    'the lab is on Identity (q = k = the 100-d word vectors, d = {d}): {rowViews}; the sweeps over d_k show seeded random projections of the same words (the lab’s Random mode), ◆ marking the lab’s own row',
+
+  // the plots' shared parts (web/views/chart.js)
+  'chart.dkLog': 'd_k (log scale)',
+  'chart.identity':
+    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random.',
+  'chart.identityMarked':
+    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random. ◆ marks the lab’s own row, at d = 100.',
+
+  // claim 1 (web/views/variance.js)
+  'variance.explain':
+    'Draw q and k with {dk} independent components, each with mean 0 and variance 1. q·k adds up {dk} products that each have variance 1, so its variance is about d_k = {dk}; dividing by √d_k = {sqrtD} brings it back to about 1, whatever d_k is.',
+  'variance.unscaled': 'q·k: variance {value}',
+  'variance.scaled': 'q·k/√d_k: variance {value}',
+  'variance.pairs': '{count} random pairs at d_k = {dk}',
+  'variance.histogramsLabel': 'Histograms of q·k (variance {unscaled}) and of q·k/√d_k (variance {scaled})',
+  'variance.outside': '{count} outside the axis',
+  'variance.axis': 'value (same axis for both)',
+  'variance.axisNote':
+    'Both histograms share one axis, ±4√d_k. The scaled values stay within about ±4 whatever d_k is, so as d_k grows they become a narrow spike.',
+  'variance.curves': 'Measured variance against d_k',
+  'variance.curvesLabel': 'Measured variance of q·k against d_k, on a log scale; at d_k = {dk}: {random}',
+  'variance.axisVariance': 'variance',
+  'variance.theory': 'theory: d_k and 1',
+  'variance.random': 'random {unscaled} → {scaled}',
+  'variance.sentence': 'your sentence {unscaled} → {scaled}',
+  'variance.note':
+    'Filled dots: {samples} random pairs per d_k. Hollow dots: your sentence\'s words (layer-normalised, then {draws} random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend. At d_k = {dk}: {random}.',
+  'variance.noteSentence':
+    'Filled dots: {samples} random pairs per d_k. Hollow dots: your sentence\'s words (layer-normalised, then {draws} random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend. At d_k = {dk}: {random}; {mine}.',
+
+  // claim 2 (web/views/saturation.js)
+  'saturation.explain':
+    'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not.',
+  'saturation.maxTitle': 'Largest weight in each row',
+  'saturation.entropyTitle': 'Entropy of each row (nats; uniform = ln {t} = {value})',
+  'saturation.peakedBand': 'extremely peaked (max weight > {value})',
+  'saturation.flatBand': 'nearly flat (entropy > {percent} of ln {t})',
+  'saturation.shaded': 'shaded: {band}',
+  'saturation.legendUnscaled': 'unscaled q·k (line: mean over rows, dots: each row)',
+  'saturation.legendScaled': 'scaled q·k/√d_k',
+  'saturation.legendLab': '◆ the lab’s own row',
+  'saturation.summary':
+    'At d_k = {dk}: unscaled, {unscaledPeaked} of {t} rows are extremely peaked and {unscaledFlat} nearly flat (mean max weight {unscaledMean}); scaled, {scaledPeaked} peaked and {scaledFlat} flat (mean max weight {scaledMean}).',
+  'saturation.untrained':
+    'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
+  'saturation.row':
+    'The row of "{word}" at d_k = {dk}: unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled max weight {scaledMax}, entropy {scaledEntropy} nats.',
+  'saturation.lab': '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats.',
+  'saturation.labRandom':
+    '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats — on Random at T = 1 without the causal mask, the same numbers.',
+  'saturation.labMarker': 'the lab\'s row "{word}": {value}',
+
+  // claim 3 (web/views/gradient.js)
+  'gradient.explain':
+    'Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below says how much each weight (row) moves when each score (column) is nudged, for the row of "{word}". When one weight is almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little gets through, and learning stalls.',
+  'gradient.positive': 'positive',
+  'gradient.negative': 'negative (colour scale ±{extent}, the largest possible)',
+  'gradient.needsWords': 'The sweep over d_k needs word vectors: choose Identity or Random in the lab.',
+  'gradient.yours': '(the lab’s setting)',
+  'gradient.jacobianLabel': 'Softmax Jacobian, {setting}, d_k = {dk}: max weight {max}, entropy {entropy} nats, gradient size {norm}',
+  'gradient.stats': 'max weight {max}, entropy {entropy} nats; gradient size ‖∂L/∂z‖ = {norm}',
+  'gradient.normTitle': 'Size of the gradient reaching the scores',
+  'gradient.normLabel': 'Size of the gradient against d_k, on a log scale',
+  'gradient.normLabelAt': 'Size of the gradient against d_k, on a log scale; at d_k = {dk} the mean over rows is {unscaled} unscaled and {scaled} scaled',
+  'gradient.labMarker': 'the lab\'s row: {value}',
+  'gradient.normNote':
+    'Lines: mean over all rows; circles: the row of "{word}"; ◆: the lab’s own row at d = {d}. Loss L = ⟨g, p⟩ with a fixed random g for each row, so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
+
+  // claim 4 (web/views/step.js)
+  'step.explain': 'Follow the query "{word}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:',
+  'step.keys': 'key',
+  'step.numbers': '({count} numbers)',
+  'step.more': '… {count} more',
+  'step.multiply': 'multiply component by component',
+  'step.scale': '(scale {value})',
+  'step.unscaled': '(unscaled: no division)',
+  'step.row': 'The same for every key gives the row of scores z; softmax then turns it into weights:',
+  'step.tableLabel': 'The row of "{word}", one step a line',
+  'step.corner': 'step',
+  'step.scores': 'the scores z',
+  'step.shifted': 'each score minus the largest',
+  'step.shiftedT': 'each score minus the largest, divided by T',
+  'step.exps': 'e to the power of each',
+  'step.weights': 'the weights p: each of those divided by their sum',
+  'step.max': 'max = {value}',
+  'step.maxMasked': 'max = {value}; −∞: masked (causal)',
+  'step.allBelow': 'all ≤ 0',
+  'step.allBelowT': 'all ≤ 0; T = {t}',
+  'step.stats': 'Row "{word}": max weight {max}, entropy {entropy} nats — the lab’s bars show the same.',
+  'step.notePositive':
+    'Subtracting the max changes nothing in the result (it cancels between top and bottom) but keeps every exp at most 1, so nothing overflows. Every weight is positive and the weights add up to {sum}: the row is a probability distribution over the words.',
+  'step.noteUnderflow':
+    'Subtracting the max changes nothing in the result (it cancels between top and bottom) but keeps every exp at most 1, so nothing overflows. Every weight is at least 0 (some underflow to 0 in float32) and the weights add up to {sum}: the row is a probability distribution over the words.',
+
+  // temperature and overflow (web/views/overflow.js)
+  'overflow.explain':
+    'The textbook formula e^z / Σ e^z is fine on paper, but a float32 number cannot exceed about 3.4·10³⁸, so e^z overflows to ∞ as soon as z > {threshold}. Then the sum is ∞ and ∞/∞ is NaN ("not a number"). Dividing the scores by a temperature T below 1 sharpens the weights and makes the scores larger; unscaled scores at a large d_k are large already.',
+  'overflow.temperature': 'temperature T',
+  'overflow.slider': 'temperature (log scale)',
+  'overflow.breaks': 'largest z/T = {largest} > {threshold}: the naive version breaks',
+  'overflow.agree': 'largest z/T = {largest} ≤ {threshold}: both versions agree',
+  'overflow.tableLabel': 'The naive and the stable softmax of the row of "{word}"',
+  'overflow.row': 'row "{word}" ({setting}, d_k = {d})',
+  'overflow.naiveExps': 'naive (broken): e^(z/T)',
+  'overflow.naiveWeights': 'naive (broken): weights',
+  'overflow.stable': 'stable: softmax(z/T), max subtracted',
+  'overflow.note':
+    'The shaded rows are the broken naive version, shown only to see it fail. The stable version subtracts the largest score first, so the biggest exp is e⁰ = 1 and nothing overflows; the weights are the same whenever the naive version works. A high T makes the weights nearly flat, a low T makes them peaked.',
+
+  // several heads (web/views/heads.js)
+  'heads.explain':
+    'Instead of one attention of width {dk}, multi-head attention runs {heads} smaller ones of width {dk} / {heads} = {d}, each with its own projections W_Q, W_K, W_V, so each head can attend to different words. Their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O.',
+  'heads.heads': 'heads h',
+  'heads.slider': 'number of heads',
+  'heads.head': 'head {index}',
+  'heads.headLabel': 'Attention weights of head {index}; the largest weight of each row: {rows}',
+  'heads.cell': 'head {index}: "{query}" → "{key}" {value}',
+  'heads.note': 'Each square: rows are queries, columns keys, in sentence order; darker = more weight. Hover a cell for its word pair and weight.',
+  'heads.concat': 'Concatenated output: {t} × ({heads} · {d}) = {t} × {cols}',
+  'heads.concatLabel': 'Concatenated output of {heads} heads, {t} rows × {cols} columns, values from −{extent} to {extent}',
+  'heads.concatNote': 'Blue positive, red negative (scale ±{extent}). Each block is one head\'s output P·V for every word.',
 });

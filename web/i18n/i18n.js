@@ -10,8 +10,9 @@
 //   s.fixed(0.3634, 3)                       // '0,363': numbers through web/views/format.js in s.lang
 //
 // A table maps a key to a message: text with {name} placeholders, or { one, other } plural forms
-// chosen by the `count` parameter. A number given as a parameter is written in the language's
-// own digits (grouping included); pass text for a number that must stay as it is (a seed); a
+// chosen by the `count` parameter. A number given as a parameter is a count, written in the
+// language's own digits (grouping included); pass text for a number that must stay as it is
+// (a seed, d_k in "d_k = 1024"); a
 // parameter { key, params } is a message of its own, put into the sentence (as a PasteError's
 // "row 2 (line 4)"). Keys
 // ending in "Html" hold markup (only <b>, <code>, <em>, <sub>, <sup>, <a href>, <br>): they are
@@ -140,6 +141,28 @@ export function localError(ErrorType, key, params = {}, fields = {}) {
 /** What a page shows for `error`: its message in `strings`' language when it has a key, else its message. */
 export function messageOf(error, strings) {
   return error?.key ? strings.t(error.key, error.params) : String(error?.message ?? error);
+}
+
+/**
+ * A message with placeholders filled by nodes (DOM nodes, or view nodes of web/views/h.js):
+ * withNodes('Not in vocabulary: {list}.', { list: node }) → ['Not in vocabulary: ', node, '.'].
+ * A placeholder not in `nodes` stays as it is; the message's own text (not what fills it) goes
+ * through `literal` (e.g. subscripts of web/views/h.js, which writes d_k as d with a subscript).
+ */
+export function withNodes(text, nodes, literal = (part) => part) {
+  const parts = [];
+  let last = 0;
+  const own = (part) => {
+    if (part !== '') parts.push(literal(part));
+  };
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    if (!(match[1] in nodes)) continue;
+    own(text.slice(last, match.index));
+    parts.push(nodes[match[1]]);
+    last = match.index + match[0].length;
+  }
+  own(text.slice(last));
+  return parts;
 }
 
 /** Text made safe to put into markup. */

@@ -5,6 +5,7 @@
 // dot product = skalarprodukt, entropy = entropi (i nat), head = hode.
 export default Object.freeze({
   // ---- tall og etiketter ----
+  'format.quoted': '«{text}»',
   'format.characters': { one: '({count} tegn)', other: '({count} tegn)' },
 
   // ---- <attention-lab> ----
@@ -151,5 +152,160 @@ export default Object.freeze({
   'paste.labelMissing': '{name} {where} begynner med et tall, men rad 1 begynner med en etikett: gi alle radene en etikett, eller ingen.',
   'paste.row': 'rad {row}',
   'paste.rowLine': 'rad {row} (linje {line})',
-  'paste.quoted': '«{text}»',
+
+  // ---- <attention-lesson> og instrumentene ----
+  'lesson.claim1': '1 · Variansen til q·k vokser med d_k',
+  'lesson.claim2': '2 · Uskalerte skårer gjør softmax ekstremt spiss',
+  'lesson.claim3': '3 · En mettet softmax sender nesten ingen gradient tilbake',
+  'lesson.claim4': '4 · Steg for steg: hver rad blir en sannsynlighetsfordeling',
+  'lesson.overflow': 'Temperatur, og hvorfor softmax trekker fra maksimum',
+  'lesson.heads': 'Flere hoder',
+  'lesson.waiting': 'Venter på laben …',
+  'lesson.loading': 'Laster inn kjernen …',
+  'lesson.loadFailed': 'Kunne ikke laste inn denne delen: {message}',
+  'lesson.cannotCompute': 'Kan ikke beregne denne delen: {message}',
+  'lesson.cannotDraw': 'Kan ikke tegne: {message}',
+  'lesson.needsWords': 'Denne delen trenger ordvektorer: velg Identitet eller Tilfeldig i laben.',
+  'lesson.twoWords': 'Skriv en setning på minst 2 ord.',
+  'lesson.allMasked': 'Alle nøklene i denne raden er maskert: det finnes ingen fordeling å følge.',
+  'lesson.causalOnly': 'Denne raden skjuler nøkler mellom synlige nøkler: steg for steg følger bare en kausal maske.',
+  'lesson.scaled': 'skalert',
+  'lesson.unscaled': 'uskalert',
+  'lesson.status': {
+    one: 'Følger laben: {count} token{cut}, {query}, {setting}; {where}.',
+    other: 'Følger laben: {count} tokener{cut}, {query}, {setting}; {where}.',
+  },
+  'lesson.statusCut': '(gjennomløpene tar de første {count} av {n})',
+  'lesson.statusQuery': 'spørringen «{word}»',
+  'lesson.statusScaled': 'skalert med 1/√d_k',
+  'lesson.statusUnscaled': 'uskalert',
+  'lesson.statusSeed': ', frø {seed}, T = {t}',
+  'lesson.statusCausal': ', kausal',
+  'lesson.rowViews': 'gradient-, steg-for-steg- og overløpsvisningen bruker labens egne Q og K',
+  'lesson.statusPasted':
+    'Følger laben: dine innlimte Q ({n} × {d}) og K ({m} × {d}), {query}, {setting}; {rowViews}. Gjennomløpene over d_k og hodene trenger ordvektorer: velg Identitet eller Tilfeldig.',
+  'lesson.whereRandom': 'd_k = {d}, som i laben; {rowViews}, og gjennomløpene over d_k bruker labens tilfeldige projeksjon ved hver bredde',
+  'lesson.whereIdentity':
+    'laben står på Identitet (q = k = de 100-dimensjonale ordvektorene, d = {d}): {rowViews}; gjennomløpene over d_k viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene (labens Tilfeldig-modus), og ◆ markerer labens egen rad',
+
+  // delene plottene deler
+  'chart.dkLog': 'd_k (logaritmisk skala)',
+  'chart.identity':
+    'Laben står på Identitet (q = k = de 100-dimensjonale ordvektorene), som ikke har noen d_k å variere: disse gjennomløpene viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene til hver d_k — det laben viser med Tilfeldig.',
+  'chart.identityMarked':
+    'Laben står på Identitet (q = k = de 100-dimensjonale ordvektorene), som ikke har noen d_k å variere: disse gjennomløpene viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene til hver d_k — det laben viser med Tilfeldig. ◆ markerer labens egen rad, ved d = 100.',
+
+  // påstand 1
+  'variance.explain':
+    'Trekk q og k med {dk} uavhengige komponenter, hver med forventning 0 og varians 1. q·k summerer {dk} produkter som hvert har varians 1, så variansen er omtrent d_k = {dk}; å dele på √d_k = {sqrtD} bringer den tilbake til omtrent 1, uansett hva d_k er.',
+  'variance.unscaled': 'q·k: varians {value}',
+  'variance.scaled': 'q·k/√d_k: varians {value}',
+  'variance.pairs': '{count} tilfeldige par ved d_k = {dk}',
+  'variance.histogramsLabel': 'Histogrammer over q·k (varians {unscaled}) og over q·k/√d_k (varians {scaled})',
+  'variance.outside': '{count} utenfor aksen',
+  'variance.axis': 'verdi (samme akse for begge)',
+  'variance.axisNote':
+    'Begge histogrammene deler én akse, ±4√d_k. De skalerte verdiene holder seg innenfor omtrent ±4 uansett d_k, så når d_k vokser, blir de en smal topp.',
+  'variance.curves': 'Målt varians mot d_k',
+  'variance.curvesLabel': 'Målt varians av q·k mot d_k, på logaritmisk skala; ved d_k = {dk}: {random}',
+  'variance.axisVariance': 'varians',
+  'variance.theory': 'teori: d_k og 1',
+  'variance.random': 'tilfeldig {unscaled} → {scaled}',
+  'variance.sentence': 'setningen din {unscaled} → {scaled}',
+  'variance.note':
+    'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: ordene i setningen din (lagnormalisert, deretter {draws} tilfeldige projeksjoner til hver d_k — den første er labens tilfeldige projeksjon), alle skalarproduktene mellom dem parvis — mer støy, samme tendens. Ved d_k = {dk}: {random}.',
+  'variance.noteSentence':
+    'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: ordene i setningen din (lagnormalisert, deretter {draws} tilfeldige projeksjoner til hver d_k — den første er labens tilfeldige projeksjon), alle skalarproduktene mellom dem parvis — mer støy, samme tendens. Ved d_k = {dk}: {random}; {mine}.',
+
+  // påstand 2
+  'saturation.explain':
+    'Softmax gjør en rad med skårer om til vekter. Hvis skårene ligger langt fra hverandre, havner nesten all vekten på ett ord («ekstremt spiss»); hvis de er nesten like, får alle ordene omtrent samme vekt («nesten flat»). Uten skalering vokser spredningen til q·k som √d_k, så radene blir spisse når d_k vokser; med skalering blir de ikke det.',
+  'saturation.maxTitle': 'Største vekt i hver rad',
+  'saturation.entropyTitle': 'Entropien til hver rad (nat; jevn fordeling = ln {t} = {value})',
+  'saturation.peakedBand': 'ekstremt spiss (største vekt > {value})',
+  'saturation.flatBand': 'nesten flat (entropi > {percent} av ln {t})',
+  'saturation.shaded': 'skyggelagt: {band}',
+  'saturation.legendUnscaled': 'uskalert q·k (linje: gjennomsnitt over radene, prikker: hver rad)',
+  'saturation.legendScaled': 'skalert q·k/√d_k',
+  'saturation.legendLab': '◆ labens egen rad',
+  'saturation.summary':
+    'Ved d_k = {dk}: uskalert er {unscaledPeaked} av {t} rader ekstremt spisse og {unscaledFlat} nesten flate (gjennomsnittlig største vekt {unscaledMean}); skalert er {scaledPeaked} spisse og {scaledFlat} flate (gjennomsnittlig største vekt {scaledMean}).',
+  'saturation.untrained':
+    'Projeksjonene her er tilfeldige, ikke trente, så de skalerte radene er ganske jevne; det skaleringen garanterer, er at de ikke faller sammen på ett ord.',
+  'saturation.row':
+    'Raden til «{word}» ved d_k = {dk}: uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert største vekt {scaledMax}, entropi {scaledEntropy} nat.',
+  'saturation.lab': '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat.',
+  'saturation.labRandom':
+    '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat — med Tilfeldig ved T = 1 uten kausal maske er det de samme tallene.',
+  'saturation.labMarker': 'labens rad «{word}»: {value}',
+
+  // påstand 3
+  'gradient.explain':
+    'Læring justerer skårene ved hjelp av gradienten som flyter tilbake gjennom softmax. Jacobi-matrisen nedenfor viser hvor mye hver vekt (rad) flytter seg når hver skår (kolonne) endres litt, for raden til «{word}». Når én vekt er nesten 1 og de andre nesten 0, er hvert element nesten 0: uansett hvilket signal som kommer tilbake, slipper lite gjennom, og læringen stopper opp.',
+  'gradient.positive': 'positiv',
+  'gradient.negative': 'negativ (fargeskala ±{extent}, den størst mulige)',
+  'gradient.needsWords': 'Gjennomløpet over d_k trenger ordvektorer: velg Identitet eller Tilfeldig i laben.',
+  'gradient.yours': '(labens innstilling)',
+  'gradient.jacobianLabel': 'Softmax-Jacobi-matrisen, {setting}, d_k = {dk}: største vekt {max}, entropi {entropy} nat, gradientstørrelse {norm}',
+  'gradient.stats': 'største vekt {max}, entropi {entropy} nat; gradientstørrelse ‖∂L/∂z‖ = {norm}',
+  'gradient.normTitle': 'Størrelsen på gradienten som når skårene',
+  'gradient.normLabel': 'Gradientens størrelse mot d_k, på logaritmisk skala',
+  'gradient.normLabelAt': 'Gradientens størrelse mot d_k, på logaritmisk skala; ved d_k = {dk} er gjennomsnittet over radene {unscaled} uskalert og {scaled} skalert',
+  'gradient.labMarker': 'labens rad: {value}',
+  'gradient.normNote':
+    'Linjer: gjennomsnitt over alle rader; sirkler: raden til «{word}»; ◆: labens egen rad ved d = {d}. Tapet L = ⟨g, p⟩ med en fast, tilfeldig g for hver rad, så bare softmax endrer seg mellom punktene. Logaritmisk skala: hver rutelinje er 10 ganger mindre.',
+
+  // påstand 4
+  'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som stolper. Velg nøkkelen du vil se skalarproduktet for:',
+  'step.keys': 'nøkkel',
+  'step.numbers': '({count} tall)',
+  'step.more': '… {count} til',
+  'step.multiply': 'multipliser komponent for komponent',
+  'step.scale': '(skala {value})',
+  'step.unscaled': '(uskalert: ingen divisjon)',
+  'step.row': 'Det samme for hver nøkkel gir raden med skårer z; softmax gjør den så om til vekter:',
+  'step.tableLabel': 'Raden til «{word}», ett steg per linje',
+  'step.corner': 'steg',
+  'step.scores': 'skårene z',
+  'step.shifted': 'hver skår minus den største',
+  'step.shiftedT': 'hver skår minus den største, delt på T',
+  'step.exps': 'e opphøyd i hver av dem',
+  'step.weights': 'vektene p: hver av dem delt på summen',
+  'step.max': 'maks = {value}',
+  'step.maxMasked': 'maks = {value}; −∞: maskert (kausal)',
+  'step.allBelow': 'alle ≤ 0',
+  'step.allBelowT': 'alle ≤ 0; T = {t}',
+  'step.stats': 'Raden «{word}»: største vekt {max}, entropi {entropy} nat — labens stolper viser det samme.',
+  'step.notePositive':
+    'Å trekke fra maksimum endrer ingenting i resultatet (det forkortes mellom teller og nevner), men holder hver eksponentialverdi på høyst 1, så ingenting flyter over. Hver vekt er positiv, og vektene summerer til {sum}: raden er en sannsynlighetsfordeling over ordene.',
+  'step.noteUnderflow':
+    'Å trekke fra maksimum endrer ingenting i resultatet (det forkortes mellom teller og nevner), men holder hver eksponentialverdi på høyst 1, så ingenting flyter over. Hver vekt er minst 0 (noen blir 0 i float32 fordi de er for små), og vektene summerer til {sum}: raden er en sannsynlighetsfordeling over ordene.',
+
+  // temperatur og overløp
+  'overflow.explain':
+    'Læreboksformelen e^z / Σ e^z fungerer på papiret, men et float32-tall kan ikke være større enn omtrent 3,4·10³⁸, så e^z flyter over til ∞ straks z > {threshold}. Da er summen ∞, og ∞/∞ er NaN («not a number», ikke et tall). Å dele skårene på en temperatur T under 1 gjør vektene skarpere og skårene større; uskalerte skårer ved stor d_k er store allerede.',
+  'overflow.temperature': 'temperatur T',
+  'overflow.slider': 'temperatur (logaritmisk skala)',
+  'overflow.breaks': 'største z/T = {largest} > {threshold}: den naive versjonen bryter sammen',
+  'overflow.agree': 'største z/T = {largest} ≤ {threshold}: begge versjonene gir det samme',
+  'overflow.tableLabel': 'Den naive og den stabile softmax for raden til «{word}»',
+  'overflow.row': 'raden «{word}» ({setting}, d_k = {d})',
+  'overflow.naiveExps': 'naiv (ødelagt): e^(z/T)',
+  'overflow.naiveWeights': 'naiv (ødelagt): vekter',
+  'overflow.stable': 'stabil: softmax(z/T), med maksimum trukket fra',
+  'overflow.note':
+    'De skyggelagte radene er den ødelagte naive versjonen, vist bare for å se den feile. Den stabile versjonen trekker fra den største skåren først, så den største eksponentialverdien er e⁰ = 1, og ingenting flyter over; vektene er de samme hver gang den naive versjonen fungerer. En høy T gjør vektene nesten flate, en lav T gjør dem spisse.',
+
+  // flere hoder
+  'heads.explain':
+    'I stedet for én oppmerksomhet med bredde {dk} kjører flerhodet oppmerksomhet {heads} mindre, hver med bredde {dk} / {heads} = {d} og sine egne projeksjoner W_Q, W_K, W_V, slik at hvert hode kan rette oppmerksomheten mot ulike ord. Utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O.',
+  'heads.heads': 'hoder h',
+  'heads.slider': 'antall hoder',
+  'heads.head': 'hode {index}',
+  'heads.headLabel': 'Oppmerksomhetsvektene til hode {index}; den største vekten i hver rad: {rows}',
+  'heads.cell': 'hode {index}: «{query}» → «{key}» {value}',
+  'heads.note': 'Hvert kvadrat: radene er spørringer, kolonnene nøkler, i setningens rekkefølge; mørkere = mer vekt. Hold pekeren over en celle for å se ordparet og vekten.',
+  'heads.concat': 'Konkatenerte utdata: {t} × ({heads} · {d}) = {t} × {cols}',
+  'heads.concatLabel': 'Konkatenerte utdata fra {heads} hoder, {t} rader × {cols} kolonner, verdier fra −{extent} til {extent}',
+  'heads.concatNote': 'Blått er positivt, rødt negativt (skala ±{extent}). Hver blokk er utdataene P·V fra ett hode for hvert ord.',
 });

@@ -138,5 +138,5 @@ function where(line, r) {
 
 function quote(raw) {
   const text = String(raw);
-  return { key: 'paste.quoted', params: { text: text.length > 24 ? `${text.slice(0, 24)}…` : text } };
+  return { key: 'format.quoted', params: { text: text.length > 24 ? `${text.slice(0, 24)}…` : text } };
 }

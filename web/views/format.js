@@ -45,7 +45,10 @@ export function fmt(x, digits = 3, lang = 'en') {
   return significant(x, digits, lang);
 }
 
-/** A whole number or a count, its digits grouped as the language groups them ("20,000", "20 000"). */
+/**
+ * A count for people, its digits grouped as the language groups them ("20,000", "20 000"). A
+ * number inside a formula ("d_k = 1024") is not a count: it is written as it is, String(x).
+ */
 export function integer(x, lang = 'en') {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
   return trueMinus(numberFormat(lang, { maximumFractionDigits: 3 }).format(x));

@@ -3,8 +3,9 @@
 // colours, whenever its results, its settings or its width change.
 //
 //   class VarianceLab extends Instrument { static view = varianceView; }
-//   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw' }
+//   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw', key }
 //   element.settings = { projection: state.projection };
+//   element.strings = strings;                         // the reader's language (the views get them as settings.strings)
 //
 // Redraws patch the shadow DOM in place (same tag at the same place: attributes and text
 // updated, the node kept), so a slider or a key button keeps focus and a drag goes on while the
@@ -52,7 +53,7 @@ export class Instrument extends AlElement {
   #observer = null;
   #value = null;
 
-  /** The results to draw (a model method's), or { empty: text }. */
+  /** The results to draw (a model method's), or { empty: text, key?, params? } (key: the text in the string tables). */
   get results() {
     return this.#results;
   }
@@ -108,14 +109,15 @@ export class Instrument extends AlElement {
     if (!this.#width) return;
     const root = this.$('.root');
     const results = this.#results;
-    if (!results) return patch(root, [message('Loading the core…')]);
-    if (results.empty) return patch(root, [message(results.empty)]);
+    const strings = this.strings;
+    if (!results) return patch(root, [message(strings.t('lesson.loading'))]);
+    if (results.empty) return patch(root, [message(results.key ? strings.t(results.key, results.params) : results.empty)]);
     try {
       const theme = readTheme(this);
-      patch(root, [this.constructor.view(results, this.#settings, theme, { width: this.#width })], this.constructor.tex);
+      patch(root, [this.constructor.view(results, { ...this.#settings, strings }, theme, { width: this.#width })], this.constructor.tex);
     } catch (error) {
       // a wrong input is shown where the instrument would be, and reported as an error
-      root.replaceChildren(toDom(message(`Cannot draw: ${error.message}`)));
+      root.replaceChildren(toDom(message(strings.t('lesson.cannotDraw', { message: error.message }))));
       console.error(error);
     }
   }
