@@ -11,6 +11,8 @@ import { LabPipeline } from './lab/inputs.js';
 import { createStore } from './lab/settings.js';
 import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
+import { messageOf } from './i18n/i18n.js';
+import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
 
@@ -50,19 +52,22 @@ async function main() {
 
   function draw(settings) {
     $('dk-value').textContent = String(settings.dk);
+    const t = strings.t;
     let state;
     try {
       state = labState(settings, pipeline, engine);
     } catch (error) {
-      status.textContent = settings.tokens.length === 0 ? 'Type a sentence.' : `${error.message} Showing the previous result.`;
+      status.textContent = settings.tokens.length === 0 ? t('lessonPage.typeSentence') : t('lab.previous', { message: messageOf(error, strings) });
       return;
     }
     lesson.state = state;
     const unknown = state.unknown ?? [];
-    status.textContent =
-      `${state.n} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.map(shortLabel).join(', ')}` : ''}. ` +
-      (state.temperature === 1 ? '' : `Temperature T = ${state.temperature}, for every instrument (the slider of “Temperature”). `) +
-      `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
+    const tokens = t('lessonPage.tokens', { count: state.n });
+    status.textContent = [
+      `${unknown.length ? `${tokens}; ${t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) })}` : tokens}.`,
+      state.temperature === 1 ? '' : t('lessonPage.temperature', { t: strings.fmt(state.temperature) }),
+      t(engine.simd ? 'lessonPage.coreSimd' : 'lessonPage.coreScalar'),
+    ].filter(Boolean).join(' ');
   }
 
   const set = (patch) => {
@@ -85,7 +90,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  status.textContent = `Could not start: ${error.message}`;
+  status.textContent = strings.t('lessonPage.couldNotStart', { message: error.message });
   status.classList.add('error');
   console.error(error);
 });

@@ -307,4 +307,50 @@ export default Object.freeze({
   'heads.concat': 'Concatenated output: {t} × ({heads} · {d}) = {t} × {cols}',
   'heads.concatLabel': 'Concatenated output of {heads} heads, {t} rows × {cols} columns, values from −{extent} to {extent}',
   'heads.concatNote': 'Blue positive, red negative (scale ±{extent}). Each block is one head\'s output P·V for every word.',
+
+  // ---- the demo page (index.html) ----
+  'page.description': 'An interactive explainer of scaled dot-product attention on real word vectors.',
+  'page.languages': 'Language',
+  'page.introHtml':
+    'A transformer decides which words to “look at” with <strong>attention</strong>: every token asks a question (its query <code>q</code>), every token offers an answer (its key <code>k</code>), and the dot product <code>q·k</code> says how well they match. A softmax turns each row of these scores into weights that add up to 1: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)</code>.',
+  'page.tryHtml':
+    'Type a sentence below. The words become real GloVe word vectors; pick a token to see where it looks. Then widen <code>d<sub>k</sub></code> with a random projection and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
+  'page.whyHtml': 'Why divide by √d<sub>k</sub>?',
+  'page.whyIntroHtml':
+    'Four claims about the <code>√d<sub>k</sub></code>, each measured live by the same core, on random vectors and on your sentence. The instruments below follow the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature; there is one set of controls. They make their own seeded random projections W<sub>Q</sub> ≠ W<sub>K</sub> of the word vectors to d<sub>k</sub>: with the lab on <em>Identity</em> that is d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the instruments alone are on <a href="./lesson.html">a page of their own</a>.)',
+  'page.guide': 'See it in under a minute',
+  'page.guide1Html':
+    'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. <a href="#claim-1">Claim 1</a>: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
+  'page.guide2Html':
+    'Switch off <b>Scale by √d<sub>k</sub></b>. <a href="#claim-2">Claim 2</a>: the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of claim 2); the row of “cat” gets close (its bars above show the same numbers as the instruments below).',
+  'page.guide3Html':
+    '<a href="#claim-3">Claim 3</a>: a row that has collapsed passes back almost <b>no gradient (→ 0)</b>: its softmax Jacobian fades to blank, and in the chart its dot drops by orders of magnitude below the scaled one — learning stalls. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
+  'page.guide4Html':
+    'Switch scaling back on: the weights spread out again. <a href="#claim-4">Claim 4</a>: follow one row step by step — every weight is positive and the row adds up to 1.',
+  'page.doIt': 'Do it',
+  'page.doStep1': 'Do it: step 1, Random and d_k = 1024',
+  'page.doStep2': 'Do it: step 2, scaling off',
+  'page.doStep4': 'Do it: step 4, scaling on',
+  'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words. Everything runs in your browser.',
+
+  // ---- the lesson alone (lesson.html) ----
+  'lessonPage.title': 'Attention Lab — why scaled dot-product attention divides by √d_k',
+  'lessonPage.headingHtml': 'Why attention divides by √d<sub>k</sub>',
+  'lessonPage.lede':
+    'Four claims about scaled dot-product attention, each computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
+  'lessonPage.sentence': 'Sentence',
+  'lessonPage.query': 'Query word',
+  'lessonPage.scaledHtml': 'divide by √d<sub>k</sub>',
+  'lessonPage.seed': 'Seed',
+  'lessonPage.loading': 'Loading the core and the word vectors…',
+  'lessonPage.typeSentence': 'Type a sentence.',
+  'lessonPage.tokens': { one: '{count} token', other: '{count} tokens' },
+  'lessonPage.unknown': 'not in the vocabulary (random vectors): {list}',
+  'lessonPage.temperature': 'Temperature T = {t}, for every instrument (the slider of “Temperature”).',
+  'lessonPage.coreSimd': 'Core: WebAssembly SIMD.',
+  'lessonPage.coreScalar': 'Core: scalar WebAssembly.',
+  'lessonPage.couldNotStart': 'Could not start: {message}',
+  'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
+  'lessonPage.credits':
+    'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. Words it does not know get a deterministic random vector. Q, K and V come from seeded random projections of the layer-normalised vectors — an untrained model, so the patterns show the arithmetic, not learned meaning.',
 });

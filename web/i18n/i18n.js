@@ -24,6 +24,8 @@ import en from './en.js';
 /** The languages there is a table for. English is the default and the fallback. */
 export const LANGUAGES = Object.freeze(['en', 'nb']);
 export const DEFAULT_LANGUAGE = 'en';
+/** Each language's name in itself, for a choice of language. */
+export const LANGUAGE_NAMES = Object.freeze({ en: 'English', nb: 'Norsk (bokmål)' });
 
 const TABLES = { en: () => en, nb: () => import('./nb.js').then((module) => module.default) };
 

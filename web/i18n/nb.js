@@ -308,4 +308,50 @@ export default Object.freeze({
   'heads.concat': 'Konkatenerte utdata: {t} × ({heads} · {d}) = {t} × {cols}',
   'heads.concatLabel': 'Konkatenerte utdata fra {heads} hoder, {t} rader × {cols} kolonner, verdier fra −{extent} til {extent}',
   'heads.concatNote': 'Blått er positivt, rødt negativt (skala ±{extent}). Hver blokk er utdataene P·V fra ett hode for hvert ord.',
+
+  // ---- demosiden (index.html) ----
+  'page.description': 'En interaktiv forklaring av skalert skalarprodukt-oppmerksomhet på ekte ordvektorer.',
+  'page.languages': 'Språk',
+  'page.introHtml':
+    'En transformer bestemmer hvilke ord den skal «se på» med <strong>oppmerksomhet</strong> (attention): hvert token stiller et spørsmål (spørringen <code>q</code>), hvert token tilbyr et svar (nøkkelen <code>k</code>), og skalarproduktet <code>q·k</code> sier hvor godt de passer sammen. En softmax gjør hver rad av disse skårene om til vekter som summerer til 1: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)</code>.',
+  'page.tryHtml':
+    'Skriv en setning nedenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Gjør så <code>d<sub>k</sub></code> bredere med en tilfeldig projeksjon, og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
+  'page.whyHtml': 'Hvorfor dele på √d<sub>k</sub>?',
+  'page.whyIntroHtml':
+    'Fire påstander om <code>√d<sub>k</sub></code>, hver målt direkte av den samme kjernen, på tilfeldige vektorer og på setningen din. Instrumentene nedenfor følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen; det finnes bare ett sett med kontroller. De lager sine egne tilfeldige projeksjoner, bestemt av frøet, W<sub>Q</sub> ≠ W<sub>K</sub> av ordvektorene til d<sub>k</sub>: med laben på <em>Identitet</em> er det d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: instrumentene alene finnes på <a href="./lesson.html">en egen side</a>.)',
+  'page.guide': 'Se det på under ett minutt',
+  'page.guide1Html':
+    'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. <a href="#claim-1">Påstand 1</a>: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
+  'page.guide2Html':
+    'Slå av <b>Skaler med √d<sub>k</sub></b>. <a href="#claim-2">Påstand 2</a>: radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i påstand 2); raden til «cat» kommer nær (stolpene ovenfor viser de samme tallene som instrumentene nedenfor).',
+  'page.guide3Html':
+    '<a href="#claim-3">Påstand 3</a>: en rad som har falt sammen, sender nesten <b>ingen gradient (→ 0)</b> tilbake: softmax-Jacobi-matrisen blekner til blank, og i diagrammet faller prikken flere størrelsesordener under den skalerte — læringen stopper opp. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
+  'page.guide4Html':
+    'Slå skaleringen på igjen: vektene sprer seg ut igjen. <a href="#claim-4">Påstand 4</a>: følg én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
+  'page.doIt': 'Gjør det',
+  'page.doStep1': 'Gjør det: steg 1, Tilfeldig og d_k = 1024',
+  'page.doStep2': 'Gjør det: steg 2, skalering av',
+  'page.doStep4': 'Gjør det: steg 4, skalering på',
+  'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske). Alt kjører i nettleseren din.',
+
+  // ---- leksjonen alene (lesson.html) ----
+  'lessonPage.title': 'Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k',
+  'lessonPage.headingHtml': 'Hvorfor oppmerksomhet deler på √d<sub>k</sub>',
+  'lessonPage.lede':
+    'Fire påstander om skalert skalarprodukt-oppmerksomhet, hver beregnet direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
+  'lessonPage.sentence': 'Setning',
+  'lessonPage.query': 'Spørreord',
+  'lessonPage.scaledHtml': 'del på √d<sub>k</sub>',
+  'lessonPage.seed': 'Frø',
+  'lessonPage.loading': 'Laster inn kjernen og ordvektorene …',
+  'lessonPage.typeSentence': 'Skriv en setning.',
+  'lessonPage.tokens': { one: '{count} token', other: '{count} tokener' },
+  'lessonPage.unknown': 'ikke i vokabularet (tilfeldige vektorer): {list}',
+  'lessonPage.temperature': 'Temperatur T = {t}, for alle instrumentene (glidebryteren «temperatur»).',
+  'lessonPage.coreSimd': 'Kjerne: WebAssembly SIMD.',
+  'lessonPage.coreScalar': 'Kjerne: skalar WebAssembly.',
+  'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
+  'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, stolper, sondeord): <a href="./#why">Attention Lab-siden</a>.',
+  'lessonPage.credits':
+    'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Ord den ikke kjenner, får en deterministisk tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 });
