@@ -246,6 +246,7 @@ export default Object.freeze({
   'gradient.needsWords': 'The sweep over d_k needs word vectors: choose Identity or Random in the lab.',
   'gradient.yours': '(the lab’s setting)',
   'gradient.jacobianLabel': 'Softmax Jacobian, {setting}, d_k = {dk}: max weight {max}, entropy {entropy} nats, gradient size {norm}',
+  'gradient.jacobianBox': 'Softmax Jacobian, {setting}',
   'gradient.stats': 'max weight {max}, entropy {entropy} nats; gradient size ‖∂L/∂z‖ = {norm}',
   'gradient.normTitle': 'Size of the gradient reaching the scores',
   'gradient.normLabel': 'Size of the gradient against d_k, on a log scale',
@@ -256,6 +257,7 @@ export default Object.freeze({
 
   // claim 4 (web/views/step.js)
   'step.explain': 'Follow the query "{word}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:',
+  'step.formulas': 'The formulas',
   'step.keys': 'key',
   'step.numbers': '({count} numbers)',
   'step.more': '… {count} more',
@@ -305,6 +307,7 @@ export default Object.freeze({
   'heads.cell': 'head {index}: "{query}" → "{key}" {value}',
   'heads.note': 'Each square: rows are queries, columns keys, in sentence order; darker = more weight. Hover a cell for its word pair and weight.',
   'heads.concat': 'Concatenated output: {t} × ({heads} · {d}) = {t} × {cols}',
+  'heads.concatBox': 'Concatenated output',
   'heads.concatLabel': 'Concatenated output of {heads} heads, {t} rows × {cols} columns, values from −{extent} to {extent}',
   'heads.concatNote': 'Blue positive, red negative (scale ±{extent}). Each block is one head\'s output P·V for every word.',
 
@@ -338,6 +341,7 @@ export default Object.freeze({
   'lessonPage.headingHtml': 'Why attention divides by √d<sub>k</sub>',
   'lessonPage.lede':
     'Four claims about scaled dot-product attention, each computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
+  'lessonPage.controls': 'The lesson’s settings',
   'lessonPage.sentence': 'Sentence',
   'lessonPage.query': 'Query word',
   'lessonPage.scaledHtml': 'divide by √d<sub>k</sub>',

@@ -247,6 +247,7 @@ export default Object.freeze({
   'gradient.needsWords': 'Gjennomløpet over d_k trenger ordvektorer: velg Identitet eller Tilfeldig i laben.',
   'gradient.yours': '(labens innstilling)',
   'gradient.jacobianLabel': 'Softmax-Jacobi-matrisen, {setting}, d_k = {dk}: største vekt {max}, entropi {entropy} nat, gradientstørrelse {norm}',
+  'gradient.jacobianBox': 'Softmax-Jacobi-matrisen, {setting}',
   'gradient.stats': 'største vekt {max}, entropi {entropy} nat; gradientstørrelse ‖∂L/∂z‖ = {norm}',
   'gradient.normTitle': 'Størrelsen på gradienten som når skårene',
   'gradient.normLabel': 'Gradientens størrelse mot d_k, på logaritmisk skala',
@@ -257,6 +258,7 @@ export default Object.freeze({
 
   // påstand 4
   'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som stolper. Velg nøkkelen du vil se skalarproduktet for:',
+  'step.formulas': 'Formlene',
   'step.keys': 'nøkkel',
   'step.numbers': '({count} tall)',
   'step.more': '… {count} til',
@@ -306,6 +308,7 @@ export default Object.freeze({
   'heads.cell': 'hode {index}: «{query}» → «{key}» {value}',
   'heads.note': 'Hvert kvadrat: radene er spørringer, kolonnene nøkler, i setningens rekkefølge; mørkere = mer vekt. Hold pekeren over en celle for å se ordparet og vekten.',
   'heads.concat': 'Konkatenerte utdata: {t} × ({heads} · {d}) = {t} × {cols}',
+  'heads.concatBox': 'Konkatenerte utdata',
   'heads.concatLabel': 'Konkatenerte utdata fra {heads} hoder, {t} rader × {cols} kolonner, verdier fra −{extent} til {extent}',
   'heads.concatNote': 'Blått er positivt, rødt negativt (skala ±{extent}). Hver blokk er utdataene P·V fra ett hode for hvert ord.',
 
@@ -339,6 +342,7 @@ export default Object.freeze({
   'lessonPage.headingHtml': 'Hvorfor oppmerksomhet deler på √d<sub>k</sub>',
   'lessonPage.lede':
     'Fire påstander om skalert skalarprodukt-oppmerksomhet, hver beregnet direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
+  'lessonPage.controls': 'Innstillingene for leksjonen',
   'lessonPage.sentence': 'Setning',
   'lessonPage.query': 'Spørreord',
   'lessonPage.scaledHtml': 'del på √d<sub>k</sub>',

@@ -9,6 +9,22 @@ import { h } from './h.js';
 export const linear = (d0, d1, r0, r1) => (v) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0);
 export const log2Scale = (d0, d1, r0, r1) => (v) => r0 + ((Math.log2(v) - Math.log2(d0)) / (Math.log2(d1) - Math.log2(d0))) * (r1 - r0);
 
+/**
+ * The tag of a view's own headings: one level below its section's (settings.heading, the
+ * lesson's heading-level + 1; h4 by default), at most h6.
+ */
+export function headingTag({ heading = 4 } = {}) {
+  return `h${Math.max(1, Math.min(6, heading))}`;
+}
+
+/**
+ * A box that scrolls sideways when its content is wider than the page (a table, a plot): a
+ * keyboard stop of its own (a group named `label`), so that it can be scrolled without a mouse.
+ */
+export function scrollBox(label, ...children) {
+  return h('div', { class: 'scroll', tabindex: 0, role: 'group', 'aria-label': label }, children);
+}
+
 /** A panel's width: two side by side from 640 px, else the whole width. */
 export function panelWidth(width) {
   return width >= 640 ? Math.floor((width - 20) / 2) : width;

@@ -2,7 +2,7 @@
 // temperature and mask), unscaled next to scaled, with the size of the gradient that flows back
 // through softmax, ‖∂L/∂z‖ for L = ⟨g, p⟩ (g fixed and seeded); and that size against d_k (the
 // sweep). Draws results.gradient of web/lesson/model.js.
-import { divergingColor, dkLine, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, short, widthAxis } from './chart.js';
+import { divergingColor, dkLine, headingTag, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, scrollBox, short, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
@@ -13,8 +13,9 @@ const JACOBIAN_EXTENT = 0.25;
 const LABEL_WIDTH = 60;
 
 /** (results of model.gradient, settings { projection, strings }, theme, { width }) → view nodes. */
-export function gradientView(r, { projection, strings = english() }, theme, { width }) {
+export function gradientView(r, { projection, strings = english(), heading }, theme, { width }) {
   const s = strings;
+  const hn = headingTag({ heading });
   const w = panelWidth(width);
   // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell, else stacked
   const sideBySide = (w - 2 * (LABEL_WIDTH + 4) - 16) / (2 * r.m) >= 12;
@@ -24,27 +25,26 @@ export function gradientView(r, { projection, strings = english() }, theme, { wi
     h('p', { class: 'explain' }, s.t('gradient.explain', { word: shortLabel(r.word) })),
     h('div', { class: 'panels' }, [
       h('div', {}, [
-        h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme, s))),
+        h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme, s, hn))),
         legend([
           { color: theme.positive, text: s.t('gradient.positive') },
           { color: theme.negative, text: s.t('gradient.negative', { extent: s.fmt(JACOBIAN_EXTENT) }) },
         ]),
       ]),
-      r.sweeps ? normChart(r, projection, theme, w, s) : h('p', { class: 'note' }, s.t('gradient.needsWords')),
+      r.sweeps ? normChart(r, projection, theme, w, s, hn) : h('p', { class: 'note' }, s.t('gradient.needsWords')),
     ]),
   ]);
 }
 
-function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme, s) {
+function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme, s, hn) {
   const size = LABEL_WIDTH + m * cell + 4;
   const title = s.t(scaled ? 'lesson.scaled' : 'lesson.unscaled');
   const labels = keyLabels.map((word) => short(word));
   const numbers = { max: s.fixed(maxWeight), entropy: s.fixed(entropy), norm: s.fmt(norm) };
   return h('div', { class: 'jac', 'data-scaled': String(scaled) }, [
-    h('h4', {}, [`${title}, d_k = ${d}`, scaled === labScaled ? h('span', { class: 'yours' }, ` ${s.t('gradient.yours')}`) : null]),
-    h(
-      'div',
-      { class: 'scroll' },
+    h(hn, {}, [`${title}, d_k = ${d}`, scaled === labScaled ? h('span', { class: 'yours' }, ` ${s.t('gradient.yours')}`) : null]),
+    scrollBox(
+      s.t('gradient.jacobianBox', { setting: title }),
       plot(theme, { width: size, height: size, label: s.t('gradient.jacobianLabel', { setting: title, dk: String(d), ...numbers }) }, [
         labels.map((word, i) => [
           h('text', { x: LABEL_WIDTH - 4, y: LABEL_WIDTH + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, word),
@@ -69,7 +69,7 @@ function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWe
   ]);
 }
 
-function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, projection, theme, width, s) {
+function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, projection, theme, width, s, hn) {
   const height = 230;
   const pad = { l: 52, r: 10, t: 10, b: 40 };
   const lab = panels.find((panel) => panel.scaled === labScaled);
@@ -87,7 +87,7 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
     ? s.t('gradient.normLabel')
     : s.t('gradient.normLabelAt', { dk: String(d), unscaled: s.fmt(unscaled.mean.gradNorm[at]), scaled: s.fmt(scaled.mean.gradNorm[at]) });
   return h('div', {}, [
-    h('h4', {}, s.t('gradient.normTitle')),
+    h(hn, {}, s.t('gradient.normTitle')),
     plot(theme, { width, height, label }, [
       decades.map((e) => [
         h('line', { x1: pad.l, x2: width - pad.r, y1: y(10 ** e), y2: y(10 ** e), stroke: theme.grid, 'stroke-opacity': 0.5 }),

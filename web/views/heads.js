@@ -2,14 +2,15 @@
 // small multiples of their weight heatmaps, and the concatenated output [head 1 | … | head h]
 // (t × h·(d_k / h)) before the output projection W_O. Draws results.heads of
 // web/lesson/model.js; its slider (data-intent="heads") is read by the element.
-import { divergingColor, mutedText, plot, weightColor } from './chart.js';
+import { divergingColor, headingTag, mutedText, plot, scrollBox, weightColor } from './chart.js';
 import { english } from '../i18n/i18n.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
 
 /** (results of model.heads, settings { strings }, theme, { width }) → view nodes. */
-export function headsView(r, { strings = english() }, theme, { width }) {
+export function headsView(r, { strings = english(), heading }, theme, { width }) {
   const s = strings;
+  const hn = headingTag({ heading });
   const { heads, maxHeads, d, dk, t, tokens, weights, concat } = r;
   // small multiples: per-head weights, the same size each
   const perRow = Math.max(1, Math.min(heads, Math.floor(width / 150)));
@@ -38,7 +39,7 @@ export function headsView(r, { strings = english() }, theme, { width }) {
       { class: 'grid' },
       Array.from({ length: heads }, (_, head) =>
         h('div', { class: 'head' }, [
-          h('h4', {}, s.t('heads.head', { index: head + 1 })),
+          h(hn, {}, s.t('heads.head', { index: head + 1 })),
           plot(theme, { width: size, height: size, label: headLabel(r, head, s) }, [
             Array.from({ length: t * t }, (_, idx) => {
               const [i, j] = [Math.floor(idx / t), idx % t];
@@ -54,10 +55,9 @@ export function headsView(r, { strings = english() }, theme, { width }) {
       ),
     ),
     h('p', { class: 'note' }, s.t('heads.note')),
-    h('h4', {}, s.t('heads.concat', { t: String(t), heads: String(heads), d: String(d), cols: String(cols) })),
-    h(
-      'div',
-      { class: 'scroll' },
+    h(hn, {}, s.t('heads.concat', { t: String(t), heads: String(heads), d: String(d), cols: String(cols) })),
+    scrollBox(
+      s.t('heads.concatBox'),
       plot(theme, { width: labelWidth + cols * colWidth + 2, height: t * rowHeight + 22, label: s.t('heads.concatLabel', { t, cols, heads, extent: s.fmt(extent) }) }, [
         tokens.map((word, i) => h('text', { x: labelWidth - 6, y: i * rowHeight + rowHeight - 4, 'text-anchor': 'end' }, shortLabel(word))),
         Array.from({ length: t * cols }, (_, idx) => {

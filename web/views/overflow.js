@@ -3,7 +3,7 @@
 // ln(FLT_MAX) ≈ 88.72, and ∞/∞ = NaN) next to the stable one. The naive values are raw from the
 // core and labelled as the broken version, never as results. Draws results.overflow of
 // web/lesson/model.js; its slider (data-intent="temperature") is read by the element.
-import { weightColor } from './chart.js';
+import { scrollBox, weightColor } from './chart.js';
 import { english } from '../i18n/i18n.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
@@ -41,9 +41,8 @@ export function overflowView(r, { strings = english() }, theme) {
       ]),
       h('span', { class: naive.overflowed ? 'status bad' : 'status', id: 'overflow-status' }, status),
     ]),
-    h(
-      'div',
-      { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': s.t('overflow.tableLabel', { word: shortLabel(queryLabels[row]) }) },
+    scrollBox(
+      s.t('overflow.tableLabel', { word: shortLabel(queryLabels[row]) }),
       h('table', {}, [
         h(
           'thead',

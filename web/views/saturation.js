@@ -2,13 +2,13 @@
 // softmax row, scaled and unscaled, with the "extremely peaked" and "nearly flat" regimes
 // (thresholds from the core) shaded; ◆ marks the lab's own row. Draws results.saturation of
 // web/lesson/model.js.
-import { dkLine, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
+import { dkLine, headingTag, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
 
 /** (results of model.saturation, settings { projection, strings }, theme, { width }) → view nodes. */
-export function saturationView(r, { projection, strings = english() }, theme, { width }) {
+export function saturationView(r, { projection, strings = english(), heading }, theme, { width }) {
   const w = panelWidth(width);
   const { t, dk, maxEntropy, constants, at, lab } = r;
   const { peakedMaxWeight, flatEntropyFraction } = constants;
@@ -22,6 +22,7 @@ export function saturationView(r, { projection, strings = english() }, theme, { 
     h('p', { class: 'explain' }, tr('saturation.explain')),
     h('div', { class: 'panels' }, [
       chart(r, theme, w, strings, {
+        heading,
         title: tr('saturation.maxTitle'),
         summary,
         key: 'maxWeight',
@@ -31,6 +32,7 @@ export function saturationView(r, { projection, strings = english() }, theme, { 
         bandLabel: tr('saturation.peakedBand', { value: strings.fixed(peakedMaxWeight, 2) }),
       }),
       chart(r, theme, w, strings, {
+        heading,
         title: tr('saturation.entropyTitle', { t, value: strings.fmt(maxEntropy) }),
         summary,
         key: 'entropy',
@@ -68,7 +70,7 @@ export function saturationView(r, { projection, strings = english() }, theme, { 
   ]);
 }
 
-function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { title, summary, key, range: [lo, hi], ticks, band, bandLabel }) {
+function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { heading, title, summary, key, range: [lo, hi], ticks, band, bandLabel }) {
   const height = 220;
   const pad = { l: 40, r: 10, t: 10, b: 40 };
   const { dims } = unscaled;
@@ -79,7 +81,7 @@ function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { t
     [scaled, theme.scaled, 3],
   ];
   return h('div', {}, [
-    h('h4', {}, title),
+    h(headingTag({ heading }), {}, title),
     plot(theme, { width, height, label: `${title}. ${summary}` }, [
       h('rect', { x: pad.l, y: y(band[1]), width: width - pad.l - pad.r, height: y(band[0]) - y(band[1]), fill: theme.band }),
       valueAxis(theme, pad.l, y, ticks, { format: strings.fmt }),

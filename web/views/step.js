@@ -5,6 +5,7 @@
 // shown beside it as plain text.
 import { english, withNodes } from '../i18n/i18n.js';
 import { shortLabel } from './format.js';
+import { scrollBox } from './chart.js';
 import { h, tex } from './h.js';
 
 const SHOWN_COMPONENTS = 6; // of q, k and q∘k; the rest are summarised
@@ -25,7 +26,7 @@ export function stepView(r, { projection, strings = english() }) {
       note ? h('td', { class: 'ok' }, note) : null,
     ]);
   return h('div', { class: 'view' }, [
-    h('div', { class: 'formulas' }, [
+    h('div', { class: 'formulas', tabindex: 0, role: 'group', 'aria-label': str.t('step.formulas') }, [
       tex(String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V`, { display: true }),
       tex(String.raw`\operatorname{softmax}(z_i)=\frac{e^{z_i}}{\sum_j e^{z_j}}`, { display: true }),
     ]),
@@ -50,9 +51,8 @@ export function stepView(r, { projection, strings = english() }) {
       ),
     ]),
     h('p', { class: 'explain' }, str.t('step.row')),
-    h(
-      'div',
-      { class: 'scroll', tabindex: '0', role: 'region', 'aria-label': str.t('step.tableLabel', { word: shortLabel(queryLabels[row]) }) },
+    scrollBox(
+      str.t('step.tableLabel', { word: shortLabel(queryLabels[row]) }),
       h('table', {}, [
         h('thead', {}, h('tr', {}, [
           h('th', { scope: 'col' }, str.t('step.corner')),

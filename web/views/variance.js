@@ -1,21 +1,22 @@
 // Claim 1, measured: histograms of q·k and q·k/√d_k for random q, k at the lab's d_k, and the
 // measured variance against d_k (log-log) for random vectors and for the sentence, with the
 // theoretical lines Var = d_k and Var = 1. Draws results.variance of web/lesson/model.js.
-import { identityNote, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
+import { headingTag, identityNote, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
 import { english } from '../i18n/i18n.js';
 import { h } from './h.js';
 
 /** (results of model.variance, settings { projection, strings }, theme, { width }) → view nodes. */
-export function varianceView(r, { projection, strings = english() }, theme, { width }) {
+export function varianceView(r, { projection, strings = english(), heading }, theme, { width }) {
   const w = panelWidth(width);
   const s = strings;
+  const hn = headingTag({ heading });
   return h('div', { class: 'view' }, [
     h('p', { class: 'explain' }, s.t('variance.explain', { dk: String(r.dk), sqrtD: s.fmt(r.histograms.sqrtD) })),
-    h('div', { class: 'panels' }, [histograms(r, theme, w, s), curves(r, projection, theme, w, s)]),
+    h('div', { class: 'panels' }, [histograms(r, theme, w, s, hn), curves(r, projection, theme, w, s, hn)]),
   ]);
 }
 
-function histograms({ dk, histograms: hist }, theme, width, s) {
+function histograms({ dk, histograms: hist }, theme, width, s, hn) {
   const barsHeight = 92;
   const pad = { l: 12, r: 12, t: 8 };
   const gap = 26;
@@ -30,7 +31,7 @@ function histograms({ dk, histograms: hist }, theme, width, s) {
   const axisY = pad.t + 2 * barsHeight + gap;
   const ticks = [0, 1, 2, 3, 4].map((i) => lo + (i / 4) * (hi - lo));
   return h('div', {}, [
-    h('h4', {}, s.t('variance.pairs', { count: hist.samples, dk: String(dk) })),
+    h(hn, {}, s.t('variance.pairs', { count: hist.samples, dk: String(dk) })),
     plot(theme, { width, height, label: s.t('variance.histogramsLabel', { unscaled: s.fmt(hist.unscaled.variance), scaled: s.fmt(hist.scaled.variance) }) }, [
       rows.map(([part, color, title], row) => {
         const top = pad.t + row * (barsHeight + gap);
@@ -61,7 +62,7 @@ function histograms({ dk, histograms: hist }, theme, width, s) {
   ]);
 }
 
-function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme, width, s) {
+function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme, width, s, hn) {
   const height = 230;
   const pad = { l: 46, r: 12, t: 12, b: 40 };
   const { dims } = curve;
@@ -82,7 +83,7 @@ function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme
   const random = s.t('variance.random', { unscaled: s.fmt(at.random.unscaled), scaled: s.fmt(at.random.scaled) });
   const mine = at.tokens ? s.t('variance.sentence', { unscaled: s.fmt(at.tokens.unscaled), scaled: s.fmt(at.tokens.scaled) }) : null;
   return h('div', {}, [
-    h('h4', {}, s.t('variance.curves')),
+    h(hn, {}, s.t('variance.curves')),
     plot(theme, { width, height, label: s.t('variance.curvesLabel', { dk: String(dk), random }) }, [
       ticks.map((v) => h('line', { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), stroke: theme.grid, 'stroke-opacity': 0.5 })),
       valueAxis(theme, pad.l, y, ticks, { label: s.t('variance.axisVariance'), format: s.integer }),

@@ -26,7 +26,9 @@ import './probability-bars.js';
 import './token-chips.js';
 
 const styles = sheet(`
-  :host { display: block; font-family: var(--_font); color: var(--_text); line-height: 1.45; }
+  /* its own background: the text between the cards stays readable on a host page of any colour
+     (a dark lab on a white page, say) */
+  :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg); line-height: 1.45; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
   /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
   .card { background: var(--_surface); border: 1px solid var(--_border); border-radius: 12px; padding: 16px; min-width: 0;
@@ -85,23 +87,23 @@ export class AttentionLab extends AlElement {
       </section>
       <p class="alert" role="alert"></p>
       <div class="main">
-        <section class="card controls" aria-labelledby="controls-title">
+        <section class="card controls">
           <h2 id="controls-title" data-t="lab.settings"></h2>
           <attention-controls></attention-controls>
         </section>
-        <section class="card heat" aria-labelledby="heat-title">
+        <section class="card heat">
           <h2 id="heat-title" data-t="lab.weights"></h2>
           <p class="hint" data-t="lab.weightsHint"></p>
           <attention-heatmap></attention-heatmap>
         </section>
-        <section class="card bars" aria-labelledby="bars-title">
+        <section class="card bars">
           <h2 id="bars-title" data-t="lab.barsTitle"></h2>
           <p class="hint" id="bars-hint" data-t="lab.barsHint"></p>
           <probability-bars id="bars"></probability-bars>
         </section>
       </div>
       <div class="lower">
-        <section class="card probe" aria-labelledby="probe-title">
+        <section class="card probe">
           <h2 id="probe-title" data-t="lab.probe"></h2>
           <p class="hint" data-t="lab.probeHint"></p>
           <div class="probe-field"><label for="probe" data-t="lab.probeWord"></label>

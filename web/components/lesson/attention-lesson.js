@@ -230,7 +230,7 @@ export class AttentionLesson extends HTMLElement {
       this.append(this.#status);
     }
     this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
-      const section = toDom(h('section', { id, class: 'instrument', lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
+      const section = toDom(h('section', { id: uniqueId(id), class: 'instrument', lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
       this.append(section);
       return { tag, title, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
     });
@@ -358,7 +358,8 @@ export class AttentionLesson extends HTMLElement {
     }
     if (s.element.strings !== this.#strings) s.element.strings = this.#strings;
     if (!sameResults(s.element.results, results)) s.element.results = results;
-    const settings = { projection: this.#state.projection };
+    // the instruments' own headings sit one level below their section's
+    const settings = { projection: this.#state.projection, heading: this.#level + 1 };
     if (!sameResults(s.element.settings, settings)) s.element.settings = settings;
   }
 }
@@ -369,6 +370,14 @@ function sameResults(a, b) {
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || ArrayBuffer.isView(a) || Array.isArray(a)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameResults(a[key], b[key]));
+}
+
+// `id`, or `id-2`, `id-3`… when the page has it already (a second lesson on the page): the first
+// lesson keeps the ids a page links to (#claim-1).
+function uniqueId(id) {
+  let candidate = id;
+  for (let n = 2; document.getElementById(candidate); n++) candidate = `${id}-${n}`;
+  return candidate;
 }
 
 function idle(callback) {

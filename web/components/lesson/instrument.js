@@ -4,7 +4,7 @@
 //
 //   class VarianceLab extends Instrument { static view = varianceView; }
 //   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw', key }
-//   element.settings = { projection: state.projection };
+//   element.settings = { projection: state.projection, heading: 4 };   // heading: the level of its own headings
 //   element.strings = strings;                         // the reader's language (the views get them as settings.strings)
 //
 // Redraws patch the shadow DOM in place (same tag at the same place: attributes and text
@@ -18,7 +18,8 @@ import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
-  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); }
+  /* its own background (the theme's card surface): readable on a host page of any colour */
+  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); background: var(--_surface); }
   .explain { margin: 0 0 .6em; max-width: 70ch; }
   .note { color: var(--_muted); font-size: 12.5px; margin: .3em 0; }
   .stats { font-variant-numeric: tabular-nums; }
@@ -27,7 +28,7 @@ export const instrumentSheet = sheet(`
   .legend .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -2px; margin-right: .3em; }
   .empty { color: var(--_muted); font-style: italic; }
   label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
-  h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
+  h2, h3, h4, h5, h6 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
   .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
   .scroll { overflow-x: auto; margin: .3em 0; }
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
