@@ -46,7 +46,19 @@ export default Object.freeze({
   // the summary a screen reader hears when a result changes (polite, once the input settles)
   'lab.summary': '{change}: “{word}” now puts {weight} on “{key}”, entropy {entropy} nats.',
   'lab.summaryMasked': '{change}: every key of “{word}” is masked.',
-  'lab.changed': 'Result updated',
+  'lab.changeProjection': 'Projection {value}',
+  'lab.changeTokens': { one: '{count} token', other: '{count} tokens' },
+  'lab.changeDk': 'd_k = {value}',
+  'lab.changeScaledOn': 'Scale by √d_k on',
+  'lab.changeScaledOff': 'Scale by √d_k off',
+  'lab.changeTemperature': 'temperature {value}',
+  'lab.changeCausalOn': 'causal mask on',
+  'lab.changeCausalOff': 'causal mask off',
+  'lab.changePositionalOn': 'positional encoding on',
+  'lab.changePositionalOff': 'positional encoding off',
+  'lab.changeSeed': 'seed {value}',
+  'lab.changeQuery': 'query “{word}”',
+  'lab.changeProbe': 'probe word “{word}”',
 
   // ---- <attention-controls> ----
   'controls.projection': 'Projection',

@@ -47,7 +47,19 @@ export default Object.freeze({
   'lab.words': '{count} GloVe-ord, {dim} dimensjoner',
   'lab.summary': '{change}: «{word}» gir nå {weight} til «{key}», entropi {entropy} nat.',
   'lab.summaryMasked': '{change}: alle nøklene til «{word}» er maskert.',
-  'lab.changed': 'Resultatet er oppdatert',
+  'lab.changeProjection': 'Projeksjon {value}',
+  'lab.changeTokens': { one: '{count} token', other: '{count} tokener' },
+  'lab.changeDk': 'd_k = {value}',
+  'lab.changeScaledOn': 'Skaler med √d_k på',
+  'lab.changeScaledOff': 'Skaler med √d_k av',
+  'lab.changeTemperature': 'temperatur {value}',
+  'lab.changeCausalOn': 'kausal maske på',
+  'lab.changeCausalOff': 'kausal maske av',
+  'lab.changePositionalOn': 'posisjonskoding på',
+  'lab.changePositionalOff': 'posisjonskoding av',
+  'lab.changeSeed': 'frø {value}',
+  'lab.changeQuery': 'spørringen «{word}»',
+  'lab.changeProbe': 'sondeordet «{word}»',
 
   // ---- <attention-controls> ----
   'controls.projection': 'Projeksjon',
@@ -96,7 +108,7 @@ export default Object.freeze({
   'heatmap.pair': '{query} → {key}: {value}',
   'heatmap.svgLabel': 'Oppmerksomhetsvektene til {n} spørringer (rader) over {m} nøkler (kolonner)',
 
-  // ---- <probability-bars> og stolpene ----
+  // ---- <probability-bars> og søylene ----
   'bars.key': '{word} (nøkkel {index})',
   'bars.masked': 'maskert',
   'bars.maskedCausal': 'maskert (kausal)',
@@ -257,7 +269,7 @@ export default Object.freeze({
     'Linjer: gjennomsnitt over alle rader; sirkler: raden til «{word}»; ◆: labens egen rad ved d = {d}. Tapet L = ⟨g, p⟩ med en fast, tilfeldig g for hver rad, så bare softmax endrer seg mellom punktene. Logaritmisk skala: hver rutelinje er 10 ganger mindre.',
 
   // påstand 4
-  'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som stolper. Velg nøkkelen du vil se skalarproduktet for:',
+  'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som søyler. Velg nøkkelen du vil se skalarproduktet for:',
   'step.formulas': 'Formlene',
   'step.keys': 'nøkkel',
   'step.numbers': '({count} tall)',
@@ -277,7 +289,7 @@ export default Object.freeze({
   'step.maxMasked': 'maks = {value}; −∞: maskert (kausal)',
   'step.allBelow': 'alle ≤ 0',
   'step.allBelowT': 'alle ≤ 0; T = {t}',
-  'step.stats': 'Raden «{word}»: største vekt {max}, entropi {entropy} nat — labens stolper viser det samme.',
+  'step.stats': 'Raden «{word}»: største vekt {max}, entropi {entropy} nat — labens søyler viser det samme.',
   'step.notePositive':
     'Å trekke fra maksimum endrer ingenting i resultatet (det forkortes mellom teller og nevner), men holder hver eksponentialverdi på høyst 1, så ingenting flyter over. Hver vekt er positiv, og vektene summerer til {sum}: raden er en sannsynlighetsfordeling over ordene.',
   'step.noteUnderflow':
@@ -326,7 +338,7 @@ export default Object.freeze({
   'page.guide1Html':
     'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. <a href="#claim-1">Påstand 1</a>: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
   'page.guide2Html':
-    'Slå av <b>Skaler med √d<sub>k</sub></b>. <a href="#claim-2">Påstand 2</a>: radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i påstand 2); raden til «cat» kommer nær (stolpene ovenfor viser de samme tallene som instrumentene nedenfor).',
+    'Slå av <b>Skaler med √d<sub>k</sub></b>. <a href="#claim-2">Påstand 2</a>: radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i påstand 2); raden til «cat» kommer nær (søylene ovenfor viser de samme tallene som instrumentene nedenfor).',
   'page.guide3Html':
     '<a href="#claim-3">Påstand 3</a>: en rad som har falt sammen, sender nesten <b>ingen gradient (→ 0)</b> tilbake: softmax-Jacobi-matrisen blekner til blank, og i diagrammet faller prikken flere størrelsesordener under den skalerte — læringen stopper opp. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
   'page.guide4Html':
@@ -355,7 +367,7 @@ export default Object.freeze({
   'lessonPage.coreSimd': 'Kjerne: WebAssembly SIMD.',
   'lessonPage.coreScalar': 'Kjerne: skalar WebAssembly.',
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
-  'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, stolper, sondeord): <a href="./#why">Attention Lab-siden</a>.',
+  'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
   'lessonPage.credits':
     'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Ord den ikke kjenner, får en deterministisk tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 });

@@ -25,6 +25,10 @@ import './attention-heatmap.js';
 import './probability-bars.js';
 import './token-chips.js';
 
+// The summary a screen reader hears is spoken once input has settled this long (a slider drag
+// says its last value only).
+const SUMMARY_DELAY_MS = 600;
+
 const styles = sheet(`
   /* its own background: the text between the cards stays readable on a host page of any colour
      (a dark lab on a white page, say) */
@@ -114,6 +118,7 @@ export class AttentionLab extends AlElement {
         <section class="card paste"><vector-paste></vector-paste></section>
       </div>
       <p class="hint foot"></p>
+      <p class="visually-hidden spoken" aria-live="polite" aria-atomic="true"></p>
     </div>`;
 
   #store = createStore();
@@ -125,6 +130,8 @@ export class AttentionLab extends AlElement {
   #fullRequested = false;
   #preparing = null; // the seed whose projections are being computed in idle time
   #oovShown = '';
+  #summarized = null; // the settings the last summary spoke of
+  #summaryTimer = 0;
   #language = null; // the language asked for (its strings may still be loading)
   #stopWatching = null;
   #resolveReady;
@@ -156,6 +163,7 @@ export class AttentionLab extends AlElement {
       probeBars: $('#probe-bars'),
       paste: $('vector-paste'),
       foot: $('.foot'),
+      summary: $('.spoken'),
     };
     this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
@@ -181,6 +189,7 @@ export class AttentionLab extends AlElement {
 
   disconnectedCallback() {
     this.#stopWatching?.();
+    clearTimeout(this.#summaryTimer);
   }
 
   /** The language the lab speaks (en or nb; see web/i18n/dom.js for how it is chosen). */
@@ -361,6 +370,7 @@ export class AttentionLab extends AlElement {
   // The new state goes out: the property, the events, the first-result marks, and idle work.
   #publish(state) {
     this.#state = state;
+    this.#summarize();
     this.dispatchEvent(new Event('change', { bubbles: true }));
     this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
     if (state.projection === 'random') this.#prepareProjections(state.settings.seed);
@@ -388,6 +398,24 @@ export class AttentionLab extends AlElement {
   #showMessage(key) {
     const e = this.#els;
     for (const view of [e.heatmap, e.bars, e.probeBars]) view.message = this.strings.t(key);
+  }
+
+  // Once input settles: what changed since the last summary, and where the selected query now
+  // puts its largest weight, for a screen reader (a polite live region). The first state is the
+  // page's own and is not spoken; a change of nothing the learner set (the full vocabulary
+  // arriving) neither.
+  #summarize() {
+    if (!this.#summarized) {
+      this.#summarized = this.#state.settings;
+      return;
+    }
+    clearTimeout(this.#summaryTimer);
+    this.#summaryTimer = setTimeout(() => {
+      const state = this.#state;
+      const change = describeChange(this.#summarized, state, this.strings);
+      this.#summarized = state.settings;
+      if (change) setText(this.#els.summary, summaryOf(state, change, this.strings));
+    }, SUMMARY_DELAY_MS);
   }
 
   #showError(message) {
@@ -444,6 +472,42 @@ export class AttentionLab extends AlElement {
     };
     idle(step);
   }
+}
+
+// What the learner changed between two settings, in words ("Scale by √d_k off, d_k = 1024"), or ''.
+function describeChange(before, state, strings) {
+  const after = state.settings;
+  const t = strings.t;
+  const changes = [];
+  if (before.projection !== after.projection || (after.projection === 'pasted' && before.pasted !== after.pasted))
+    changes.push(t('lab.changeProjection', { value: t(`controls.${after.projection}`) }));
+  if (before.tokens !== after.tokens && after.projection !== 'pasted') changes.push(t('lab.changeTokens', { count: after.tokens.length }));
+  if (before.dk !== after.dk && after.projection === 'random') changes.push(t('lab.changeDk', { value: String(after.dk) }));
+  if (before.scaled !== after.scaled) changes.push(t(after.scaled ? 'lab.changeScaledOn' : 'lab.changeScaledOff'));
+  if (before.temperature !== after.temperature) changes.push(t('lab.changeTemperature', { value: strings.fmt(after.temperature) }));
+  if (before.causal !== after.causal) changes.push(t(after.causal ? 'lab.changeCausalOn' : 'lab.changeCausalOff'));
+  if (before.positional !== after.positional) changes.push(t(after.positional ? 'lab.changePositionalOn' : 'lab.changePositionalOff'));
+  if (before.seed !== after.seed && after.projection === 'random') changes.push(t('lab.changeSeed', { value: String(after.seed) }));
+  if (before.selected !== after.selected) changes.push(t('lab.changeQuery', { word: strings.tipLabel(state.queryLabels[state.selected]) }));
+  if (before.probe !== after.probe) changes.push(t('lab.changeProbe', { word: after.probe }));
+  return changes.length ? strings.list(changes) : '';
+}
+
+// The selected query's row in words: the key of its largest weight (as the bars mark it), and its entropy.
+function summaryOf(state, change, strings) {
+  const { m, selected, result, queryLabels, keyLabels } = state;
+  const word = strings.tipLabel(queryLabels[selected]);
+  const max = result.maxWeight[selected];
+  const weights = result.weights.subarray(selected * m, (selected + 1) * m);
+  const j = max > 0 ? weights.indexOf(max) : -1;
+  if (j < 0) return strings.t('lab.summaryMasked', { change, word });
+  return strings.t('lab.summary', {
+    change,
+    word,
+    weight: strings.fixed(max, 2),
+    key: strings.tipLabel(keyLabels[j]),
+    entropy: strings.fixed(result.entropy[selected], 2),
+  });
 }
 
 function bold(text) {
