@@ -38,7 +38,10 @@ const styles = sheet(`
     font-size: 0.8125rem; line-height: 1.35; white-space: nowrap; box-shadow: 0 2px 10px rgb(0 0 0 / 0.2);
     font-variant-numeric: tabular-nums;
   }
+  .tip.below { transform: translate(-50%, 8px); }
   .tip .pair { white-space: normal; overflow-wrap: anywhere; }
+  /* the focused cell's box: what is scrolled into view when the keyboard moves the focus */
+  .cursor { position: absolute; pointer-events: none; visibility: hidden; scroll-margin: 8px; }
   .tip b { font-weight: 650; }
   .legend { display: flex; align-items: center; flex-wrap: wrap; gap: 6px 14px; margin-top: 10px; font-size: 0.75rem; color: var(--_muted); }
   .ramp { display: inline-flex; align-items: center; gap: 6px; }
@@ -68,6 +71,7 @@ export class AttentionHeatmap extends AlElement {
         <canvas class="cells" aria-hidden="true"></canvas>
         <canvas class="overlay" aria-hidden="true"></canvas>
         <div class="tip" hidden></div>
+        <div class="cursor" aria-hidden="true"></div>
       </div>
     </div>
     <p id="help" class="visually-hidden" data-t="heatmap.help"></p>
@@ -92,6 +96,7 @@ export class AttentionHeatmap extends AlElement {
   #stage;
   #overlay;
   #tip;
+  #cursor;
   #live;
   #empty;
   #legend;
@@ -103,6 +108,7 @@ export class AttentionHeatmap extends AlElement {
     this.#stage = this.$('.stage');
     this.#overlay = this.$('canvas.overlay');
     this.#tip = this.$('.tip');
+    this.#cursor = this.$('.cursor');
     this.#live = this.$('[aria-live]');
     this.#empty = this.$('.empty');
     this.#legend = this.$('.legend');
@@ -263,8 +269,21 @@ export class AttentionHeatmap extends AlElement {
     const next = { i: Math.max(0, Math.min(scene.n - 1, to[0])), j: Math.max(0, Math.min(scene.m - 1, to[1])) };
     this.#focus = next;
     if (next.i !== scene.selected) this.#choose(next.i);
+    this.#showFocusedCell();
     this.#paint();
     this.#announce();
+  }
+
+  // The focused cell comes into view: the grid scrolls sideways (a wide heatmap on a phone) and
+  // the page up or down, as little as needed.
+  #showFocusedCell() {
+    const scene = this.#scene;
+    const { i, j } = this.#focus;
+    const style = this.#cursor.style;
+    style.left = `${scene.x0 + j * scene.cell}px`;
+    style.top = `${scene.y0 + i * scene.cell}px`;
+    style.width = style.height = `${scene.cell}px`;
+    this.#cursor.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   #choose(i) {
@@ -290,11 +309,19 @@ export class AttentionHeatmap extends AlElement {
       : `${pair}<br>${escapeHtml(s.t('heatmap.weight'))} <b>${s.fixed(scene.weights[at], 3)}</b><br>` +
         `${escapeHtml(s.t('heatmap.score'))} ${s.score(scene.scores[at])} · q·k ${s.score(scene.dots?.[at])}`;
     this.#tip.hidden = false;
+    // over the cell, within the part of the grid in view (it may scroll sideways); below the
+    // cell when there is no room above it on the screen
     const half = this.#tip.offsetWidth / 2;
+    const scroller = this.#stage.parentElement;
+    const left = Math.max(half, scroller.scrollLeft + half);
+    const right = Math.min(scene.width, scroller.scrollLeft + scroller.clientWidth) - half;
     const centre = scene.x0 + j * scene.cell + scene.cell / 2;
-    const x = Math.max(half, Math.min(scene.width - half, centre));
+    const x = Math.max(left, Math.min(right, centre));
+    const cellTop = this.#stage.getBoundingClientRect().top + scene.y0 + i * scene.cell;
+    const below = cellTop - this.#tip.offsetHeight - 8 < 0;
+    this.#tip.classList.toggle('below', below);
     this.#tip.style.left = `${x}px`;
-    this.#tip.style.top = `${scene.y0 + i * scene.cell}px`;
+    this.#tip.style.top = `${scene.y0 + (below ? i + 1 : i) * scene.cell}px`;
   }
 
   #announce() {
