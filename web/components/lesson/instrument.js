@@ -28,8 +28,10 @@ export const instrumentSheet = sheet(`
   .legend .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -2px; margin-right: .3em; }
   .empty { color: var(--_muted); font-style: italic; }
   label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
+  /* every control at least 24 × 24 px (WCAG 2.2's target size) */
+  input[type=range] { height: 24px; margin: 0; accent-color: var(--_accent); }
   h2, h3, h4, h5, h6 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
-  .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
+  .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); align-items: start; }
   .scroll { overflow-x: auto; margin: .3em 0; }
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
   th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
