@@ -179,3 +179,37 @@ test('ariaNumber: a plain decimal for aria-valuenow, never exponent notation', a
   assert.equal(ariaNumber(NaN), '0');
   for (let e = -30; e <= 0; e++) assert.match(ariaNumber(1.2345 * 10 ** e), /^\d+(\.\d{1,6})?$/, `1.2345e${e}`);
 });
+
+// Every key the code names (in quotes, or in a data-t / data-t-html / data-t-attrs attribute), and
+// the keys it builds from a setting's value (controls.${projection}).
+async function keysInCode() {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const root = new URL('../../', import.meta.url).pathname;
+  const files = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!['vendor', 'build', 'assets'].includes(entry.name)) await walk(path);
+      } else if (/\.(m?js|html)$/.test(entry.name) && !/^web\/i18n\/(en|nb)\.js$/.test(path)) files.push(path);
+    }
+  };
+  for (const dir of ['web', 'bin']) await walk(dir).catch(() => {});
+  const used = new Set();
+  const pattern = /['"]([a-z][A-Za-z]*\.[A-Za-z0-9]+)['"]|(?:data-t(?:-html)?="|[a-z-]+:)([a-z][A-Za-z]*\.[A-Za-z0-9]+)/g;
+  for (const file of files) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const m of text.matchAll(pattern)) used.add(m[1] ?? m[2]);
+  }
+  for (const projection of ['identity', 'random', 'pasted']) used.add(`controls.${projection}`);
+  return used;
+}
+
+test('every key the code names is in the tables, and every key of the tables is used', async () => {
+  const used = await keysInCode();
+  const families = new Set(Object.keys(en).map((key) => key.split('.')[0]));
+  const named = [...used].filter((key) => families.has(key.split('.')[0]));
+  assert.deepEqual(named.filter((key) => !(key in en)).sort(), [], 'keys named in the code but missing from the tables');
+  assert.deepEqual(Object.keys(en).filter((key) => !used.has(key)).sort(), [], 'keys of the tables that nothing uses');
+});
