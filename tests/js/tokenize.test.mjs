@@ -49,3 +49,10 @@ test('checkToken cleans one chip and explains what it rejects', () => {
   assert.match(checkToken('two words').error, /holds a space/);
   assert.match(checkToken('x'.repeat(65)).error, /at most 64/);
 });
+
+test('control and format characters are no tokens, in a sentence or a chip', () => {
+  assert.deepEqual(tokenize('nul\u0000byte zero\u200Bwidth \u202Eevil\u202C a\uFEFFb'), ['nul', 'byte', 'zero', 'width', 'evil', 'a', 'b']);
+  assert.deepEqual(tokenize('\u0000\u200B\u200D\u2067'), []);
+  assert.deepEqual(checkToken('c\u200Bat'), { token: 'cat' });
+  assert.match(checkToken('\u0000\u200D').error, /cannot be empty/);
+});

@@ -11,8 +11,11 @@ const MAX_TOKEN_CHARS = 64;
 
 // A word: letters, marks and digits, optionally joined by inner hyphens, apostrophes or (in
 // numbers) decimal points: "well-known", "don't", "3.14". An ellipsis "..." is one token (as in
-// GloVe); any other mark is a token of its own.
-const TOKEN = /[\p{L}\p{M}\p{N}]+(?:(?:[-'’]|(?<=\p{N})[.,](?=\p{N}))[\p{L}\p{M}\p{N}]+)*|\.\.\.|\S/gu;
+// GloVe); any other mark is a token of its own. Control and format characters (NUL, zero-width
+// spaces and joiners, direction marks) are no tokens: GloVe has none, and a chip of one would
+// show nothing.
+const TOKEN = /[\p{L}\p{M}\p{N}]+(?:(?:[-'’]|(?<=\p{N})[.,](?=\p{N}))[\p{L}\p{M}\p{N}]+)*|\.\.\.|[^\s\p{Cc}\p{Cf}]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 const NEGATION = /^(.+)(n't)$/;
 const CLITIC = /^(.+)('(?:s|re|ve|ll|d|m))$/;
 
@@ -35,7 +38,7 @@ export function tokenize(text) {
  * reader's language (messageOf of web/i18n/i18n.js).
  */
 export function checkToken(text) {
-  const token = String(text).normalize('NFC').trim().toLowerCase();
+  const token = String(text).normalize('NFC').replace(INVISIBLE, '').trim().toLowerCase();
   if (token === '') return rejected('chips.empty');
   if (/\s/u.test(token)) return rejected('chips.space', { token });
   if (token.length > MAX_TOKEN_CHARS) return rejected('chips.tooLong', { count: MAX_TOKEN_CHARS });
