@@ -11,6 +11,10 @@ import { h } from './h.js';
 // two heatmaps comparable.
 const JACOBIAN_EXTENT = 0.25;
 const LABEL_WIDTH = 60;
+// Each cell says its value in a tooltip (<title>) up to this many keys: past it the cells are
+// too small to point at, and Chromium takes seconds to lay out thousands of SVG titles (128 keys:
+// 2 × 16,384 of them, a 30–60 s frame). The plot's own name states its numbers at any size.
+const TITLED_KEYS = 32;
 
 /** (results of model.gradient, settings { projection, strings }, theme, { width }) → view nodes. */
 export function gradientView(r, { projection, strings = english(), heading }, theme, { width }) {
@@ -56,7 +60,7 @@ function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWe
           return h(
             'rect',
             { x: LABEL_WIDTH + j * cell, y: LABEL_WIDTH + i * cell, width: cell - 1, height: cell - 1, fill: divergingColor(theme, v, JACOBIAN_EXTENT) },
-            h('title', {}, `∂p(${s.tipLabel(keyLabels[i])}) / ∂z(${s.tipLabel(keyLabels[j])}) = ${s.fmt(v, 4)}`),
+            m > TITLED_KEYS ? null : h('title', {}, `∂p(${s.tipLabel(keyLabels[i])}) / ∂z(${s.tipLabel(keyLabels[j])}) = ${s.fmt(v, 4)}`),
           );
         }),
       ]),
