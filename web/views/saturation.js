@@ -51,7 +51,9 @@ export function saturationView(r, { projection, strings = english(), heading }, 
     r.row === null
       ? null
       : h('p', { class: 'note stats sweep-row' }, [
-          withNodes(tr('saturation.row', { word: shortLabel(r.word), dk: String(dk) }), {
+          // the learner's word goes in as a node: a word such as "{scaledMax}" stays a word
+          withNodes(tr('saturation.row', { dk: String(dk) }), {
+            word: shortLabel(r.word),
             unscaledMax: h('b', { 'data-k': 'max-unscaled' }, strings.fixed(u.maxWeight)),
             unscaledEntropy: h('b', { 'data-k': 'entropy-unscaled' }, strings.fixed(u.entropy)),
             scaledMax: h('b', { 'data-k': 'max-scaled' }, strings.fixed(s.maxWeight)),

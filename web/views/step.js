@@ -68,7 +68,8 @@ export function stepView(r, { projection, strings = english() }) {
         ]),
       ]),
     ),
-    h('p', { class: 'stats row-stats' }, withNodes(str.t('step.stats', { word: shortLabel(queryLabels[row]) }), {
+    h('p', { class: 'stats row-stats' }, withNodes(str.t('step.stats'), {
+      word: shortLabel(queryLabels[row]),
       max: h('b', { 'data-k': 'max' }, str.fixed(s.maxWeight)),
       entropy: h('b', { 'data-k': 'entropy' }, str.fixed(s.entropy)),
     })),
