@@ -194,6 +194,14 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
       assertClean(await inspect(), `the lesson, sentence ${k + 1}.${first + 1}`);
     }
   }
+  // chips may hold what a sentence splits up: words that look like the lesson's own placeholders
+  await lab().evaluate((el) => el.set({ tokens: ['{scaledMax}', '{max}', '{word}', 'cat'], selected: 1 }));
+  await page.waitForTimeout(200);
+  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  assertClean(await inspect(), 'the lesson, placeholder words as chips');
+  const text = (tag, selector) => page.locator(tag).evaluate((el, s) => el.shadowRoot.querySelector(s).textContent, selector);
+  assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" at d_k = 100: unscaled max weight \d\.\d{3}, entropy/);
+  assert.match(await text('step-by-step', '.row-stats'), /^Row "\{max\}": max weight \d\.\d{3}, entropy \d\.\d{3} nats/);
 });
 
 test('hostile strings as the URL parameter (?lang=) and the lang attribute: English, and nothing runs', async () => {
