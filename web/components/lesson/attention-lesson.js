@@ -80,7 +80,7 @@ export function followingStatus(state, strings = english()) {
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
 
 export class AttentionLesson extends HTMLElement {
-  static observedAttributes = ['theme', 'lang'];
+  static observedAttributes = ['theme', 'lang', 'loading'];
 
   #engine = null;
   #model = null;
@@ -106,6 +106,12 @@ export class AttentionLesson extends HTMLElement {
   attributeChangedCallback(name, _previous, value) {
     if (name === 'lang') {
       if (this.isConnected) this.#chooseLanguage();
+      return;
+    }
+    if (name === 'loading') {
+      // loading="eager" set later: every instrument loads now (not only when it comes near)
+      if (value === 'eager') for (const s of this.#sections) if (!s.loaded) this.#load(s);
+      this.#schedule();
       return;
     }
     if (name !== 'theme') return;
