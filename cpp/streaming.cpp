@@ -36,7 +36,7 @@ static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a bloc
 // kLanes × kLanes blocks are transposed in registers: element by element, the strided stores
 // made packing 16 queries cost as much as their whole Q·Kᵀ (measured at n = 16, d = 64).
 void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t cols, std::size_t c0,
-                  std::size_t depth, float factor, float* q_t) {
+                  std::size_t depth, float factor, float* q_t) noexcept {
   const std::size_t rows_vec = rows - rows % kLanes, depth_vec = depth - depth % kLanes;
   const batch factor_b(factor);
   for (std::size_t r = 0; r < rows_vec; r += kLanes) {
@@ -59,7 +59,7 @@ void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t row
 }
 
 // row (width) *= factor
-void scale_row(float* row, std::size_t width, float factor) {
+void scale_row(float* row, std::size_t width, float factor) noexcept {
   const std::size_t width_vec = width - width % kLanes;
   const batch factor_b(factor);
   for (std::size_t c = 0; c < width_vec; c += kLanes)
@@ -70,7 +70,7 @@ void scale_row(float* row, std::size_t width, float factor) {
 // First (query, key) of a tile whose score is not finite, skipping keys hidden by the causal
 // mask (already -INFINITY), for the error message.
 ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t cols, std::size_t i0, std::size_t j0,
-                                bool causal) {
+                                bool causal) noexcept {
   for (std::size_t j = 0; j < keys; ++j)
     for (std::size_t r = 0; r < cols; ++r)
       if (!std::isfinite(s_t[j * kQueryBlock + r]) && !(causal && j0 + j > i0 + r))
@@ -85,7 +85,7 @@ ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t 
 // Writes each query's correction factor 2^(old max - new max) to `correction`. Returns false,
 // before pass 2, when a visible score is not finite (scale·log2(e)·q·k overflowed float32).
 bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, std::size_t i0, std::size_t j0,
-                         bool causal, float* row_max, float* row_sum, float* correction) {
+                         bool causal, float* row_max, float* row_sum, float* correction) noexcept {
   const batch minus_inf(-INFINITY), zero(0.0f);
   alignas(64) float lane_index[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) lane_index[l] = static_cast<float>(l);
@@ -148,7 +148,7 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
 }  // namespace
 
 bool attention_streaming(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
-                         bool causal, float* out, ScorePosition* overflow) {
+                         bool causal, float* out, ScorePosition* overflow) noexcept {
   const std::size_t queries = static_cast<std::size_t>(n), keys_total = static_cast<std::size_t>(m),
                     width = static_cast<std::size_t>(d), value_width = static_cast<std::size_t>(dv);
   alignas(64) float q_t[kDepthChunk * kQueryBlock];  // qᵀ chunk of the current block
