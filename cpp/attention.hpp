@@ -114,7 +114,8 @@ bool scores_row(const float* dots, const float* mask, int m, int visible, float 
 bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores) noexcept;
 
 // One row: out = softmax(z · inv_temperature) over m entries, -INFINITY → 0.
-// Returns the row's max weight; writes the entropy (nats) to *entropy.
+// Returns the row's max weight; writes the entropy (nats) to *entropy. The sum of the exps is
+// compensated (SIMD) or accumulated in double (_ref): a long row still sums to 1 within a few ulp.
 float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept;
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept;
 
@@ -123,7 +124,7 @@ struct SoftmaxTrace {
   float row_max = 0;          // max z (-INFINITY when every entry is)
   float* shifted = nullptr;   // m: (z − max) · inv_temperature ≤ 0
   float* exps = nullptr;      // m: exp(shifted)
-  float sum = 0;              // Σ exps
+  float sum = 0;              // Σ exps, rounded from its double sum
 };
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy, SoftmaxTrace* trace) noexcept;
 

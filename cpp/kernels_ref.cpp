@@ -67,22 +67,23 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
     *entropy = 0.0f;
     return 0.0f;
   }
-  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; accumulate Σe and Σ e·t
-  float sum = 0.0f, sum_et = 0.0f;
+  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
+  // long row still sums to 1 (in float32, 65,536 terms drift by ~1e-4)
+  double sum = 0.0, sum_et = 0.0;
   for (int j = 0; j < m; ++j) {
     const float t = (z[j] - z_max) * inv_temperature;
     const float e = std::exp(t);
     if (trace) trace->shifted[j] = t, trace->exps[j] = e;
     out[j] = e;
     sum += e;
-    if (e > 0.0f) sum_et += e * t;  // skip e = 0: t may be -INFINITY there
+    if (e > 0.0f) sum_et += static_cast<double>(e) * t;  // skip e = 0: t may be -INFINITY there
   }
   // pass 3: normalise, e ÷ Σ as the formula says (the SIMD twin multiplies by 1/Σ, within an ulp;
   // divided, the weights a view prints add up to 1 more often). The max element has e = 1, so
   // max weight = 1/Σ.
-  const float inv_sum = 1.0f / sum;
-  for (int j = 0; j < m; ++j) out[j] /= sum;
-  if (trace) trace->sum = sum;
+  const float inv_sum = static_cast<float>(1.0 / sum);
+  for (int j = 0; j < m; ++j) out[j] = static_cast<float>(out[j] / sum);
+  if (trace) trace->sum = static_cast<float>(sum);
   *entropy = softmax_entropy(sum, sum_et);
   return inv_sum;
 }
@@ -120,7 +121,8 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
     const float* q_row = q + static_cast<std::size_t>(i) * d;
     float* out_row = out + static_cast<std::size_t>(i) * dv;
     for (int c = 0; c < dv; ++c) out_row[c] = 0.0f;
-    float row_max = -INFINITY, row_sum = 0.0f;
+    float row_max = -INFINITY;
+    double row_sum = 0.0;  // in double: a long row must not drift (see softmax_row_ref)
     const int visible = causal ? i + 1 : m;
     for (int j = 0; j < visible; ++j) {
       const float score = scale * dot_ref(q_row, k + static_cast<std::size_t>(j) * d, d);
@@ -139,7 +141,7 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
       const float* v_row = v + static_cast<std::size_t>(j) * dv;
       for (int c = 0; c < dv; ++c) out_row[c] += p * v_row[c];
     }
-    const float inv_sum = row_sum > 0.0f ? 1.0f / row_sum : 0.0f;  // no visible key: zeros
+    const float inv_sum = row_sum > 0.0 ? static_cast<float>(1.0 / row_sum) : 0.0f;  // no visible key: zeros
     for (int c = 0; c < dv; ++c) out_row[c] *= inv_sum;
   }
   return true;

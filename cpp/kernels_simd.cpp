@@ -182,27 +182,35 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
     return 0.0f;
   }
 
-  // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY)
+  // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY).
+  // Σe is compensated (Kahan, per lane): summed plainly, a lane of a 65,536-key row adds 16,384
+  // terms and drifts by ~1e-4, and the weights would no longer sum to 1.
   const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f);
-  batch sum_b(0.0f), sum_et_b(0.0f);
+  batch sum_b(0.0f), lost_b(0.0f), sum_et_b(0.0f);
   for (std::size_t j = 0; j < m_vec; j += kLanes) {
     batch t = (batch::load_unaligned(z + j) - max_v) * inv_t;
     batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
     e.store_unaligned(out + j);
-    sum_b += e;
+    const batch y = e - lost_b, next = sum_b + y;
+    lost_b = (next - sum_b) - y;  // what the addition dropped, taken off the next term
+    sum_b = next;
     sum_et_b += xsimd::select(e > zero, e * t, zero);
   }
-  float sum = xsimd::reduce_add(sum_b), sum_et = xsimd::reduce_add(sum_et_b);
+  alignas(64) float sums[kLanes], lost[kLanes];
+  sum_b.store_aligned(sums);
+  lost_b.store_aligned(lost);
+  double sum = 0.0, sum_et = xsimd::reduce_add(sum_et_b);
+  for (std::size_t l = 0; l < kLanes; ++l) sum += static_cast<double>(sums[l]) - lost[l];
   for (std::size_t j = m_vec; j < count; ++j) {
     float t = (z[j] - z_max) * inv_temperature;
     float e = std::exp(t);
     out[j] = e;
     sum += e;
-    if (e > 0.0f) sum_et += e * t;
+    if (e > 0.0f) sum_et += static_cast<double>(e) * t;
   }
 
   // pass 3: normalise; max weight = 1/Σ since the max element has e = 1
-  const float inv_sum = 1.0f / sum;
+  const float inv_sum = static_cast<float>(1.0 / sum);
   const batch inv_sum_b(inv_sum);
   for (std::size_t j = 0; j < m_vec; j += kLanes) (batch::load_unaligned(out + j) * inv_sum_b).store_unaligned(out + j);
   for (std::size_t j = m_vec; j < count; ++j) out[j] *= inv_sum;

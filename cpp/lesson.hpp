@@ -204,7 +204,7 @@ struct StepTrace {
   float dot = 0;   // Σ_c product_c = q·k_key
   float scale = 0; // 1/√d when scaled, else 1
   float row_max = 0;
-  float sum = 0;   // Σⱼ exps ≥ 1
+  float sum = 0;   // Σⱼ exps ≥ 1 (summed in double, then rounded)
   float weight_sum = 0;  // Σⱼ weights summed in double (≈ 1: a probability distribution)
   float max_weight = 0;  // maxⱼ weights
   float entropy = 0;     // −Σⱼ pⱼ ln pⱼ (nats), computed as softmax_row_ref does

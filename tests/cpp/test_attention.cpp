@@ -364,3 +364,40 @@ TEST_CASE("an output that leaves float32 is an overflow, not Infinity", "[attent
                                                   streamed.data(), &err));
   REQUIRE(err.status == attn::Status::overflow);
 }
+
+TEST_CASE("a long row still sums to 1: the softmax sum is compensated or in double", "[softmax][long]") {
+  // Scores [2, 0, 0, ...]: every weight is known, p0 = e² / (e² + m − 1). Summed plainly in
+  // float32 the 16,384 terms of each lane of a 65,536-key row drift by ~1e-4 (measured: rows
+  // summing to 1 ± 6.5e-5). Compensated, Σe is within ~2ε of the sum of its terms, so the weights
+  // e·fl(1/Σe) sum to 1 within that plus the rounding of 1/Σe and of the products (½ε each):
+  // kRowSumTol = 4ε. p0 also carries exp's error (≈ 2 ulp in Σe): kFirstWeightRelTol = 8ε.
+  constexpr double kRowSumTol = 4 * FLT_EPSILON, kFirstWeightRelTol = 8 * FLT_EPSILON;
+  for (int m : {16384, 65536}) {
+    INFO("m = " << m);
+    std::vector<float> z(m, 0.0f), p(m);
+    z[0] = 2.0f;
+    const double p0 = std::exp(2.0) / (std::exp(2.0) + (m - 1));
+    float entropy;
+    using Row = float (*)(const float*, int, float, float*, float*) noexcept;
+    const Row fast = attn::softmax_row;
+    const Row reference = [](const float* row, int count, float inv_t, float* out, float* h) noexcept {
+      return attn::softmax_row_ref(row, count, inv_t, out, h);
+    };
+    for (Row softmax_row : {fast, reference}) {
+      softmax_row(z.data(), m, 1.0f, p.data(), &entropy);
+      double sum = 0;
+      for (float w : p) sum += w;
+      REQUIRE(std::fabs(sum - 1.0) <= kRowSumTol);
+      REQUIRE(std::fabs(p[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+    // the streaming forward: v one-hot on key 0 makes the output p0 itself (nothing else summed)
+    std::vector<float> q = {1.0f}, v(m, 0.0f), out(1);
+    v[0] = 1.0f;
+    attn::StreamingOptions unscaled;
+    attn::Error err;
+    for (auto forward : {attn::attention_streaming_forward, attn::attention_streaming_forward_ref}) {
+      REQUIRE(forward(q.data(), z.data(), v.data(), {1, m, 1, 1}, unscaled, out.data(), &err));
+      REQUIRE(std::fabs(out[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+  }
+}

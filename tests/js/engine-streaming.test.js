@@ -132,4 +132,29 @@ for (const simd of [true, false]) {
     // visible, the same score fails the call
     assert.throws(() => engine.attention(shape), { code: 'ATTN_OVERFLOW', message: /query 0, key 1/ });
   });
+
+  test(`${label}: a long row still sums to 1 (attention and streaming)`, async () => {
+    // Scores [2, 0, 0, ...] give p0 = e² / (e² + m − 1). Summed plainly in float32, the softmax sum
+    // of such a row drifted by 1.6e-5 at m = 16,384 and 6.5e-5 at 65,536. Compensated (or in
+    // double), the weights sum to 1 within a few ε (ε = 2⁻²³): the sum's own ~2ε and the rounding
+    // of 1/Σ and of each product (½ε): ROW_SUM_TOL = 4ε. p0 also carries exp's ~2 ulp: 8ε.
+    const EPS = 2 ** -23, ROW_SUM_TOL = 4 * EPS, FIRST_WEIGHT_REL_TOL = 8 * EPS;
+    const engine = await createEngine({ simd });
+    for (const m of [16384, 65536]) {
+      const k = new Float32Array(m);
+      k[0] = 2;
+      const p0 = Math.exp(2) / (Math.exp(2) + m - 1);
+      const full = engine.attention({ q: [1], k, n: 1, m, d: 1, scale: 'none' });
+      let sum = 0;
+      for (const w of full.weights) sum += w;
+      assert.ok(Math.abs(sum - 1) <= ROW_SUM_TOL, `m = ${m}: weights sum to 1 ${sum - 1 >= 0 ? '+' : '−'} ${Math.abs(sum - 1)}`);
+      assert.ok(Math.abs(full.rowSum[0] - 1) <= ROW_SUM_TOL);
+      assert.ok(Math.abs(full.weights[0] / p0 - 1) <= FIRST_WEIGHT_REL_TOL, `m = ${m}: p0 = ${full.weights[0]}, expected ${p0}`);
+      // v one-hot on key 0: the streamed output is p0 itself
+      const v = new Float32Array(m);
+      v[0] = 1;
+      const { output } = engine.attentionStreaming({ q: [1], k, v, n: 1, m, d: 1, dv: 1, scale: 'none' });
+      assert.ok(Math.abs(output[0] / p0 - 1) <= FIRST_WEIGHT_REL_TOL, `m = ${m}: streamed p0 = ${output[0]}, expected ${p0}`);
+    }
+  });
 }
