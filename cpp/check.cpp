@@ -107,6 +107,15 @@ bool check_values(const char* name, const float* x, std::size_t count, std::size
   return true;
 }
 
+bool check_result(const char* name, const float* x, std::size_t rows, std::size_t cols, const char* why,
+                  Error* err) noexcept {
+  const std::size_t count = rows * cols;
+  if (all_finite(x, count)) return true;
+  std::size_t idx = 0;
+  while (idx < count && std::isfinite(x[idx])) ++idx;
+  return fail(err, Status::overflow, "%s[%zu][%zu] overflows float32: %s", name, idx / cols, idx % cols, why);
+}
+
 bool dim_failed(const char* name, int value, int min, int max, Error* err) noexcept {
   return fail(err, Status::invalid_shape, "%s must be an integer from %d to %d, got %d", name, min, max, value);
 }

@@ -94,6 +94,11 @@ inline bool check_finite(const char* name, const float* x, std::size_t rows, std
   return check_values(name, x, rows * cols, cols, Values::finite, err);
 }
 
+// A result (rows×cols) computed from valid input is finite; else overflow, naming its first
+// value that is not as name[row][col] and saying `why` it left float32.
+bool check_result(const char* name, const float* x, std::size_t rows, std::size_t cols, const char* why,
+                  Error* err) noexcept;
+
 // ---- dimensions and scalars ------------------------------------------------------------------
 // min ≤ value ≤ max: "name must be an integer from min to max, got value" (invalid_shape).
 bool dim_failed(const char* name, int value, int min, int max, Error* err) noexcept;

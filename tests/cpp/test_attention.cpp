@@ -356,7 +356,7 @@ TEST_CASE("an output that leaves float32 is an overflow, not Infinity", "[attent
     Run r = run(forward, q, k, v, 1, m, 1, 1, attn::AttentionOptions{});
     REQUIRE_FALSE(r.ok);
     REQUIRE(r.err.status == attn::Status::overflow);
-    REQUIRE(std::string(r.err.message).find("the output of query 0, component 0 overflows float32") != std::string::npos);
+    REQUIRE(std::string(r.err.message).find("output[0][0] overflows float32") != std::string::npos);
   }
   std::vector<float> streamed(1);
   attn::Error err;
