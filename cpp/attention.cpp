@@ -10,8 +10,9 @@ namespace {
 
 // n, m, d at least 1; dv at least min_dv (0 where V is optional); causal needs n == m.
 bool check_shape(AttentionShape s, int min_dv, bool causal, Error* err) noexcept {
-  if (!check_dim("n (number of queries)", s.n, 1, kMaxDim, err) || !check_dim("m (number of keys)", s.m, 1, kMaxDim, err) ||
-      !check_dim("d (key width)", s.d, 1, kMaxDim, err) || !check_dim("dv (value width)", s.dv, min_dv, kMaxDim, err))
+  if (!check_dim("n (number of queries)", s.n, 1, kMaxDim, err) ||
+      !check_dim("m (number of keys)", s.m, 1, kMaxDim, err) || !check_dim("d (key width)", s.d, 1, kMaxDim, err) ||
+      !check_dim("dv (value width)", s.dv, min_dv, kMaxDim, err))
     return false;
   if (causal && s.n != s.m)
     return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
@@ -159,7 +160,8 @@ bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, c
                 "Σp, so |v| must stay below about 3.4e38 / m",
                 at.query);
   return fail(err, Status::overflow,
-              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query, at.key);
+              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
+              at.key);
 }
 
 }  // namespace

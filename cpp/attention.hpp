@@ -57,7 +57,8 @@ float inv_sqrt(int d) noexcept;
 // Checks shapes, the lengths of arrays that carry one (q n·d, k m·d, v m·dv, mask n·m), options,
 // and that q, k, v (and the mask) hold only finite numbers (a mask may hold -INFINITY). Reads the
 // inputs, writes nothing. Returns false and fills `err` on the first problem.
-bool validate_attention(Input q, Input k, Input v, AttentionShape shape, const AttentionOptions& opt, Error* err) noexcept;
+bool validate_attention(Input q, Input k, Input v, AttentionShape shape, const AttentionOptions& opt,
+                        Error* err) noexcept;
 
 // Fast (xsimd) path. Validates first; on failure returns false, fills `err` and leaves
 // `out` unspecified. Fails with Status::overflow instead of returning Infinity or NaN: when a
@@ -88,7 +89,8 @@ bool attention_streaming_forward_validated(const float* q, const float* k, const
 // The same contract, one query and one key at a time (the specification; kernels_ref.cpp).
 bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
                                      const StreamingOptions& opt, float* output, Error* err) noexcept;
-bool validate_streaming(Input q, Input k, Input v, AttentionShape shape, const StreamingOptions& opt, Error* err) noexcept;
+bool validate_streaming(Input q, Input k, Input v, AttentionShape shape, const StreamingOptions& opt,
+                        Error* err) noexcept;
 
 // Softmax of one row of m scores: out = softmax(z / temperature). -INFINITY entries get
 // weight 0; an all -INFINITY row gives all zeros. NaN or +Inf input, or a temperature that
@@ -121,12 +123,13 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
 
 // The intermediates of softmax_row_ref, for a view that prints every step of one row.
 struct SoftmaxTrace {
-  float row_max = 0;          // max z (-INFINITY when every entry is)
-  float* shifted = nullptr;   // m: (z − max) · inv_temperature ≤ 0
-  float* exps = nullptr;      // m: exp(shifted)
-  float sum = 0;              // Σ exps, rounded from its double sum
+  float row_max = 0;         // max z (-INFINITY when every entry is)
+  float* shifted = nullptr;  // m: (z − max) · inv_temperature ≤ 0
+  float* exps = nullptr;     // m: exp(shifted)
+  float sum = 0;             // Σ exps, rounded from its double sum
 };
-float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy, SoftmaxTrace* trace) noexcept;
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
+                      SoftmaxTrace* trace) noexcept;
 
 // The entropy −Σ p ln p of p = e / Σe with e = exp(t), from Σe and Σ e·t: ln p = t − ln Σe, so
 // H = ln Σe − Σ(e·t)/Σe (clamped at 0 against rounding). The one formula of both softmax twins.

@@ -42,7 +42,7 @@ bool project(const float* x, int t, int d_in, const float* w, int d_out, float* 
   // out row r = Σ_c x[r][c] · w row c: an axpy per input component, the same loop as P·V.
   matmul_pv(x, w, t, d_in, d_out, out);
   return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d_out),
-                           "x·w is too large for float32 (|x|·|w| > 3.4e38)", err);
+                      "x·w is too large for float32 (|x|·|w| > 3.4e38)", err);
 }
 
 bool validate_positional_encoding(Input x, int t, int d, float strength, Error* err) noexcept {
@@ -63,7 +63,7 @@ bool add_positional_encoding(const float* x, int t, int d, float strength, float
     }
   }
   return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d),
-                           "x is too close to the float32 limit (3.4e38) for strength·PE to be added", err);
+                      "x is too close to the float32 limit (3.4e38) for strength·PE to be added", err);
 }
 
 std::uint64_t fnv1a64(const char* bytes, std::size_t length) noexcept {

@@ -73,7 +73,8 @@ uintptr_t reserve_input(int slot, double length, const std::string& name) {
     attn::fail(&g_error, Status::internal_error, "internal error: input slot %d, length %g", slot, length);
     return 0;
   }
-  return reinterpret_cast<uintptr_t>(g_inputs[slot].reserve(static_cast<std::uint64_t>(length), name.c_str(), &g_error));
+  return reinterpret_cast<uintptr_t>(
+      g_inputs[slot].reserve(static_cast<std::uint64_t>(length), name.c_str(), &g_error));
 }
 double input_capacity(int slot) { return static_cast<double>(g_inputs[slot].capacity()); }
 double input_keep_from(int slot) { return static_cast<double>(g_inputs[slot].keep_from()); }
@@ -89,8 +90,9 @@ std::string simd_arch() { return attn::simd_arch_name(); }
 enum CallFlags : int { kScaleBySqrtD = 1, kCausal = 2 };
 
 bool resolve_scale(int flags, double scale, int d, float* out) {
-  if (flags & kScaleBySqrtD) return *out = attn::inv_sqrt(d > 0 ? d : 1), true;  // a bad d fails the shape check
-  return attn::to_float32("scale", scale, out, &g_error);
+  if (!(flags & kScaleBySqrtD)) return attn::to_float32("scale", scale, out, &g_error);
+  *out = attn::inv_sqrt(d > 0 ? d : 1);  // a bad d fails the shape check after this
+  return true;
 }
 
 int attention(int n, int m, int d, int dv, int flags, double scale, double temperature) {
@@ -99,7 +101,8 @@ int attention(int n, int m, int d, int dv, int flags, double scale, double tempe
   opt.mask = input(3);
   const attn::AttentionShape shape{n, m, d, dv};
   const attn::Input qs = input(0), ks = input(1), vs = input(2);
-  if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::to_float32("temperature", temperature, &opt.temperature, &g_error) ||
+  if (!resolve_scale(flags, scale, d, &opt.scale) ||
+      !attn::to_float32("temperature", temperature, &opt.temperature, &g_error) ||
       !attn::validate_attention(qs, ks, vs, shape, opt, &g_error))
     return failed();
   const std::uint64_t nm = static_cast<std::uint64_t>(n) * m;
@@ -110,7 +113,7 @@ int attention(int n, int m, int d, int dv, int flags, double scale, double tempe
   const auto row_sum = out.array("rowSum", n), used_scale = out.number("scale");
   if (!out.allocate(&g_error)) return failed();
   out.set(used_scale, opt.scale);
-  const attn::AttentionResult result{out[dots],    out[scores],     out[weights],  dv > 0 ? out[output] : nullptr,
+  const attn::AttentionResult result{out[dots],    out[scores],     out[weights], dv > 0 ? out[output] : nullptr,
                                      out[entropy], out[max_weight], out[row_sum]};
   return status(attn::attention_forward_validated(qs.data, ks.data, vs.data, shape, opt, result, &g_error));
 }
@@ -125,7 +128,7 @@ int attention_streaming(int n, int m, int d, int dv, int flags, double scale, do
   if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::validate_streaming(qs, ks, vs, shape, opt, &g_error))
     return failed();
   if (out_length >= 0 && !attn::check_count("out", static_cast<std::uint64_t>(out_length),
-                                              static_cast<std::uint64_t>(n) * dv, "n·dv", &g_error))
+                                            static_cast<std::uint64_t>(n) * dv, "n·dv", &g_error))
     return failed();
   attn::Outputs out = outputs();
   const auto output = out.array("output", static_cast<std::uint64_t>(n) * dv), used_scale = out.number("scale");
@@ -140,7 +143,8 @@ int softmax(double temperature) {
   int m;
   float t;
   if (!attn::check_row_length("scores", scores, attn::kMaxDim, &m, &g_error) ||
-      !attn::to_float32("temperature", temperature, &t, &g_error) || !attn::validate_softmax(scores.data, m, t, &g_error))
+      !attn::to_float32("temperature", temperature, &t, &g_error) ||
+      !attn::validate_softmax(scores.data, m, t, &g_error))
     return failed();
   attn::Outputs out = outputs();
   const auto weights = out.array("weights", m);
@@ -266,7 +270,7 @@ int lesson_token_variance_curve(int t, int d_in, uint32_t seed, emscripten::val 
     attn::Outputs out = outputs();
     const auto unscaled = out.array("unscaled", w.size()), scaled = out.array("scaled", w.size());
     return out.allocate(&g_error) && attn::token_dot_variance_curve(xs, t, d_in, seed, w.data(), count, draws,
-                                                                     out[unscaled], out[scaled], &g_error);
+                                                                    out[unscaled], out[scaled], &g_error);
   });
 }
 
@@ -409,7 +413,8 @@ int lesson_softmax_naive(double temperature) {
   int m;
   float t;
   if (!attn::check_row_length("scores", zs, attn::kMaxDim, &m, &g_error) ||
-      !attn::to_float32("temperature", temperature, &t, &g_error) || !attn::validate_softmax_naive(zs.data, m, t, &g_error))
+      !attn::to_float32("temperature", temperature, &t, &g_error) ||
+      !attn::validate_softmax_naive(zs.data, m, t, &g_error))
     return failed();
   attn::Outputs out = outputs();
   const auto scaled = out.array("scaledScores", m), exps = out.array("exps", m), sum = out.number("sum");
@@ -431,9 +436,9 @@ int lesson_multi_head(int t, int d_in, uint32_t seed, int heads, int d, bool sca
     attn::Outputs out = outputs();
     const auto weights = out.array("weights", h * tt * tt), entropy = out.array("entropy", h * tt);
     const auto max_weight = out.array("maxWeight", h * tt), concat = out.array("concat", tt * h * d);
-    return out.allocate(&g_error) && attn::multi_head(xs, t, d_in, seed, heads, d, scaled,
-                                                      {out[weights], out[entropy], out[max_weight], out[concat]},
-                                                      &g_error);
+    return out.allocate(&g_error) &&
+           attn::multi_head(xs, t, d_in, seed, heads, d, scaled,
+                            {out[weights], out[entropy], out[max_weight], out[concat]}, &g_error);
   });
 }
 

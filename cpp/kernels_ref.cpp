@@ -53,7 +53,8 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
   return softmax_row_ref(z, m, inv_temperature, out, entropy, nullptr);
 }
 
-float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy, SoftmaxTrace* trace) noexcept {
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
+                      SoftmaxTrace* trace) noexcept {
   // pass 1: the row max; -INFINITY everywhere means no key is visible
   float z_max = -INFINITY;
   for (int j = 0; j < m; ++j) z_max = std::fmax(z_max, z[j]);

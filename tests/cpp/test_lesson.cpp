@@ -559,7 +559,8 @@ TEST_CASE("lesson inputs: weights finite, p probabilities, gradients within floa
   std::vector<float> wq(d_in * d, 0.5f), wk(d_in * d, 0.5f), q(t * d), k(t * d);
   REQUIRE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
   wk[5] = NAN;
-  REQUIRE_FALSE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  REQUIRE_FALSE(
+      attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
   REQUIRE(err.status == attn::Status::non_finite_input);
   REQUIRE(std::string(err.message) == "wk[2][1] is NaN: wk must hold finite numbers");
 
@@ -592,6 +593,7 @@ TEST_CASE("step by step reads the reference softmax's own trace: the same weight
     REQUIRE(weights == reference);
     REQUIRE(tr.max_weight == max_weight);
     REQUIRE(tr.entropy == entropy);
-    for (int j = 0; j < m; ++j) REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
+    for (int j = 0; j < m; ++j)
+      REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
   }
 }

@@ -232,11 +232,11 @@ class Engine {
   // checks its size) only when the cached one is too small or far too large; that may grow the
   // heap, which detaches HEAPF32 and HEAPF64: they are read after it.
   #place(slot, name, array) {
-    const length = lengthOf(array);
+    const length = lengthOf(array); // not array.length: a typed array's own `length` can lie
     if (length < 0) {
       this.#wasm.HEAPF64[this.#inputLengths + slot] = -1;
       return;
-    } // not array.length: a typed array's own `length` can lie
+    }
     if (length > this.#inputCapacity[slot] || length < this.#inputKeepFrom[slot]) {
       const at = this.#wasm.reserveInput(slot, length, name);
       this.#inputCapacity[slot] = at ? this.#wasm.inputCapacity(slot) : -1;
