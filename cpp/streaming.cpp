@@ -189,8 +189,8 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
     // a short last block (or n < kQueryBlock) computes only the vectors its queries occupy
     const std::size_t query_cols = (rows + kLanes - 1) / kLanes * kLanes;
     float* out_block = out + i0 * value_width;
-    std::fill(row_max, row_max + kQueryBlock, -INFINITY);
-    std::fill(row_sum, row_sum + kQueryBlock, 0.0);
+    std::fill(row_max, row_max + query_cols, -INFINITY);  // the columns this block computes
+    std::fill(row_sum, row_sum + query_cols, 0.0);
     if (pack_once) pack_queries(q, width, i0, rows, query_cols, 0, width, factor, q_t);
     // causal: keys past the block's last query are hidden from all of it
     const std::size_t key_end = causal ? std::min(keys_total, i0 + rows) : keys_total;
