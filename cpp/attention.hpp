@@ -19,6 +19,7 @@
 // call that may throw goes through a JavaScript invoke_* trampoline (a JS round trip per call).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -130,6 +131,17 @@ struct SoftmaxTrace {
 };
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
                       SoftmaxTrace* trace) noexcept;
+
+// t = (z − max) · inv_temperature ≤ 0, the exponent of one softmax entry. Where z − max itself
+// leaves float32 (a row spanning more than 3.4e38), t is z·inv_t − max·inv_t instead: with a
+// temperature above 1 it may still be small (softmax([2e38, −2e38], T = 3.4e38) = [0.76, 0.24]).
+// Elsewhere the difference comes first: it is exact for nearby scores, where the two products
+// would cancel. The SIMD twin does the same lane-wise.
+inline float softmax_exponent(float z, float z_max, float inv_temperature) noexcept {
+  const float diff = z - z_max;
+  if (diff == -INFINITY && inv_temperature < 1.0f) return z * inv_temperature - z_max * inv_temperature;
+  return diff * inv_temperature;
+}
 
 // The entropy −Σ p ln p of p = e / Σe with e = exp(t), from Σe and Σ e·t: ln p = t − ln Σe, so
 // H = ln Σe − Σ(e·t)/Σe (clamped at 0 against rounding). The one formula of both softmax twins.

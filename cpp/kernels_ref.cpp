@@ -68,11 +68,11 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
     *entropy = 0.0f;
     return 0.0f;
   }
-  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
+  // pass 2: t = (z - max)/T <= 0 (softmax_exponent), so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
   // long row still sums to 1 (in float32, 65,536 terms drift by ~1e-4)
   double sum = 0.0, sum_et = 0.0;
   for (int j = 0; j < m; ++j) {
-    const float t = (z[j] - z_max) * inv_temperature;
+    const float t = softmax_exponent(z[j], z_max, inv_temperature);
     const float e = std::exp(t);
     if (trace) trace->shifted[j] = t, trace->exps[j] = e;
     out[j] = e;

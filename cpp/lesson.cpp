@@ -416,6 +416,10 @@ bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float te
   const float* k_key = k.data + static_cast<std::size_t>(key) * d;
   for (int c = 0; c < d; ++c) out.product[c] = q.data[c] * k_key[c];
   out.dot = dot_ref(q.data, k_key, d);
+  // shown whether or not the key is visible, so they must fit float32 either way
+  if (!std::isfinite(out.dot) || !all_finite(out.product, static_cast<std::size_t>(d)))
+    return fail(err, Status::overflow,
+                "q·k for key %d overflows float32 (|q|·|k| > 3.4e38): its products and their sum cannot be shown", key);
   // step 3: the whole row of scores (the same left-to-right float sums), ÷√d; hidden keys −∞
   for (int j = 0; j < m; ++j) {
     out.scores[j] = j < visible ? out.scale * dot_ref(q.data, k.data + static_cast<std::size_t>(j) * d, d) : -INFINITY;

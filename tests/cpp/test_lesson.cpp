@@ -597,3 +597,19 @@ TEST_CASE("step by step reads the reference softmax's own trace: the same weight
       REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
   }
 }
+
+TEST_CASE("step by step shows no Infinity or NaN: a chosen key whose q·k leaves float32 fails, hidden or not",
+          "[lesson][steps][errors]") {
+  // key 1's q·k = 2e40 (and its products 1e40 each): hidden from the row (visible = 1) or not
+  const std::vector<float> q = {1e20f, 1e20f}, k = {1, 0, 1e20f, 1e20f};
+  std::vector<float> product(2), scores(2), shifted(2), exps(2), weights(2);
+  attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+  attn::Error err;
+  for (int visible : {1, 2}) {
+    REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), 2, 2, 1, false, 1.0f, visible, tr, &err));
+    REQUIRE(err.status == attn::Status::overflow);
+    REQUIRE(std::string(err.message).find("q·k for key 1 overflows float32") != std::string::npos);
+  }
+  REQUIRE(attn::step_by_step(q.data(), k.data(), 2, 2, 0, false, 1.0f, 1, tr, &err));  // key 0 chosen: fine
+  REQUIRE(tr.weights[0] == 1.0f);
+}
