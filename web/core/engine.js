@@ -62,6 +62,14 @@ class Engine {
   #descriptor; // word index of the descriptor the core publishes after each call (cpp/boundary.hpp)
   #inputLengths; // index in HEAPF64 of the lengths of the inputs of the next call, by slot (cpp/embind.cpp)
   #paths = new Map(); // name address in the descriptor → the result path it names (["mean", "entropy"])
+  // the name addresses and paths of the last result's fields: the same method, called again,
+  // describes the same fields in the same order (the hot path: one comparison per field)
+  #lastNames = [];
+  #lastPaths = [];
+  // views of the wasm memory, taken again once growth has detached them (their length is then 0)
+  #f32;
+  #f64;
+  #u32;
   // one reused heap block per input slot (cpp/embind.cpp reserve_input): float index, and the lengths it serves
   #inputAt;
   #inputCapacity;
@@ -80,6 +88,15 @@ class Engine {
     this.#inputAt = new Array(wasm.inputSlots).fill(0);
     this.#inputCapacity = new Array(wasm.inputSlots).fill(-1); // -1: no block yet
     this.#inputKeepFrom = new Array(wasm.inputSlots).fill(0);
+    this.#views();
+  }
+
+  // The current views of the wasm memory (reading them from the module object costs more).
+  #views() {
+    if (this.#f32?.length) return;
+    this.#f32 = this.#wasm.HEAPF32;
+    this.#f64 = this.#wasm.HEAPF64;
+    this.#u32 = this.#wasm.HEAPU32;
   }
 
   /**
@@ -233,19 +250,16 @@ class Engine {
   // heap, which detaches HEAPF32 and HEAPF64: they are read after it.
   #place(slot, name, array) {
     const length = lengthOf(array); // not array.length: a typed array's own `length` can lie
-    if (length < 0) {
-      this.#wasm.HEAPF64[this.#inputLengths + slot] = -1;
-      return;
-    }
-    if (length > this.#inputCapacity[slot] || length < this.#inputKeepFrom[slot]) {
+    if (length > this.#inputCapacity[slot] || (length < this.#inputKeepFrom[slot] && length >= 0)) {
       const at = this.#wasm.reserveInput(slot, length, name);
       this.#inputCapacity[slot] = at ? this.#wasm.inputCapacity(slot) : -1;
       this.#inputKeepFrom[slot] = at ? this.#wasm.inputKeepFrom(slot) : 0;
       this.#inputAt[slot] = at >>> 2;
       if (!at) this.#check(this.#wasm.Status.ATTN_TOO_LARGE.value);
     }
-    this.#wasm.HEAPF32.set(array, this.#inputAt[slot]);
-    this.#wasm.HEAPF64[this.#inputLengths + slot] = length;
+    this.#views();
+    if (length >= 0) this.#f32.set(array, this.#inputAt[slot]);
+    this.#f64[this.#inputLengths + slot] = length;
   }
 
   // Throws the core's error for a failed call: a RangeError with the core's message and code.
@@ -262,14 +276,19 @@ class Engine {
   // each), scalars as numbers, flags as booleans, absent arrays as null. An array named in
   // `into` is copied into the caller's array instead (no new buffer when nothing else needs one).
   #result(into = null) {
-    const words = this.#wasm.HEAPU32;
-    const heap = this.#wasm.HEAPF32;
+    this.#views();
+    const words = this.#u32;
+    const heap = this.#f32;
     const at = this.#descriptor;
     const base = words[at] >>> 2, floats = words[at + 1], count = words[at + 2];
     const result = {};
     let block = null;
     for (let f = 0, w = at + 3; f < count; f++, w += 4) {
-      const path = this.#path(words[w]);
+      if (this.#lastNames[f] !== words[w]) {
+        this.#lastNames[f] = words[w];
+        this.#lastPaths[f] = this.#path(words[w]);
+      }
+      const path = this.#lastPaths[f];
       const offset = base + words[w + 1], length = words[w + 2], kind = words[w + 3];
       let value;
       if (kind === FIELD_ARRAY) {
