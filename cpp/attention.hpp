@@ -118,7 +118,8 @@ bool scores_row_ref(const float* dots, const float* mask, int m, int visible, fl
 
 // One row: out = softmax(z · inv_temperature) over m entries, -INFINITY → 0.
 // Returns the row's max weight; writes the entropy (nats) to *entropy. The sum of the exps is
-// compensated (SIMD) or accumulated in double (_ref): a long row still sums to 1 within a few ulp.
+// accumulated in double (in the SIMD twin, float32 blocks of 16 terms per lane are): a long row
+// still sums to 1 within a few ulp.
 float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept;
 float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept;
 

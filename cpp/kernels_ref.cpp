@@ -44,8 +44,10 @@ bool scores_row_ref(const float* dots, const float* mask, int m, int visible, fl
 }
 
 float softmax_entropy(double sum, double sum_et) noexcept {
-  // ln in float32: the double log costs more than the rest of a short row's softmax in wasm
-  return std::fmax(0.0f, std::log(static_cast<float>(sum)) - static_cast<float>(sum_et / sum));
+  // in float32 from here: a double log or division costs more than the rest of a short row's
+  // softmax in wasm, and the entropy is float32 anyway
+  const float sum_f = static_cast<float>(sum);
+  return std::fmax(0.0f, std::log(sum_f) - static_cast<float>(sum_et) / sum_f);
 }
 
 // out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).

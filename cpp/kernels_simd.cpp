@@ -183,26 +183,33 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
   }
 
   // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY).
-  // Σe is compensated: summed plainly, a lane of a 65,536-key row adds 16,384 terms and drifts by
-  // ~1e-4, and the weights would no longer sum to 1. (One chain: exp's 28 operations hide it.)
+  // Σe in float32 blocks of kSumBlock keys, each lane adding at most 16 terms, and the blocks
+  // added in double: summed plainly, a lane of a 65,536-key row adds 16,384 terms and drifts by
+  // ~1e-4, and the weights would no longer sum to 1. (A compensated sum per lane cost ~10 % of a
+  // whole n = 16 attention call; these blocks ~1 %.)
+  constexpr std::size_t kSumBlock = 16 * kLanes;
   const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f), minus_inf(-INFINITY);
   const batch max_scaled = max_v * inv_t;
   const bool wide_rows_matter = inv_temperature < 1.0f;  // see softmax_exponent
-  CompensatedSum sum_b;
+  double sum = 0.0;
   batch sum_et_b(0.0f);
-  for (std::size_t j = 0; j < m_vec; j += kLanes) {
-    const batch zj = batch::load_unaligned(z + j), diff = zj - max_v;
-    batch t = diff * inv_t;
-    if (wide_rows_matter) t = xsimd::select(diff == minus_inf, xsimd::fms(zj, inv_t, max_scaled), t);
-    batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
-    e.store_unaligned(out + j);
-    sum_b.add(e);
-    sum_et_b += xsimd::select(e > zero, e * t, zero);
+  alignas(64) float lanes[kLanes];
+  for (std::size_t j0 = 0; j0 < m_vec; j0 += kSumBlock) {
+    const std::size_t end = std::min(j0 + kSumBlock, m_vec);
+    batch block(0.0f);
+    for (std::size_t j = j0; j < end; j += kLanes) {
+      const batch zj = batch::load_unaligned(z + j), diff = zj - max_v;
+      batch t = diff * inv_t;
+      if (wide_rows_matter) t = xsimd::select(diff == minus_inf, xsimd::fms(zj, inv_t, max_scaled), t);
+      const batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
+      e.store_unaligned(out + j);
+      block += e;
+      sum_et_b += xsimd::select(e > zero, e * t, zero);
+    }
+    block.store_aligned(lanes);
+    for (std::size_t l = 0; l < kLanes; ++l) sum += lanes[l];
   }
-  alignas(64) float sums[kLanes];
-  sum_b.value().store_aligned(sums);
-  double sum = 0.0, sum_et = xsimd::reduce_add(sum_et_b);
-  for (std::size_t l = 0; l < kLanes; ++l) sum += sums[l];
+  double sum_et = xsimd::reduce_add(sum_et_b);
   for (std::size_t j = m_vec; j < count; ++j) {
     const float t = softmax_exponent(z[j], z_max, inv_temperature);
     const float e = std::exp(t);
@@ -212,7 +219,7 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
   }
 
   // pass 3: normalise; max weight = 1/Σ since the max element has e = 1
-  const float inv_sum = static_cast<float>(1.0 / sum);
+  const float inv_sum = 1.0f / static_cast<float>(sum);  // a float division: a double one costs ~4× in wasm
   const batch inv_sum_b(inv_sum);
   for (std::size_t j = 0; j < m_vec; j += kLanes) (batch::load_unaligned(out + j) * inv_sum_b).store_unaligned(out + j);
   for (std::size_t j = m_vec; j < count; ++j) out[j] *= inv_sum;
