@@ -234,7 +234,27 @@ class Engine {
     this.#place(1, 'k', ka);
     this.#place(2, 'v', va);
     this.#check(this.#wasm.attentionStreaming(n, m, d, dv, flags, scaleValue(scale), lengthOf(out)), 'attentionStreaming');
-    return this.#result(out && { output: out });
+    return this.#streamingResult(out);
+  }
+
+  // attentionStreaming's result is { output, scale }: once the descriptor's names have shown
+  // that its fields are those two, in that order, they are read with a few HEAPU32 reads (the
+  // generic loop of #result costs ~0.08 µs, 2.5 % of a whole n = 16 call with `out`).
+  #streamingNames = null;
+  #streamingResult(out) {
+    this.#views();
+    const words = this.#u32, heap = this.#f32, at = this.#descriptor;
+    const names = this.#streamingNames;
+    if (names === null || words[at + 2] !== 2 || words[at + 3] !== names[0] || words[at + 7] !== names[1]) {
+      const result = this.#result(out && { output: out });
+      const [first, second] = Object.keys(result);
+      if (first === 'output' && second === 'scale') this.#streamingNames = [words[at + 3], words[at + 7]];
+      return result;
+    }
+    const base = words[at] >>> 2, offset = base + words[at + 4], length = words[at + 5];
+    const scale = heap[base + words[at + 8]];
+    if (out) return { output: (out.set(heap.subarray(offset, offset + length)), out), scale };
+    return { output: heap.slice(offset, offset + length), scale };
   }
 
   /** Current size of the wasm heap in bytes (it grows on demand and never shrinks). */
