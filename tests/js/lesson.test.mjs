@@ -200,7 +200,7 @@ test('step by step with a temperature and a causal row is the lab’s attention 
     assert.equal(s.maxWeight.toFixed(3), lab.maxWeight[row].toFixed(3));
     assert.equal(s.entropy.toFixed(3), lab.entropy[row].toFixed(3));
   }
-  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, visible: 3 }), /visible must be from 1 to 2/);
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, visible: 3 }), /visible \(number of visible keys\) must be an integer from 1 to 2, got 3/);
   assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, temperature: 0 }), /temperature/);
 });
 
@@ -287,15 +287,15 @@ test('multi-head: head r is attention over head r’s projections; outputs are c
 
 test('bad arguments throw errors that name the argument', () => {
   const x = syntheticSentence(3, 1);
-  assert.throws(() => engine.dotVarianceCurve({ dims: [] }), /dims must hold 1 to 64 widths/);
-  assert.throws(() => engine.dotVarianceCurve({ dims: [4, 0] }), /dims\[1\] must be from 1 to 4096/);
+  assert.throws(() => engine.dotVarianceCurve({ dims: [] }), /the number of widths \(dims.length\) must be an integer from 1 to 64, got 0/);
+  assert.throws(() => engine.dotVarianceCurve({ dims: [4, 0] }), /dims\[1\] must be an integer from 1 to 4096, got 0/);
   assert.throws(() => engine.dotVarianceCurve({ dims: 'abc' }), TypeError);
   assert.throws(() => engine.dotHistograms({ d: 8, range: [1, 1] }), /range must be finite with lo < hi/);
   assert.throws(() => engine.tokenVarianceCurve({ x, t: 4, dims: [8] }), /x has length 300, expected t·dIn = 400/);
   assert.throws(() => engine.saturationSweep({ x, t: 3, dims: [8], scaled: 'yes' }), /scaled must be true or false/);
-  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, key: 2 }), /key must be from 0 to 1/);
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, key: 2 }), /key must be an integer from 0 to 1, got 2/);
   assert.throws(() => engine.softmaxNaive([1, 2], { temperature: 0 }), /temperature must be a positive finite number/);
-  assert.throws(() => engine.multiHead({ x, t: 3, heads: 9 }), /heads must be from 1 to 8/);
+  assert.throws(() => engine.multiHead({ x, t: 3, heads: 9 }), /heads must be an integer from 1 to 8, got 9/);
   assert.throws(() => engine.softmaxBackward([0.5, 0.5], [1]), /dp has length 1/);
   const bad = Float32Array.from(x);
   bad[4] = NaN;
