@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test suite; assumes scripts/setup.sh and scripts/build.sh have run (npm test does both).
+# Runs every test suite; assumes scripts/setup.sh and scripts/build.sh have run (npm test does both),
+# and builds the sanitizer tree (build/sanitize) itself.
 #   1. Catch2 natively (g++) and the same suite as WebAssembly under Node, SIMD and scalar
-#   2. node:test on the JavaScript API and the data assets; the lesson's claims again on the scalar build
-#   3. node:test + Playwright on the page in Debian's headless Chromium
+#   2. Catch2 under ASan + UBSan (clang)
+#   3. node:test on the JavaScript API and the data assets; the lesson's claims again on the scalar build
+#   4. node:test + Playwright on the page in Debian's headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tree in native wasm-simd wasm-scalar; do
   echo "== Catch2 ($tree)"
   ctest --test-dir "build/$tree" --output-on-failure
 done
+echo "== Catch2 under ASan + UBSan (build/sanitize)"
+bash scripts/build.sh sanitize >/dev/null
+ctest --test-dir build/sanitize --output-on-failure
 echo "== node:test (JavaScript API)"
 node --test tests/js/
 echo "== node:test (the lesson's claims, scalar build)"
