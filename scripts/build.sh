@@ -3,7 +3,8 @@
 # the WebAssembly SIMD and scalar modules (em++), then places the two modules (each an .mjs loader
 # and its .wasm) in web/build/.
 #   bash scripts/build.sh            the three trees
-#   bash scripts/build.sh sanitize   only build/sanitize: clang, ASan + UBSan (scripts/test.sh builds it)
+#   bash scripts/build.sh sanitize   only build/sanitize: clang, ASan + UBSan, the libFuzzer target
+#                                    (scripts/test.sh and scripts/fuzz.sh build it)
 # Incremental: a second run with nothing changed takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ configure() {  # configure <dir> <build type> <cmake args...>: only when the tre
 }
 
 if [ "${1:-}" = sanitize ]; then
-  # -O2 with debug info: readable sanitizer reports at a usable speed
+  # -O2 with debug info: readable sanitizer reports at a usable fuzzing speed
   configure build/sanitize RelWithDebInfo env CXX=clang++ cmake -DATTN_SANITIZE=ON
   echo "[build] sanitize" >&2
   cmake --build build/sanitize -j "$JOBS"
