@@ -5,7 +5,9 @@
 //   - every invalid call throws an Error whose `code` names the problem (ATTN_…);
 //   - the wasm heap, once every method has run at the largest size the soak uses, grows by at
 //     most HEAP_GROWTH_LIMIT over the 10,000 calls: failed calls reserve nothing, successful ones
-//     reuse the engine's blocks.
+//     reuse the engine's blocks. The heap only grows once its free part (~15 MB of the first
+//     16 MiB) is used up, so the calls are drawn large enough for a leak to show: leaking every
+//     call's block in the engine grows it by 18 MB here.
 // A call is valid or invalid by construction: a valid one is drawn within every documented range,
 // an invalid one is a valid one with exactly one argument broken in a way the API documents as an
 // error. Reproduce a failure with its seed and call index (printed with it).
@@ -65,10 +67,10 @@ const NOT_FLOATS = () => [
 const NOT_WIDTHS = ['8', [], [0], [1.5], [4097], new Array(65).fill(4), null, {}];
 
 const slot = (path, bad) => ({ path, bad });
-// An array argument: the wrong types, a length off by one (when the shape fixes it), and a
-// non-finite value (NaN, +Infinity, and -Infinity unless it means "hidden" there).
-function arraySlot(path, value, { fixedLength = true, minusInfinityHides = false } = {}) {
-  const bad = NOT_FLOATS();
+// An array argument: the wrong types (null unless it means "none"), a length off by one (when the
+// shape fixes it), and a non-finite value (NaN, +Infinity, and -Infinity unless it means "hidden").
+function arraySlot(path, value, { fixedLength = true, minusInfinityHides = false, optional = false } = {}) {
+  const bad = NOT_FLOATS().filter((x) => !(optional && x === null));
   if (fixedLength) bad.push(new Float32Array(value.length + 1));
   if (fixedLength && value.length > 1) bad.push(new Float32Array(value.length - 1));
   if (value.length > 0)
@@ -89,36 +91,36 @@ function makers(g) {
   const widths = () => Array.from({ length: int(1, 4) }, () => int(1, 32));
   return {
     softmax() {
-      const z = floats(int(1, 64), 8, { hidden: 0.1 });
+      const z = floats(int(1, 1024), 8, { hidden: 0.1 });
       return { method: 'softmax', args: [z, { temperature: temperature() }],
         slots: [arraySlot([0], z, { fixedLength: false, minusInfinityHides: true }), slot([0], [[]]), slot([1, 'temperature'], NOT_A_TEMPERATURE)] };
     },
     randomNormal() {
-      return { method: 'randomNormal', args: [seed(), int(0, 256), { sigma: pick([1, 0.5, 3]) }],
+      return { method: 'randomNormal', args: [seed(), int(0, 4096), { sigma: pick([1, 0.5, 3]) }],
         slots: [slot([0], NOT_A_SEED), slot([1], [-1, 1.5, NaN, '3', null, 2 ** 24 + 1]), slot([2, 'sigma'], NOT_POSITIVE)] };
     },
     randomProjection() {
-      return { method: 'randomProjection', args: [seed(), int(1, 32), int(1, 32)],
+      return { method: 'randomProjection', args: [seed(), int(1, 64), int(1, 64)],
         slots: [slot([0], NOT_A_SEED), slot([1], NOT_A_DIM), slot([2], NOT_A_DIM)] };
     },
     project() {
-      const t = int(1, 12), dIn = int(1, 32), dOut = int(1, 32);
+      const t = int(1, 32), dIn = int(1, 64), dOut = int(1, 64);
       const x = floats(t * dIn), w = floats(dIn * dOut);
       return { method: 'project', args: [x, t, dIn, w, dOut],
         slots: [arraySlot([0], x), sizeSlot([1], t), sizeSlot([2], dIn), sizeSlot([4], dOut), slot([3], NOT_FLOATS())] };
     },
     addPositionalEncoding() {
-      const t = int(1, 12), d = int(1, 32), x = floats(t * d, 4);
+      const t = int(1, 32), d = int(1, 64), x = floats(t * d, 4);
       return { method: 'addPositionalEncoding', args: [x, t, d, { strength: pick([1, 0, 0.5, -2]) }],
         slots: [slot([0], NOT_FLOATS()), sizeSlot([1], t), sizeSlot([2], d), slot([3, 'strength'], [NaN, Infinity, '1', null])] };
     },
     textVector() {
       const text = Array.from({ length: int(0, 12) }, () => pick(['a', 'z', 'é', '中', ' ', '-', '🙂'])).join('');
-      return { method: 'textVector', args: [text, int(1, 64), { sigma: pick([1, 0.5, 3]) }],
+      return { method: 'textVector', args: [text, int(1, 256), { sigma: pick([1, 0.5, 3]) }],
         slots: [slot([0], [null, 42, {}, ['a']]), slot([1], NOT_A_DIM), slot([2, 'sigma'], NOT_POSITIVE)] };
     },
     attention() {
-      const n = int(1, 24), m = chance(0.3) ? n : int(1, 24), d = int(1, 32), dv = chance(0.3) ? 0 : int(1, 16);
+      const n = int(1, 48), m = chance(0.3) ? n : int(1, 48), d = int(1, 48), dv = chance(0.3) ? 0 : int(1, 32);
       const q = floats(n * d, 3), k = floats(m * d, 3), v = dv ? floats(m * dv, 3) : null;
       const mask = chance(0.3) ? floats(n * m, 2, { hidden: 0.2 }) : null;
       const options = { q, k, v, n, m, d, dv, scale: pick(['sqrt', 'none', 0.5, 2]), causal: n === m && chance(0.5),
@@ -127,11 +129,11 @@ function makers(g) {
         sizeSlot([0, 'd'], d), slot([0, 'scale'], NOT_A_SCALE), slot([0, 'causal'], n === m ? NOT_A_BOOLEAN : [...NOT_A_BOOLEAN, true]),
         slot([0, 'temperature'], NOT_A_TEMPERATURE), slot([0], [null, 'q'])];
       if (v) slots.push(arraySlot([0, 'v'], v), sizeSlot([0, 'dv'], dv));
-      if (mask) slots.push(arraySlot([0, 'mask'], mask, { minusInfinityHides: true }));
+      if (mask) slots.push(arraySlot([0, 'mask'], mask, { minusInfinityHides: true, optional: true }));
       return { method: 'attention', args: [options], slots };
     },
     attentionStreaming() {
-      const n = int(1, 80), m = chance(0.3) ? n : int(1, 80), d = int(1, 32), dv = int(1, 16);
+      const n = int(1, 160), m = chance(0.3) ? n : int(1, 160), d = int(1, 48), dv = int(1, 32);
       const q = floats(n * d, 3), k = floats(m * d, 3), v = floats(m * dv, 3);
       const options = { q, k, v, n, m, d, dv, scale: pick(['sqrt', 'none', 0.5]), causal: n === m && chance(0.5),
         out: chance(0.3) ? new Float32Array(n * dv) : null };
@@ -188,19 +190,19 @@ function makers(g) {
         slots: [arraySlot([0, 'x'], x), sizeSlot([0, 't'], t, 256), slot([0, 'dims'], NOT_WIDTHS), slot([0, 'scaled'], NOT_A_BOOLEAN)] };
     },
     softmaxJacobian() {
-      const p = probabilities(int(1, 32));
+      const p = probabilities(int(1, 64));
       return { method: 'softmaxJacobian', args: [p], slots: [arraySlot([0], p, { fixedLength: false }), slot([0], [[]])] };
     },
     softmaxBackward() {
-      const m = int(1, 32), p = probabilities(m), dp = floats(m, 2);
+      const m = int(1, 1024), p = probabilities(m), dp = floats(m, 2);
       return { method: 'softmaxBackward', args: [p, dp], slots: [arraySlot([0], p, { fixedLength: false }), arraySlot([1], dp)] };
     },
     upstreamGradient() {
-      return { method: 'upstreamGradient', args: [seed(), int(0, 100), int(1, 64)],
+      return { method: 'upstreamGradient', args: [seed(), int(0, 100), int(1, 1024)],
         slots: [slot([0], NOT_A_SEED), slot([1], NOT_AN_INDEX), slot([2], NOT_A_DIM)] };
     },
     stepByStep() {
-      const m = int(1, 16), d = int(1, 32), q = floats(d, 2), k = floats(m * d, 2);
+      const m = int(1, 64), d = int(1, 64), q = floats(d, 2), k = floats(m * d, 2);
       const options = { q, k, m, d, key: int(0, m - 1), scaled: chance(0.5), temperature: temperature(), visible: int(1, m) };
       return { method: 'stepByStep', args: [options],
         slots: [arraySlot([0, 'q'], q), arraySlot([0, 'k'], k), sizeSlot([0, 'd'], d, 4096),
@@ -208,12 +210,12 @@ function makers(g) {
           slot([0, 'temperature'], NOT_A_TEMPERATURE), slot([0, 'scaled'], NOT_A_BOOLEAN)] };
     },
     softmaxGradientNorm() {
-      const p = probabilities(int(1, 32));
+      const p = probabilities(int(1, 1024));
       return { method: 'softmaxGradientNorm', args: [p, { seed: seed(), row: int(0, 100) }],
         slots: [arraySlot([0], p, { fixedLength: false }), slot([1, 'seed'], NOT_A_SEED), slot([1, 'row'], NOT_AN_INDEX)] };
     },
     softmaxNaive() {
-      const z = Float32Array.from(floats(int(1, 64), 5, { hidden: 0.1 }));
+      const z = Float32Array.from(floats(int(1, 1024), 5, { hidden: 0.1 }));
       z[0] = 1; // one visible score: an all-hidden row is 0/0 in the naive version, by design
       return { method: 'softmaxNaive', args: [z, { temperature: pick([1, 0.5, 2, 0.1, 10]) }],
         slots: [arraySlot([0], z, { fixedLength: false, minusInfinityHides: true }), slot([1, 'temperature'], NOT_POSITIVE)] };
@@ -319,14 +321,14 @@ function soak(engine, seed) {
 // One call of each method at the top of every range the soak draws from; returns the heap after.
 function warmUp(engine) {
   const big = (count) => new Float32Array(count).fill(0.5);
-  engine.softmax(big(64));
-  engine.randomNormal(1, 256);
-  engine.randomProjection(1, 32, 32);
-  engine.project(big(12 * 32), 12, 32, big(32 * 32), 32);
-  engine.addPositionalEncoding(big(12 * 32), 12, 32);
-  engine.textVector('warm-up', 64);
-  engine.attention({ q: big(24 * 32), k: big(24 * 32), v: big(24 * 16), n: 24, m: 24, d: 32, dv: 16, mask: big(24 * 24) });
-  engine.attentionStreaming({ q: big(80 * 32), k: big(80 * 32), v: big(80 * 16), n: 80, m: 80, d: 32, dv: 16 });
+  engine.softmax(big(1024));
+  engine.randomNormal(1, 4096);
+  engine.randomProjection(1, 64, 64);
+  engine.project(big(32 * 64), 32, 64, big(64 * 64), 64);
+  engine.addPositionalEncoding(big(32 * 64), 32, 64);
+  engine.textVector('warm-up', 256);
+  engine.attention({ q: big(48 * 48), k: big(48 * 48), v: big(48 * 32), n: 48, m: 48, d: 48, dv: 32, mask: big(48 * 48) });
+  engine.attentionStreaming({ q: big(160 * 48), k: big(160 * 48), v: big(160 * 32), n: 160, m: 160, d: 48, dv: 32 });
   engine.dotHistograms({ d: 64, samples: 200, bins: 32 });
   engine.dotVarianceCurve({ dims: [32, 32, 32, 32], samples: 200 });
   engine.tokenVarianceCurve({ x: big(8 * 16), t: 8, dIn: 16, dims: [32, 32, 32, 32], draws: 3 });
@@ -334,12 +336,12 @@ function warmUp(engine) {
   engine.headWeights({ dIn: 16, d: 32 });
   engine.projectHead({ x: big(8 * 16), t: 8, weights: { dIn: 16, d: 16, wq: big(16 * 16), wk: big(16 * 16) } });
   engine.saturationSweep({ x: big(8 * 16), t: 8, dIn: 16, dims: [32, 32, 32, 32] });
-  engine.softmaxJacobian(big(32));
-  engine.softmaxBackward(big(32), big(32));
-  engine.upstreamGradient(1, 100, 64);
-  engine.stepByStep({ q: big(32), k: big(16 * 32), m: 16, d: 32 });
-  engine.softmaxGradientNorm(big(32), { row: 100 });
-  engine.softmaxNaive(big(64));
+  engine.softmaxJacobian(big(64));
+  engine.softmaxBackward(big(1024), big(1024));
+  engine.upstreamGradient(1, 100, 1024);
+  engine.stepByStep({ q: big(64), k: big(64 * 64), m: 64, d: 64 });
+  engine.softmaxGradientNorm(big(1024), { row: 100 });
+  engine.softmaxNaive(big(1024));
   engine.multiHead({ x: big(6 * 16), t: 6, dIn: 16, heads: 3, d: 16 });
   return engine.heapBytes();
 }
