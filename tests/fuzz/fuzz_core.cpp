@@ -207,6 +207,8 @@ const char* status_name(Status s) {
     case Status::invalid_argument: return "invalid_argument";
     case Status::non_finite_input: return "non_finite_input";
     case Status::overflow: return "overflow";
+    case Status::too_large: return "too_large";
+    case Status::internal_error: return "internal_error";
   }
   return "an unknown status";
 }

@@ -97,7 +97,7 @@ function makers(g) {
     },
     randomNormal() {
       return { method: 'randomNormal', args: [seed(), int(0, 4096), { sigma: pick([1, 0.5, 3]) }],
-        slots: [slot([0], NOT_A_SEED), slot([1], [-1, 1.5, NaN, '3', null, 2 ** 24 + 1]), slot([2, 'sigma'], NOT_POSITIVE)] };
+        slots: [slot([0], NOT_A_SEED), slot([1], [-1, 1.5, NaN, '3', null, 2 ** 28 + 1]), slot([2, 'sigma'], NOT_POSITIVE)] };  // 2^28 floats: the 1 GiB budget
     },
     randomProjection() {
       return { method: 'randomProjection', args: [seed(), int(1, 64), int(1, 64)],
