@@ -345,6 +345,11 @@ struct Scores {
 
 Scores exact_scores(const AttentionCall& c, bool with_mask, bool streaming) {
   const std::int64_t n = c.n, m = c.m, d = c.d;
+  // The streaming forward multiplies q by scale·log2(e) rounded to float32, which is off by far
+  // more than u when it is subnormal (scale below ~8e-39): its error in natural units, per |q·k|.
+  constexpr double kLog2e = 1.4426950408889634;
+  const double factor_error =
+      streaming ? std::fabs(double(static_cast<float>(double(c.scale) * kLog2e)) / kLog2e - double(c.scale)) : 0.0;
   Scores r;
   r.dot.assign(n * m, 0.0), r.dot_abs.assign(n * m, 0.0), r.s.assign(n * m, -INFINITY), r.s_err.assign(n * m, 0.0);
   for (std::int64_t i = 0; i < n; ++i)
@@ -361,8 +366,13 @@ Scores exact_scores(const AttentionCall& c, bool with_mask, bool streaming) {
       const double mask = with_mask && !c.mask.empty() ? double(c.mask[ij]) : 0.0;
       r.s[ij] = double(c.scale) * dot + mask;
       // the dot's sum, the scale's product and the mask's sum rounded; the streaming forward also
-      // rounds scale·log2(e)·q once per query (streaming.cpp)
+      // rounds scale·log2(e) and scale·log2(e)·q once per query (streaming.cpp), each q' to within
+      // u relative or FLT_TRUE_MIN/2 absolute (then times |k|)
+      double k_abs = 0.0;
+      if (streaming)
+        for (std::int64_t x = 0; x < d; ++x) k_abs += std::fabs(double(c.k[j * d + x]));
       r.s_err[ij] = double(c.scale) * (sum_tolerance(abs_sum, d) + (streaming ? 2.0 * kEps * abs_sum : 0.0)) +
+                    factor_error * abs_sum + k_abs * kTiny +
                     2.0 * kEps * (std::fabs(double(c.scale) * dot) + std::fabs(mask) + std::fabs(r.s[ij])) + 4 * kTiny;
     }
   return r;
