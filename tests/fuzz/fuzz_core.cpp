@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -133,7 +134,7 @@ struct Counts {
 Counts g_counts[static_cast<int>(Target::count)];
 const char* const kTargetNames[] = {"attention",   "softmax",       "softmax_naive",     "softmax_jacobian",
                                     "softmax_backward", "step_by_step", "gradient_norm", "random_projection",
-                                    "project",     "positional_encoding", "text_vector"};
+                                    "project",     "positional_encoding", "text_vector", "lengths"};
 static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == static_cast<int>(Target::count), "one name per target");
 Target g_target;
 
@@ -1110,6 +1111,121 @@ void fuzz_text_vector(Reader& in) {
   }
 }
 
+// ---- array lengths against shapes: the validate_* functions the binding calls -----------------
+// The binding passes each array with its length; the core compares it with the shape's product,
+// computed in 64 bits. Each array here claims (and has) the right length, that product wrapped to
+// 32 bits (what a size_t product gives in wasm32), one more or one less, or none at all (null).
+// Dimensions come mostly from their limits, where n·d reaches 2^32. Whatever the lengths, the call
+// must not read past them (ASan), and it succeeds exactly when every length is right.
+
+enum class Claim : std::uint8_t { right, wrapped, one_more, one_less, null, count };
+
+struct ClaimedArray {
+  std::unique_ptr<float[]> data;  // exactly the claimed length (new float[0] for none: ASan sees any read)
+  attn::Input input;
+  bool right = true, made = true;  // made: false when the harness cannot hold the claimed length
+  bool large = false;              // the shape asks for more than kComfortableFloats
+};
+
+// `optional`: a null array means "none" (the mask), which is right.
+ClaimedArray claimed(Reader& in, std::uint64_t expected, bool optional = false) {
+  ClaimedArray a;
+  a.large = expected > static_cast<std::uint64_t>(kComfortableFloats);
+  const auto claim = static_cast<Claim>(in.byte() % static_cast<std::uint8_t>(Claim::count));
+  std::uint64_t length = expected;
+  switch (claim) {
+    case Claim::right: break;
+    case Claim::wrapped: length = static_cast<std::uint32_t>(expected); break;
+    case Claim::one_more: length = expected + 1; break;
+    case Claim::one_less: length = expected ? expected - 1 : 1; break;
+    case Claim::null: case Claim::count: a.right = optional; return a;
+  }
+  a.right = length == expected;
+  if (length > static_cast<std::uint64_t>(kMaxFloats)) {
+    a.made = false;
+    return a;
+  }
+  a.data.reset(new float[length]);
+  for (std::uint64_t i = 0; i < length; ++i) a.data[i] = in.value(0);  // ordinary values: only lengths are wrong
+  a.input = attn::Input(a.data.get(), length);
+  return a;
+}
+
+void fuzz_lengths(Reader& in) {
+  const int which = in.byte() % 5;
+  const int n = in.dim(9, 80), m = in.dim(9, 80), d = in.dim(17, 300), dv = in.dim(8, 40);
+  const auto u = [](int x) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(x)); };  // for products of valid dims
+  const bool dims_ok = in_range(n, 1, attn::kMaxDim) && in_range(m, 1, attn::kMaxDim) && in_range(d, 1, attn::kMaxDim) &&
+                       in_range(dv, 1, attn::kMaxDim);
+  if (!dims_ok) return;  // out-of-range dimensions: fuzz_attention and the others
+  attn::Error err;
+  std::vector<ClaimedArray> arrays;
+  const char* entry = "";
+  bool ok = false;
+  Verdict v;
+  const auto add = [&](std::uint64_t expected, bool optional = false) -> attn::Input {
+    arrays.push_back(claimed(in, expected, optional));
+    return arrays.back().input;
+  };
+  const auto made = [&] {
+    for (const ClaimedArray& a : arrays)
+      if (!a.made) return false;
+    return true;
+  };
+  switch (which) {
+    case 0: {  // attention: q n·d, k m·d, v m·dv, mask n·m
+      entry = "validate_attention";
+      const attn::Input q = add(u(n) * u(d)), k = add(u(m) * u(d)), vv = add(u(m) * u(dv)), mask = add(u(n) * u(m), true);
+      if (!made()) break;
+      attn::AttentionOptions opt;
+      opt.mask = mask;
+      ok = attn::validate_attention(q, k, vv, {n, m, d, dv}, opt, &err);
+      break;
+    }
+    case 1: {  // streaming: q n·d, k m·d, v m·dv (each within the budget)
+      entry = "validate_streaming";
+      const attn::Input q = add(u(n) * u(d)), k = add(u(m) * u(d)), vv = add(u(m) * u(dv));
+      if (!made()) break;
+      ok = attn::validate_streaming(q, k, vv, {n, m, d, dv}, attn::StreamingOptions{}, &err);
+      if (u(n) * u(dv) > kComfortableFloats) v.large();  // the output
+      break;
+    }
+    case 2: {  // project: x t·dIn, w dIn·dOut (n, d, m as t, dIn, dOut)
+      entry = "validate_project";
+      const attn::Input x = add(u(n) * u(d)), w = add(u(d) * u(m));
+      if (!made()) break;
+      ok = attn::validate_project(x, n, d, w, m, &err);
+      if (u(n) * u(m) > kComfortableFloats) v.large();  // the output
+      break;
+    }
+    case 3: {  // positional encoding: x t·d
+      entry = "validate_positional_encoding";
+      const attn::Input x = add(u(n) * u(d));
+      if (!made()) break;
+      ok = attn::validate_positional_encoding(x, n, d, 1.0f, &err);
+      break;
+    }
+    default: {  // step by step: q d, k m·d (d up to the lesson's width)
+      entry = "validate_step_by_step";
+      if (d > attn::kMaxLessonWidth) return;
+      const attn::Input q = add(u(d)), k = add(u(m) * u(d));
+      if (!made()) break;
+      ok = attn::validate_step_by_step(q, k, m, d, 0, 1.0f, m, &err);
+      break;
+    }
+  }
+  describe_call("%s n=%d m=%d d=%d dv=%d, %zu arrays", entry, n, m, d, dv, arrays.size());
+  if (!made()) {  // a right length the harness cannot hold (or a wrong one as large): not made
+    ++g_counts[static_cast<int>(Target::lengths)].skipped;
+    return;
+  }
+  for (const ClaimedArray& a : arrays) {
+    if (!a.right) v.invalid(a.input ? Status::invalid_shape : Status::invalid_argument);
+    if (a.large) v.large();  // the budget may refuse the shape before the length is compared
+  }
+  outcome(entry, ok, err, v);
+}
+
 }  // namespace
 }  // namespace fuzz
 
@@ -1136,6 +1252,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       case Target::project: fuzz::fuzz_project(in); break;
       case Target::positional_encoding: fuzz::fuzz_positional_encoding(in); break;
       case Target::text_vector: fuzz::fuzz_text_vector(in); break;
+      case Target::lengths: fuzz::fuzz_lengths(in); break;
       case Target::count: break;
     }
   } catch (const fuzz::KnownDefect&) {  // counted in violation()

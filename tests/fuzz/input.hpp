@@ -33,6 +33,7 @@ enum class Target : std::uint8_t {
   project,
   positional_encoding,  // add_positional_encoding
   text_vector,
+  lengths,  // the validate_* functions with each array's length given: lengths that wrap 32 bits
   count
 };
 

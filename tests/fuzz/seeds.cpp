@@ -226,6 +226,25 @@ Seeds seeds() {
   add("text-vector-sigma-zero", Encoder().target(Target::text_vector).raw(1).raw('x').raw(small(4)).raw(5));
   add("text-vector-sigma-max", Encoder().target(Target::text_vector).raw(1).raw('x').raw(small(4)).raw(4));
   add("text-vector-d-past-max", Encoder().target(Target::text_vector).raw(1).raw('x').raw(special(past_max_dim)).raw(0));
+
+  // ---- lengths: which (0 attention, 1 streaming, 2 project, 3 positions, 4 step by step), n, m,
+  // d, dv, then per array a claim (0 right, 1 wrapped to 32 bits, 2 one more, 3 one less, 4 null)
+  // and its values. n·d = 2^32 wraps to 0: an empty array must not pass for one of 2^32 numbers.
+  const auto lengths = [](int which, std::uint8_t n, std::uint8_t m, std::uint8_t d, std::uint8_t dv) {
+    Encoder e;
+    return e.target(Target::lengths).raw(static_cast<std::uint8_t>(which)).raw(n).raw(m).raw(d).raw(dv);
+  };
+  add("lengths-attention-wrapped", lengths(0, special(max_dim), small(1), special(max_dim), small(1)).raw(1));
+  add("lengths-streaming-wrapped", lengths(1, special(max_dim), small(1), special(max_dim), small(1)).raw(1));
+  add("lengths-project-wrapped", lengths(2, special(max_dim), small(1), special(max_dim), small(1)).raw(1));
+  add("lengths-positions-wrapped", lengths(3, special(max_dim), small(1), special(max_dim), small(1)).raw(1));
+  add("lengths-attention-right", lengths(0, small(3), small(4), small(5), small(2)).raw(0));
+  add("lengths-attention-one-more", lengths(0, small(3), small(4), small(5), small(2)).raw(2));
+  add("lengths-attention-one-less-k", lengths(0, small(1), small(2), small(1), small(1)).raw(0).value(1).raw(3));
+  add("lengths-attention-null-q", lengths(0, small(2), small(2), small(2), small(1)).raw(4));
+  add("lengths-attention-no-mask",
+      lengths(0, small(1), small(1), small(1), small(1)).raw(0).value(1).raw(0).value(1).raw(0).value(1).raw(4));
+  add("lengths-step-by-step-one-less", lengths(4, small(3), small(3), small(4), small(1)).raw(3));
   return s;
 }
 
