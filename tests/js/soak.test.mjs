@@ -6,12 +6,13 @@
 //   - every invalid call throws an Error whose `code` names the problem (ATTN_…);
 //   - the wasm heap, once every method has run at the largest size the soak uses, grows by at
 //     most HEAP_GROWTH_LIMIT over the 10,000 calls: failed calls reserve nothing, successful ones
-//     reuse the engine's blocks. The heap only grows once its free part (~15 MB of the first
-//     16 MiB) is used up, so the calls are drawn large enough for a leak to show: leaking every
-//     call's block in the engine grows it by 18 MB here.
+//     reuse the core's blocks. The heap only grows once its free part (~15 MB of the first
+//     16 MiB) is used up, so the calls are drawn large enough for a leak to show: a new block for
+//     every call, the old one never freed, grows it by 3.4 MB here.
 // A call is valid or invalid by construction: a valid one is drawn within every documented range,
-// an invalid one is a valid one with exactly one argument broken in a way the API documents as an
-// error. Reproduce a failure with its seed and call index (printed with it).
+// an invalid one is a valid one with one argument broken in a way the API documents as an error,
+// or a few changed together (sizes each in range whose product is beyond the memory budget).
+// Reproduce a failure with its seed and call index (printed with it).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
