@@ -13,7 +13,10 @@
 //     within a reasoned tolerance of a float64 reference written here; the SIMD path equal to its
 //     `_ref` twin and the streaming forward equal to the full forward, each pair within the sum of
 //     their tolerances to that reference.
-// A violated invariant prints the call and aborts (libFuzzer keeps the input as a crash file).
+// One more target gives the validate_* functions arrays with their lengths, right or wrong (wrapped
+// to 32 bits among them): a call succeeds exactly when every length is right.
+// A violated invariant prints the call and aborts (libFuzzer keeps the input as a crash file),
+// unless the input triggers one of the open defects listed below: that is counted and printed.
 //
 // Built with libFuzzer natively (clang, build/sanitize: scripts/fuzz.sh) and, with driver.cpp in
 // place of libFuzzer, as WebAssembly in both wasm trees: the same checks with a 32-bit size_t.
