@@ -1,4 +1,107 @@
-// Types for web/core/vocab.js: the decoder of web/assets/glove-100d.bin.
+// Types for web/core/vocab.js: GloVe word vectors loaded word by word (web/assets/glove/), and the
+// legacy single-file vocabulary (web/assets/glove-100d.bin) the lab reads until it moves.
+
+/** The vocabulary shipped in web/assets/glove/. */
+export const GLOVE: Readonly<{
+  /** components per vector: 100 */
+  dim: number;
+  /** words: GloVe 6B's 20,000 most frequent */
+  size: number;
+  /** bucket files: 2048 */
+  buckets: number;
+  /** bits per stored component: 12 */
+  bits: number;
+  /** file name of the first view's pack (the demo sentence's words): 'first-view.bin' */
+  firstView: string;
+}>;
+
+export const BUCKET_MAGIC: 'GLVB';
+export const BUCKET_VERSION: 2;
+/** The bucket number in a pack's header. */
+export const PACK: 0xffff;
+/** Largest integer code (2047): x̂ = q · scale with |q| ≤ CODE_MAX, scale = max|x| / CODE_MAX. */
+export const CODE_MAX: number;
+
+/** 'known': the vector is loaded; 'unknown': its bucket is loaded and lacks the word; 'loading': its bucket is not loaded yet. */
+export type WordStatus = 'known' | 'unknown' | 'loading';
+
+export interface BucketVocab {
+  /** Components per vector (100). */
+  readonly dim: number;
+  /** Words in the whole vocabulary (20,000), loaded or not. */
+  readonly size: number;
+  /** The folder of the bucket files (a URL). */
+  readonly base: string;
+  /** Buckets loaded so far, of GLOVE.buckets. */
+  readonly loadedBuckets: number;
+  /**
+   * Loads the buckets of `words` not loaded yet, in parallel; resolves when each word is 'known'
+   * or 'unknown'. Rejects with an Error naming the file and the reason (HTTP status, file-system
+   * error, corrupt file) once the others have settled; failed buckets are read again by the next
+   * call. Rejects with a TypeError for anything but an iterable of strings.
+   */
+  load(words: Iterable<string>): Promise<void>;
+  /** Loads every bucket not loaded yet (3.3 MB in all); otherwise as load(). */
+  loadAll(): Promise<void>;
+  status(word: string): WordStatus;
+  /** true when the word's vector is loaded. */
+  has(word: string): boolean;
+  /** A fresh Float32Array(dim), or null while the word is unknown or loading. */
+  vector(word: string): Float32Array | null;
+}
+
+export interface VocabOptions {
+  /** Folder of the bucket files, resolved against vocab.js (default: the package's web/assets/glove/). */
+  base?: string | URL;
+  /** Packs in `base` to read at once (e.g. [GLOVE.firstView]); load() waits for them; one that fails is skipped. */
+  preload?: string[];
+  /** Reads a file's bytes (default: readBytes). */
+  read?: (url: URL) => Promise<ArrayBuffer | ArrayBufferView>;
+}
+
+/** A new vocabulary over the bucket files; no I/O until load(), except reading the `preload` packs. */
+export function createVocab(options?: VocabOptions): BucketVocab;
+
+/**
+ * The vocabulary shared by every caller with the same `base`, after loading the buckets of
+ * `words` (all 2048, 3.3 MB, when omitted). Browsers: fetch relative to vocab.js; Node: the
+ * package's own files (node:fs). The first call for a base creates the vocabulary with its options.
+ */
+export function loadVocab(words?: Iterable<string>, options?: VocabOptions): Promise<BucketVocab>;
+
+/** The bucket (0 … buckets − 1) a word lives in. */
+export function bucketOf(word: string, buckets?: number): number;
+/** "000.bin" … "7ff.bin". */
+export function bucketName(bucket: number): string;
+/** CRC-32 (IEEE), the checksum every bucket file ends with. */
+export function crc32(bytes: Uint8Array): number;
+
+export interface BucketRecord {
+  word: string;
+  /** float32 */
+  scale: number;
+  /** dim integers in [−CODE_MAX, CODE_MAX] */
+  q: Int16Array | ArrayLike<number>;
+}
+
+export interface ParsedBucket {
+  bucket: number;
+  buckets: number;
+  dim: number;
+  size: number;
+  records: { word: string; scale: number; q: Int16Array }[];
+}
+
+/** Bytes of one bucket or pack file (the format is described in vocab.js). */
+export function encodeBucket(bucket: { bucket: number; buckets?: number; dim?: number; size?: number; records: BucketRecord[] }): Uint8Array;
+/** Parses and checks a bucket or pack file; throws an Error prefixed with `name`. */
+export function parseBucket(data: ArrayBuffer | ArrayBufferView, options?: { name?: string; bucket?: number }): ParsedBucket;
+/** q[k] · scale as float32, into `out` when given. */
+export function recordVector(record: { scale: number; q: ArrayLike<number> }, out?: Float32Array): Float32Array;
+/** A file's bytes: node:fs for file: URLs, fetch otherwise; rejects with an Error naming the URL. */
+export function readBytes(url: string | URL): Promise<Uint8Array>;
+
+// ---------- legacy: glove-100d.bin and glove-first-view.json ----------
 
 export const VOCAB_MAGIC: 'GLVQ';
 export const VOCAB_VERSION: 1;
@@ -41,11 +144,11 @@ export function readVocabHeader(data: ArrayBuffer | ArrayBufferView): VocabHeade
 /** The 256 step sizes a u8 step code names; shared by encoder and decoder. */
 export function stepTable(stepLo: number, stepHi: number): Float64Array;
 
-/** fetch + decodeVocab; rejects with an Error on an HTTP error status. */
+/** fetch (or node:fs for a file: URL) + decodeVocab; rejects with an Error on an HTTP or file error. */
 export function fetchVocab(url: string | URL): Promise<Vocab>;
 
 /** A few words at full precision (web/assets/glove-first-view.json): the first view's vocabulary. */
 export function decodeWordSubset(json: { dim: number; words: Record<string, string> }): Vocab;
 
-/** fetch + decodeWordSubset; rejects with an Error on an HTTP error status. */
+/** fetch (or node:fs for a file: URL) + decodeWordSubset; rejects with an Error on an HTTP or file error. */
 export function fetchWordSubset(url: string | URL): Promise<Vocab>;

@@ -1,6 +1,406 @@
+// GloVe word vectors for browsers and Node, loaded word by word.
+//
+// The vocabulary (web/assets/glove/, written by scripts/build-vocab.mjs; format and precision in
+// docs/vocabulary.md) is split into GLOVE.buckets files by a hash of the word, so a sentence
+// fetches only the few small files its words live in, and a word's file is known without an
+// index. Each vector is stored as 12-bit integers times a per-vector scale: close enough to
+// GloVe's float32 numbers that attention weights move by less than 1e-3 (scaled).
+//
+//   import { loadVocab } from 'attention-lab/vocab';
+//   const vocab = await loadVocab(['the', 'cat']);   // fetches (browser) or reads (Node) 2 buckets
+//   vocab.vector('cat');                             // Float32Array(100), a fresh copy
+//   vocab.status('river');                           // 'loading': its bucket is not loaded yet
+//
+// Plain ES module: runs unchanged in browsers (fetch, relative to this module) and in Node 18+
+// (the package's own files through node:fs, imported only for file: URLs).
+//
+// The legacy single-file vocabulary (glove-100d.bin, decodeVocab/fetchVocab, the first-view JSON)
+// follows at the end: the lab still reads it until it moves to createVocab/loadVocab.
+
+/** The vocabulary shipped in web/assets/glove/: what every bucket's header must say. */
+export const GLOVE = Object.freeze({
+  /** components per vector */
+  dim: 100,
+  /** words: GloVe 6B's most frequent, in its frequency order */
+  size: 20_000,
+  /** files the words are hashed into (a power of two) */
+  buckets: 2048,
+  /** bits per stored component */
+  bits: 12,
+  /** a pack of the demo sentence's words, for a page's first view (scripts/build-first-view.mjs) */
+  firstView: 'first-view.bin',
+});
+
+export const BUCKET_MAGIC = 'GLVB';
+export const BUCKET_VERSION = 2;
+/** The bucket number a pack (words of any bucket) carries in its header. */
+export const PACK = 0xffff;
+/** Largest integer code: components are round(x / scale) in [−CODE_MAX, CODE_MAX], scale = max|x| / CODE_MAX. */
+export const CODE_MAX = (1 << (GLOVE.bits - 1)) - 1;
+
+const HEADER_BYTES = 18;
+const CHECKSUM_BYTES = 4;
+const MAX_WORD_BYTES = 255; // a record's u8 length
+const DEFAULT_BASE = new URL('../assets/glove/', import.meta.url);
+const utf8 = new TextEncoder();
+
+/**
+ * The bucket a word lives in: FNV-1a over its UTF-8 bytes, then murmur3's finaliser so that the
+ * low bits, which pick the bucket, depend on every byte. Shared with the encoder.
+ */
+export function bucketOf(word, buckets = GLOVE.buckets) {
+  return bucketOfBytes(utf8.encode(word), buckets);
+}
+
+function bucketOfBytes(bytes, buckets) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return ((h ^ (h >>> 16)) >>> 0) & (buckets - 1);
+}
+
+/** File name of bucket b: three hex digits, "000.bin" … "7ff.bin". */
+export function bucketName(b) {
+  return `${b.toString(16).padStart(3, '0')}.bin`;
+}
+
+// CRC-32 (IEEE 802.3, reflected 0xEDB88320), the checksum of zip and PNG: a bucket whose bytes
+// changed in transit or on disk fails with a message instead of giving wrong vectors.
+let crcTable = null;
+export function crc32(bytes) {
+  crcTable ??= Uint32Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c;
+  });
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = crcTable[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * Bytes of one bucket (or pack) file, little-endian:
+ *   header   "GLVB" | u8 version | u8 bits | u16 dim | u16 bucket (PACK for a pack) | u16 buckets
+ *            | u32 size (words in the whole vocabulary) | u16 count
+ *   records  count × (u8 n | n bytes UTF-8 word | f32 scale | dim × 12-bit codes, two per 3 bytes)
+ *            code = q + 2048 with q in [−CODE_MAX, CODE_MAX]; x[k] = q[k] · scale
+ *   checksum u32 CRC-32 of every byte before it
+ * records: [{ word, scale, q: Int16Array(dim) }]. The writer of scripts/build-vocab.mjs and
+ * scripts/build-first-view.mjs; parseBucket is its inverse.
+ */
+export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim, size = GLOVE.size, records }) {
+  if (dim % 2) throw new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`);
+  const words = records.map(({ word }) => utf8.encode(word));
+  const recordBytes = (n) => 1 + n + 4 + (dim * 3) / 2;
+  const total = HEADER_BYTES + words.reduce((t, w) => t + recordBytes(w.length), 0) + CHECKSUM_BYTES;
+  const bytes = new Uint8Array(total);
+  const view = new DataView(bytes.buffer);
+  bytes.set(utf8.encode(BUCKET_MAGIC), 0);
+  view.setUint8(4, BUCKET_VERSION);
+  view.setUint8(5, GLOVE.bits);
+  view.setUint16(6, dim, true);
+  view.setUint16(8, bucket, true);
+  view.setUint16(10, buckets, true);
+  view.setUint32(12, size, true);
+  view.setUint16(16, records.length, true);
+  let p = HEADER_BYTES;
+  records.forEach(({ word, scale, q }, r) => {
+    const w = words[r];
+    if (w.length < 1 || w.length > MAX_WORD_BYTES) throw new RangeError(`encodeBucket: word ${JSON.stringify(word)} has ${w.length} UTF-8 bytes, expected 1–${MAX_WORD_BYTES}`);
+    if (q.length !== dim) throw new RangeError(`encodeBucket: "${word}" has ${q.length} codes, expected ${dim}`);
+    bytes[p++] = w.length;
+    bytes.set(w, p);
+    p += w.length;
+    view.setFloat32(p, scale, true);
+    p += 4;
+    for (let k = 0; k < dim; k += 2) {
+      for (const v of [q[k], q[k + 1]]) {
+        if (!Number.isInteger(v) || Math.abs(v) > CODE_MAX) throw new RangeError(`encodeBucket: "${word}" has code ${v}, expected an integer in ±${CODE_MAX}`);
+      }
+      const a = q[k] + CODE_MAX + 1;
+      const b = q[k + 1] + CODE_MAX + 1;
+      bytes[p++] = a & 0xff;
+      bytes[p++] = (a >>> 8) | ((b & 0x0f) << 4);
+      bytes[p++] = b >>> 4;
+    }
+  });
+  view.setUint32(p, crc32(bytes.subarray(0, p)), true);
+  return bytes;
+}
+
+/**
+ * Parses and checks one bucket or pack file (see encodeBucket). `name` prefixes every error;
+ * `bucket`, when given, is the bucket the file must hold (PACK for a pack), and every word of a
+ * bucket must hash to it. Returns { bucket, buckets, dim, size, records: [{ word, scale, q }] }.
+ * Throws an Error naming the file and the problem: truncated, wrong magic/version/shape,
+ * checksum mismatch, a word in the wrong bucket.
+ */
+export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
+  const bytes = toBytes(data, 'parseBucket');
+  const fail = (msg) => {
+    throw new Error(`${name}: ${msg}`);
+  };
+  const r = reader(bytes, fail);
+  const magic = String.fromCharCode(...r.bytes(4, 'magic'));
+  if (magic !== BUCKET_MAGIC) fail(`bad magic ${JSON.stringify(magic)} (expected "${BUCKET_MAGIC}"): not a GloVe bucket file`);
+  const version = r.u8('version');
+  if (version !== BUCKET_VERSION) fail(`unsupported version ${version} (this decoder reads version ${BUCKET_VERSION})`);
+  const bits = r.u8('bits');
+  const dim = r.u16('dim');
+  const bucket = r.u16('bucket');
+  const buckets = r.u16('bucket count');
+  const size = r.u32('vocabulary size');
+  const count = r.u16('word count');
+  if (bits !== GLOVE.bits || dim !== GLOVE.dim || buckets !== GLOVE.buckets || size !== GLOVE.size) {
+    fail(`header says ${bits} bits, dim ${dim}, ${buckets} buckets, ${size} words; expected ` +
+      `${GLOVE.bits}, ${GLOVE.dim}, ${GLOVE.buckets}, ${GLOVE.size} (the files and vocab.js are out of step)`);
+  }
+  if (bucket !== PACK && bucket >= buckets) fail(`bucket ${bucket} is out of range (0–${buckets - 1})`);
+  if (expected !== undefined && bucket !== expected) fail(`holds bucket ${bucket}, expected ${expected}`);
+
+  const records = [];
+  const seen = new Set();
+  const text = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < count; i++) {
+    const n = r.u8(`record ${i}`);
+    const wordBytes = r.bytes(n, `record ${i}`);
+    let word;
+    try {
+      word = text.decode(wordBytes);
+    } catch {
+      fail(`record ${i}: the word is not valid UTF-8`);
+    }
+    if (n === 0 || seen.has(word)) fail(`record ${i}: ${n === 0 ? 'empty' : `duplicate word ${JSON.stringify(word)}`}`);
+    seen.add(word);
+    if (bucket !== PACK && bucketOfBytes(wordBytes, buckets) !== bucket) fail(`"${word}" belongs in bucket ${bucketOf(word, buckets)}, not ${bucket}`);
+    const scale = r.f32(`record ${i}`);
+    if (!(scale >= 0 && scale < Infinity)) fail(`"${word}" has scale ${scale}, expected a finite number ≥ 0`);
+    const packed = r.bytes((dim * 3) / 2, `record ${i}`);
+    const q = new Int16Array(dim);
+    for (let k = 0, p = 0; k < dim; k += 2, p += 3) {
+      q[k] = (packed[p] | ((packed[p + 1] & 0x0f) << 8)) - CODE_MAX - 1;
+      q[k + 1] = ((packed[p + 1] >>> 4) | (packed[p + 2] << 4)) - CODE_MAX - 1;
+    }
+    records.push({ word, scale, q });
+  }
+  const end = r.pos;
+  const stored = r.u32('checksum');
+  if (r.pos !== bytes.length) fail(`${bytes.length - r.pos} unexpected bytes after the checksum`);
+  const computed = crc32(bytes.subarray(0, end));
+  if (stored !== computed) fail(`checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)}): the file is corrupt`);
+  return { bucket, buckets, dim, size, records };
+}
+
+const hex = (n) => `0x${n.toString(16).padStart(8, '0')}`;
+
+/** A record's vector: q[k] · scale, rounded once to float32 (into `out` when given). */
+export function recordVector({ scale, q }, out = new Float32Array(q.length)) {
+  for (let k = 0; k < q.length; k++) out[k] = q[k] * scale;
+  return out;
+}
+
+/**
+ * A vocabulary over the bucket files in `base` (default: the package's web/assets/glove/); no
+ * I/O until load() but the packs of `preload`. `preload`: file names in `base` of packs (e.g.
+ * GLOVE.firstView), read at once; load() waits for them before choosing buckets, and a pack that
+ * fails to load is skipped (its words come from their buckets). `read(url)`: resolves to the
+ * file's bytes (default: readBytes).
+ */
+export function createVocab({ base = DEFAULT_BASE, preload = [], read = readBytes } = {}) {
+  const root = new URL(base, import.meta.url);
+  if (!root.pathname.endsWith('/')) root.pathname += '/';
+  const vectors = new Map(); // word → Float32Array(dim), never handed out (vector() copies)
+  const loaded = new Uint8Array(GLOVE.buckets); // 1 once bucket b is in `vectors`
+  const pending = new Map(); // bucket → Promise while it is being read
+  let loadedCount = 0;
+
+  const add = ({ records, dim }) => {
+    const block = new Float32Array(records.length * dim); // one allocation per file
+    records.forEach((record, r) => vectors.set(record.word, recordVector(record, block.subarray(r * dim, (r + 1) * dim))));
+  };
+  const fetchFile = async (file, bucket) => {
+    const url = new URL(file, root);
+    return parseBucket(await read(url), { name: url.href, bucket });
+  };
+  const packs = Promise.all(preload.map((file) => fetchFile(file, PACK).then(add, () => {})));
+
+  const loadBucket = (b) => {
+    if (loaded[b]) return undefined;
+    let promise = pending.get(b);
+    if (!promise) {
+      promise = fetchFile(bucketName(b), b).then(
+        (parsed) => {
+          add(parsed);
+          loaded[b] = 1;
+          loadedCount++;
+          pending.delete(b);
+        },
+        (error) => {
+          pending.delete(b); // a later load() tries again
+          throw error;
+        },
+      );
+      pending.set(b, promise);
+    }
+    return promise;
+  };
+
+  return {
+    dim: GLOVE.dim,
+    size: GLOVE.size,
+    base: root.href,
+
+    /**
+     * Loads the buckets of `words` that are not loaded yet, in parallel; resolves once every
+     * word's status is 'known' or 'unknown'. If a bucket fails, rejects (after the others have
+     * settled) with the first failure: the file's URL and the reason; its words stay 'loading',
+     * and the next load() reads it again.
+     */
+    async load(words) {
+      const list = checkWords(words);
+      await packs;
+      const need = new Set();
+      for (const word of list) if (!vectors.has(word) && candidate(word)) need.add(bucketOf(word));
+      await settle(Array.from(need, loadBucket));
+    },
+
+    /** Loads every bucket not loaded yet (3.3 MB in all): as load(). */
+    async loadAll() {
+      await packs;
+      await settle(Array.from(loaded.keys(), loadBucket));
+    },
+
+    /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
+    status(word) {
+      checkWord(word, 'status');
+      if (vectors.has(word)) return 'known';
+      return !candidate(word) || loaded[bucketOf(word)] ? 'unknown' : 'loading';
+    },
+
+    /** true when the word's vector is loaded. */
+    has(word) {
+      checkWord(word, 'has');
+      return vectors.has(word);
+    },
+
+    /** A fresh Float32Array(dim), or null while the word is unknown or still loading. */
+    vector(word) {
+      checkWord(word, 'vector');
+      return vectors.get(word)?.slice() ?? null;
+    },
+
+    /** Buckets loaded so far, of GLOVE.buckets. */
+    get loadedBuckets() {
+      return loadedCount;
+    },
+  };
+}
+
+// Waits for every promise; then throws the first rejection, if any.
+async function settle(promises) {
+  const failed = (await Promise.allSettled(promises)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+const shared = new Map(); // base URL → vocabulary, so every caller shares one set of loaded buckets
+
+/**
+ * The shared vocabulary of `options.base` (default: the package's own files), with the buckets
+ * of `words` loaded — all of them when `words` is omitted (3.3 MB: fine in Node, heavy for a
+ * page). Node: `await loadVocab()` reads the package's files; browsers fetch relative to this
+ * module. The first call for a base creates the vocabulary with its options.
+ */
+export async function loadVocab(words, options = {}) {
+  const key = new URL(options.base ?? DEFAULT_BASE, import.meta.url).href;
+  let vocab = shared.get(key);
+  if (!vocab) shared.set(key, (vocab = createVocab(options)));
+  await (words === undefined ? vocab.loadAll() : vocab.load(words));
+  return vocab;
+}
+
+// Words the files could hold: GloVe's tokens are 1–255 UTF-8 bytes (a record's u8 length).
+function candidate(word) {
+  return word.length > 0 && word.length <= MAX_WORD_BYTES && utf8.encode(word).length <= MAX_WORD_BYTES;
+}
+
+function checkWord(word, where) {
+  if (typeof word !== 'string') throw new TypeError(`${where}: word must be a string, got ${describe(word)}`);
+}
+
+function checkWords(words) {
+  if (typeof words === 'string' || words == null || typeof words[Symbol.iterator] !== 'function') {
+    throw new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`);
+  }
+  const list = [...words];
+  list.forEach((word, i) => {
+    if (typeof word !== 'string') throw new TypeError(`load: words[${i}] must be a string, got ${describe(word)}`);
+  });
+  return list;
+}
+
+function describe(value) {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : `${typeof value} ${String(value)}`;
+}
+
+/**
+ * The bytes at `url`: node:fs for file: URLs (Node's fetch cannot read them), fetch otherwise.
+ * Rejects with an Error naming the URL and the HTTP status or file-system error.
+ */
+export async function readBytes(url) {
+  const href = String(url);
+  if (href.startsWith('file:')) {
+    // Synchronous: a bucket is ~1.6 kB (~20 µs to read), all 2048 take ~45 ms, where async reads
+    // cost ~10× that in thread-pool round trips and, started together, open every file at once
+    // (EMFILE under a limit of 1024 open files).
+    const { readFileSync } = await import('node:fs');
+    try {
+      return new Uint8Array(readFileSync(new URL(href)));
+    } catch (error) {
+      throw new Error(`${href}: ${error.code ?? error.message}`);
+    }
+  }
+  const res = await fetch(href);
+  if (!res.ok) throw new Error(`${href}: HTTP ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+// Bounds-checked little-endian cursor: every read names what it was reading, so a truncated
+// file fails with a message instead of a RangeError or silent garbage.
+function reader(bytes, fail) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let pos = 0;
+  const take = (n, what) => {
+    if (pos + n > bytes.length) {
+      fail(`file truncated while reading ${what} (need ${n} bytes at offset ${pos}, file has ${bytes.length})`);
+    }
+    pos += n;
+    return pos - n;
+  };
+  return {
+    get pos() { return pos; },
+    u8: (what) => view.getUint8(take(1, what)),
+    u16: (what) => view.getUint16(take(2, what), true),
+    i16: (what) => view.getInt16(take(2, what), true),
+    u32: (what) => view.getUint32(take(4, what), true),
+    f32: (what) => view.getFloat32(take(4, what), true),
+    bytes: (n, what) => bytes.subarray(take(n, what), pos),
+  };
+}
+
+function toBytes(data, where) {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError(`${where}: expected an ArrayBuffer or ArrayBufferView, got ${describe(data)}`);
+}
+
+// ---------- legacy: web/assets/glove-100d.bin and glove-first-view.json ----------
+//
 // Decoder for web/assets/glove-100d.bin, the compact GloVe vocabulary written by
-// scripts/build-vocab.mjs (the encoder; see web/assets/README.md for the format).
-// Plain ES module: no Node-only imports, runs unchanged in browsers and Node 20.
+// scripts/build-vocab-v1.mjs (~3.6 bits per component, ~10 % error per vector; see
+// web/assets/README.md). Kept until the lab reads the buckets above; then deleted with its files.
 //
 // Layout (little-endian):
 //   header  "GLVQ" | u16 version | u16 dim | u32 size | f32 relStep | f32 stepLo | f32 stepHi | i16 codeMin
@@ -20,29 +420,6 @@ const RANS_L = 1 << 23; // lower bound of the rANS state; also the encoder's ini
 
 function fail(msg) {
   throw new Error(`decodeVocab: ${msg}`);
-}
-
-// Bounds-checked little-endian cursor: every read names what it was reading, so a
-// truncated file fails with a message instead of a RangeError or silent garbage.
-function reader(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let pos = 0;
-  const take = (n, what) => {
-    if (pos + n > bytes.length) {
-      fail(`file truncated while reading ${what} (need ${n} bytes at offset ${pos}, file has ${bytes.length})`);
-    }
-    pos += n;
-    return pos - n;
-  };
-  return {
-    get pos() { return pos; },
-    u8: (what) => view.getUint8(take(1, what)),
-    u16: (what) => view.getUint16(take(2, what), true),
-    i16: (what) => view.getInt16(take(2, what), true),
-    u32: (what) => view.getUint32(take(4, what), true),
-    f32: (what) => view.getFloat32(take(4, what), true),
-    bytes: (n, what) => bytes.subarray(take(n, what), pos),
-  };
 }
 
 // Decodes one rANS block into n byte symbols (byte-wise renormalisation, after ryg_rans).
@@ -84,9 +461,8 @@ function ransDecode(r, n, what) {
   return out;
 }
 
-function toBytes(data) {
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+function legacyBytes(data) {
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return toBytes(data);
   throw new TypeError('decodeVocab: expected an ArrayBuffer or ArrayBufferView');
 }
 
@@ -112,7 +488,7 @@ function readHeader(r) {
  * Reads only the header (format parameters), e.g. for tests that derive error bounds from it.
  */
 export function readVocabHeader(data) {
-  return readHeader(reader(toBytes(data)));
+  return readHeader(reader(legacyBytes(data), fail));
 }
 
 /** The 256 step sizes a u8 step code can name (log-spaced); shared with the encoder. */
@@ -125,8 +501,8 @@ export function stepTable(stepLo, stepHi) {
  * Words and codes are decoded once; vector(word) returns a fresh Float32Array(dim) or null.
  */
 export function decodeVocab(data) {
-  const bytes = toBytes(data);
-  const r = reader(bytes);
+  const bytes = legacyBytes(data);
+  const r = reader(bytes, fail);
   const { dim, size, stepLo, stepHi, codeMin, mean } = readHeader(r);
 
   // 1. words
@@ -175,11 +551,11 @@ export function decodeVocab(data) {
   };
 }
 
-/** Fetches and decodes the asset in a browser (or any runtime with fetch). */
+/** Fetches (or, for a file: URL in Node, reads) and decodes the asset. */
 export async function fetchVocab(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`fetchVocab: ${url}: HTTP ${res.status}`);
-  return decodeVocab(await res.arrayBuffer());
+  return decodeVocab(await readBytes(url).catch((error) => {
+    throw new Error(`fetchVocab: ${error.message}`);
+  }));
 }
 
 /**
@@ -210,9 +586,10 @@ export function decodeWordSubset(json) {
   };
 }
 
-/** Fetches and decodes a word subset (see decodeWordSubset). */
+/** Fetches (or reads, for a file: URL) and decodes a word subset (see decodeWordSubset). */
 export async function fetchWordSubset(url) {
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`fetchWordSubset: ${url}: HTTP ${res.status}`);
-  return decodeWordSubset(await res.json());
+  const bytes = await readBytes(url).catch((error) => {
+    throw new Error(`fetchWordSubset: ${error.message}`);
+  });
+  return decodeWordSubset(JSON.parse(new TextDecoder().decode(bytes)));
 }

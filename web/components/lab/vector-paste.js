@@ -1,0 +1,127 @@
+// <vector-paste>: "Bring your own vectors". Q, K and (optionally) V typed or pasted as numbers
+// — CSV-like rows or JSON arrays — for a worked example. A bad paste shows an inline alert
+// naming the matrix, row and column; the lab keeps its previous vectors.
+//
+//   .value   { q, k, v }: the text of the three fields (as a text field's value)
+//   .vectors the last good paste: parseVectors' result (web/lab/paste.js), or null
+//   'input' and 'change' when the reader uses a good paste ("Use these vectors", "Example")
+import { parseVectors } from '../../lab/paste.js';
+import { AlElement } from '../base.js';
+import { sheet } from '../theme.js';
+
+const styles = sheet(`
+  :host { display: block; }
+  details > summary { cursor: pointer; font-weight: 600; font-size: 1rem; padding: 2px 0; }
+  details[open] > summary { margin-bottom: 10px; }
+  .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
+  label { display: grid; gap: 4px; font-weight: 600; font-size: 0.875rem; }
+  label .hint { font-weight: 400; }
+  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_border); border-radius: 6px;
+    background: var(--_bg); font-family: var(--_mono); font-size: 0.8125rem; line-height: 1.45; tab-size: 4; }
+  textarea[aria-invalid="true"] { border-color: var(--_danger); box-shadow: 0 0 0 1px var(--_danger); }
+  .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-top: 10px; }
+  button { padding: 7px 14px; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); cursor: pointer; font-size: 0.875rem; }
+  button.primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
+  .status { font-size: 0.8125rem; color: var(--_muted); }
+`);
+
+// A worked example: three keys in 3-d, two queries; labels name the rows.
+const EXAMPLE = {
+  q: 'it,  0.9, 0.1, 0.4\nmat, 0.0, 1.0, 0.2',
+  k: 'cat, 1.0, 0.0, 0.5\nsat, 0.2, 0.3, 0.1\nmat, 0.0, 1.0, 0.3',
+  v: '',
+};
+
+export class VectorPaste extends AlElement {
+  static styles = [styles];
+  static template = `
+      <details>
+        <summary>Bring your own vectors</summary>
+        <p class="hint">One row per token: numbers separated by commas or spaces, optionally after a label
+          (<code>cat, 1, 0, 0.5</code>), or JSON such as <code>[[1, 0], [0, 1]]</code>. Q and K need the same width d<sub>k</sub>;
+          V, if given, one row per key.</p>
+        <form class="grid" novalidate>
+          <label>Q <span class="hint">queries (n × d<sub>k</sub>)</span><textarea name="q" spellcheck="false" autocomplete="off"></textarea></label>
+          <label>K <span class="hint">keys (m × d<sub>k</sub>)</span><textarea name="k" spellcheck="false" autocomplete="off"></textarea></label>
+          <label>V <span class="hint">values (m × d<sub>v</sub>), optional</span><textarea name="v" spellcheck="false" autocomplete="off"></textarea></label>
+        </form>
+        <div class="actions">
+          <button type="button" class="primary" data-action="use">Use these vectors</button>
+          <button type="button" data-action="example">Example</button>
+          <span class="status" aria-live="polite"></span>
+        </div>
+        <p class="alert" role="alert"></p>
+      </details>`;
+
+  #fields;
+  #alert;
+  #status;
+  #vectors = null;
+
+  constructor() {
+    super();
+    const root = this.shadowRoot;
+    const form = root.querySelector('form');
+    this.#fields = { q: form.elements.q, k: form.elements.k, v: form.elements.v };
+    this.#alert = root.querySelector('.alert');
+    this.#status = root.querySelector('.status');
+    for (const [name, text] of Object.entries(EXAMPLE)) this.#fields[name].value = text;
+    root.querySelector('[data-action="use"]').addEventListener('click', () => this.apply());
+    root.querySelector('[data-action="example"]').addEventListener('click', () => {
+      for (const [name, text] of Object.entries(EXAMPLE)) this.#fields[name].value = text;
+      this.apply();
+    });
+  }
+
+  // Typing in a field clears its error mark (the native events stop at the shadow root).
+  onInnerInput(event) {
+    if (event.type === 'input') event.target.removeAttribute('aria-invalid');
+  }
+
+  /** Sets the text of the fields: { q, k, v } (any may be omitted). */
+  set value(text) {
+    for (const name of ['q', 'k', 'v']) if (typeof text[name] === 'string') this.#fields[name].value = text[name];
+  }
+
+  get value() {
+    return { q: this.#fields.q.value, k: this.#fields.k.value, v: this.#fields.v.value };
+  }
+
+  /** The last good paste (parseVectors' result), or null. */
+  get vectors() {
+    return this.#vectors;
+  }
+
+  /** Opens the panel. */
+  open() {
+    this.shadowRoot.querySelector('details').open = true;
+  }
+
+  /** Parses the fields; on success they are `.vectors` ('input', 'change'), else it shows why. Returns true on success. */
+  apply() {
+    for (const field of Object.values(this.#fields)) field.removeAttribute('aria-invalid');
+    let parsed;
+    try {
+      parsed = parseVectors(this.value);
+    } catch (error) {
+      this.#alert.textContent = `${error.message} The previous vectors are still in use.`;
+      const field = error.matrix && this.#fields[error.matrix.toLowerCase()];
+      field?.setAttribute('aria-invalid', 'true');
+      this.#status.textContent = '';
+      return false;
+    }
+    this.#alert.textContent = '';
+    this.#status.textContent = `Using ${parsed.n} quer${parsed.n === 1 ? 'y' : 'ies'} × ${parsed.m} key${parsed.m === 1 ? '' : 's'}, d_k = ${parsed.d}${parsed.v ? `, d_v = ${parsed.dv}` : ''}.`;
+    this.#vectors = parsed;
+    this.emit('input');
+    this.emit('change');
+    return true;
+  }
+
+  /** Shows an error that arose later (e.g. the core rejected the pasted numbers). */
+  set error(message) {
+    this.#alert.textContent = message;
+  }
+}
+
+customElements.define('vector-paste', VectorPaste);
