@@ -15,8 +15,7 @@
 //     their tolerances to that reference.
 // One more target gives the validate_* functions arrays with their lengths, right or wrong (wrapped
 // to 32 bits among them): a call succeeds exactly when every length is right.
-// A violated invariant prints the call and aborts (libFuzzer keeps the input as a crash file),
-// unless the input triggers one of the open defects listed below: that is counted and printed.
+// A violated invariant prints the call and aborts (libFuzzer keeps the input as a crash file).
 //
 // Built with libFuzzer natively (clang, build/sanitize: scripts/fuzz.sh) and, with driver.cpp in
 // place of libFuzzer, as WebAssembly in both wasm trees: the same checks with a 32-bit size_t.
@@ -93,30 +92,7 @@ void describe_call(const char* fmt, ...) {
   va_end(args);
 }
 
-// Defects of the core this target found that are still open. A violation on an input that
-// triggers one of them is counted under it instead of stopping the run, so that every other
-// invariant keeps being checked on every other input; the counts are printed at exit. When a
-// defect is fixed, its entry goes.
-//   hidden_key_trace: step_by_step returns the chosen key's product and dot as they come (±Infinity,
-//     or NaN from ∞ − ∞) when that key is hidden and its q·k leaves float32; every number it shows
-//     should be finite (or the call fail)
-//   wide_row: a softmax row whose visible scores span more than FLT_MAX: z − max overflows to −∞
-//     before the division by T, so with a temperature near FLT_MAX a weight of 0.24 comes out 0
-//     (softmax([2e38, −2e38], T = 3.4e38) = [1, 0], float64 [0.764, 0.236])
-enum Defect : unsigned { kHiddenKeyTrace = 1, kWideRow = 2 };
-const char* const kDefectNames[] = {"hidden_key_trace", "wide_row"};
-constexpr unsigned kDefects = 2;
-unsigned g_triggered = 0;  // by the current input
-long long g_tolerated_inputs[kDefects];
-void triggers(Defect d) { g_triggered |= d; }
-struct KnownDefect {};  // thrown by violation(), caught in LLVMFuzzerTestOneInput
-
 [[noreturn]] void violation(int line, const char* fmt, ...) {
-  if (g_triggered) {
-    for (unsigned d = 0; d < kDefects; ++d)
-      if (g_triggered & (1u << d)) ++g_tolerated_inputs[d];
-    throw KnownDefect{};
-  }
   std::fprintf(stderr, "\nfuzz invariant violated (fuzz_core.cpp:%d) in %s:\n  ", line, g_call);
   va_list args;
   va_start(args, fmt);
@@ -148,9 +124,6 @@ void print_counts() {
   for (int t = 0; t < static_cast<int>(Target::count); ++t)
     std::fprintf(stderr, "  %-20s %9lld calls: %9lld succeeded, %9lld failed as they must or may, %lld not made (too large)\n",
                  kTargetNames[t], g_counts[t].calls, g_counts[t].succeeded, g_counts[t].failed, g_counts[t].skipped);
-  for (unsigned d = 0; d < kDefects; ++d)
-    std::fprintf(stderr, "  open defect %s: invariants violated on %lld inputs that trigger it (counted, not fatal)\n",
-                 kDefectNames[d], g_tolerated_inputs[d]);
 }
 
 // ---- decoding (input.hpp) ----------------------------------------------------------------------
@@ -284,8 +257,6 @@ SoftmaxReference softmax_reference(const std::vector<double>& s, const std::vect
       if (s_row[j] != -INFINITY && (r.all_hidden[i] || s_row[j] > s_row[arg])) arg = j, r.all_hidden[i] = 0;
     if (r.all_hidden[i]) continue;
     const double s_max = s_row[arg];
-    for (std::int64_t j = 0; j < m; ++j)  // z − max beyond float32 where the weight is not negligible
-      if (s_max - s_row[j] > kHalfMax && (s_max - s_row[j]) / temperature < 110.0) triggers(kWideRow);
     double max_err = 0.0;  // of every key the float32 max could be
     for (std::int64_t j = 0; j < m; ++j)
       if (s_row[j] != -INFINITY && s_row[j] + err[j] >= s_max - err[arg]) max_err = std::max(max_err, err[j]);
@@ -944,10 +915,11 @@ void fuzz_step_by_step(Reader& in) {
       if (std::fabs(dot[j]) >= kTwiceMax || std::fabs(s[j]) >= kTwiceMax) v.invalid(Status::overflow);
       else if (dot_abs[j] > kHalfMax) v.borderline(Status::overflow);
     }
-    if (dot_abs[key] > kHalfMax) {  // the shown pair, even when hidden
-      v.borderline(Status::overflow);
-      if (key >= visible) triggers(kHiddenKeyTrace);
-    }
+    // the shown pair, hidden or not: its products and its dot are numbers on the page
+    double product_max = 0.0;
+    for (std::int64_t c = 0; c < dd; ++c) product_max = std::max(product_max, std::fabs(double(q[c]) * k[key * dd + c]));
+    if (product_max >= kTwiceMax || std::fabs(dot[key]) >= kTwiceMax) v.invalid(Status::overflow);
+    else if (dot_abs[key] > kHalfMax) v.borderline(Status::overflow);
   }
   std::vector<float> product(dd, NAN), scores(mm, NAN), shifted(mm, NAN), exps(mm, NAN), weights(mm, NAN);
   attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
@@ -1241,24 +1213,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using fuzz::Target;
   fuzz::Reader in(data, size);
   fuzz::g_target = static_cast<Target>(in.byte() % static_cast<std::uint8_t>(Target::count));
-  fuzz::g_triggered = 0;
-  try {
-    switch (fuzz::g_target) {
-      case Target::attention: fuzz::fuzz_attention(in); break;
-      case Target::softmax: fuzz::fuzz_softmax(in); break;
-      case Target::softmax_naive: fuzz::fuzz_softmax_naive(in); break;
-      case Target::softmax_jacobian: fuzz::fuzz_softmax_jacobian(in); break;
-      case Target::softmax_backward: fuzz::fuzz_softmax_backward(in); break;
-      case Target::step_by_step: fuzz::fuzz_step_by_step(in); break;
-      case Target::gradient_norm: fuzz::fuzz_gradient_norm(in); break;
-      case Target::random_projection: fuzz::fuzz_random_projection(in); break;
-      case Target::project: fuzz::fuzz_project(in); break;
-      case Target::positional_encoding: fuzz::fuzz_positional_encoding(in); break;
-      case Target::text_vector: fuzz::fuzz_text_vector(in); break;
-      case Target::lengths: fuzz::fuzz_lengths(in); break;
-      case Target::count: break;
-    }
-  } catch (const fuzz::KnownDefect&) {  // counted in violation()
+  switch (fuzz::g_target) {
+    case Target::attention: fuzz::fuzz_attention(in); break;
+    case Target::softmax: fuzz::fuzz_softmax(in); break;
+    case Target::softmax_naive: fuzz::fuzz_softmax_naive(in); break;
+    case Target::softmax_jacobian: fuzz::fuzz_softmax_jacobian(in); break;
+    case Target::softmax_backward: fuzz::fuzz_softmax_backward(in); break;
+    case Target::step_by_step: fuzz::fuzz_step_by_step(in); break;
+    case Target::gradient_norm: fuzz::fuzz_gradient_norm(in); break;
+    case Target::random_projection: fuzz::fuzz_random_projection(in); break;
+    case Target::project: fuzz::fuzz_project(in); break;
+    case Target::positional_encoding: fuzz::fuzz_positional_encoding(in); break;
+    case Target::text_vector: fuzz::fuzz_text_vector(in); break;
+    case Target::lengths: fuzz::fuzz_lengths(in); break;
+    case Target::count: break;
   }
   return 0;
 }
