@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh Debian 12 machine: installs only what is missing, then exits.
-#   Debian packages : emscripten, catch2, chromium, cmake, g++
+#   Debian packages : emscripten, catch2, chromium, cmake, g++; clang and libclang-rt-14-dev (the
+#                     sanitizer and libFuzzer runtimes) for build/sanitize
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
 #   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
@@ -30,6 +31,13 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 command -v curl >/dev/null || missing+=(curl ca-certificates)
+command -v clang++ >/dev/null || missing+=(clang)
+# libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
+fuzz_probe=$(mktemp -d)
+printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
+command -v clang++ >/dev/null && clang++ -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.cpp" -o "$fuzz_probe/probe" 2>/dev/null ||
+  missing+=(libclang-rt-14-dev)
+rm -rf "$fuzz_probe"
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq

@@ -4,7 +4,7 @@
 # runs every implementation interleaved in one Node process. Results: artifacts/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}   # emcc's JS optimiser (TOOLCHAIN.md)
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}   # emcc's JS optimiser (docs/toolchain.md)
 bash scripts/setup.sh
 bash scripts/build.sh
 cmake --build build/wasm-simd --target peak_bench -j "${JOBS:-$(nproc)}" >/dev/null

@@ -295,16 +295,13 @@ TEST_CASE("scores that overflow float32 are reported, not turned into NaN", "[er
 }
 
 TEST_CASE("the kernels run on the intended instruction set", "[simd]") {
-  // Guards against a SIMD path that silently never runs: the arch xsimd picked must match
-  // the build (wasm SIMD128 under -msimd128, the portable emulation in the scalar wasm build).
-  const std::string arch = attn::simd_arch_name();
-#if defined(__wasm_simd128__)
-  REQUIRE(arch == "wasm");
-#elif defined(__EMSCRIPTEN__)
-  REQUIRE(arch.rfind("emulated", 0) == 0);
-#elif defined(__AVX2__)
-  REQUIRE(arch == "fma3+avx2");
+  // Guards against a SIMD path that silently never runs: the arch xsimd picked must be the one
+  // the build chose (CMakeLists.txt passes its xsimd name: wasm SIMD128 under -msimd128, the
+  // portable emulation in the scalar wasm build, AVX2+FMA, SSE2 or NEON natively).
+#ifndef ATTN_EXPECTED_ARCH
+#error "CMakeLists.txt passes ATTN_EXPECTED_ARCH, the xsimd arch name this build must run"
 #endif
+  REQUIRE(std::string(attn::simd_arch_name()) == ATTN_EXPECTED_ARCH);
 }
 
 TEST_CASE("a hidden key's q·k may leave float32; only a visible score fails the call", "[attention][mask][errors]") {
