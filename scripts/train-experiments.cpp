@@ -12,6 +12,7 @@
 // did), the mean held-out accuracy and the median held-out loss over the last 10 % of the
 // steps, how many seeds diverged, and the mean max attention weight at the end. --at lists steps
 // at which each seed's held-out losses are printed (both runs, and the smallest gap over seeds).
+// --trace S1,S2,... prints seed 1's metrics at those steps instead (every metric, both runs).
 // Times are wall-clock for both runs of one seed, single-threaded.
 #include <algorithm>
 #include <chrono>
@@ -113,12 +114,37 @@ std::string describe(const Config& c) {
   return buf;
 }
 
+// Seed 1's metrics at the given steps, both runs, one row per step.
+int print_trace(Config c, const std::vector<int>& steps) {
+  c.seed = 1;
+  Experiment e;
+  attn::Error err;
+  if (!e.create(c, &err)) usage(err.message);
+  e.step(c.steps);
+  static const char* const names[kMetrics] = {"loss",        "held-out loss", "accuracy", "‖dW_Q‖",
+                                              "‖dW_K‖",      "max weight",    "entropy",  "weight on the pair"};
+  std::printf("%s, seed 1\n\n| step | run |", describe(c).c_str());
+  for (const char* name : names) std::printf(" %s |", name);
+  std::printf("\n|---|---|");
+  for (int m = 0; m < kMetrics; ++m) std::printf("---|");
+  std::printf("\n");
+  for (int step : steps)
+    for (int r = 0; r < kRuns; ++r) {
+      const Run run = static_cast<Run>(r);
+      if (step < 1 || step > e.run_steps_done(run)) continue;
+      std::printf("| %d | %s |", step, r == 0 ? "scaled" : "unscaled");
+      for (int m = 0; m < kMetrics; ++m) std::printf(" %.3g |", e.metric(run, static_cast<Metric>(m))[step - 1]);
+      std::printf("\n");
+    }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Config base;
   int seeds = 5;
-  std::vector<int> at;
+  std::vector<int> at, trace;
   std::vector<Axis> axes;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -126,6 +152,8 @@ int main(int argc, char** argv) {
       seeds = std::atoi(argv[++a]);
     } else if (arg == "--at" && a + 1 < argc) {
       for (const auto& s : split(argv[++a], ',')) at.push_back(std::atoi(s.c_str()));
+    } else if (arg == "--trace" && a + 1 < argc) {
+      for (const auto& s : split(argv[++a], ',')) trace.push_back(std::atoi(s.c_str()));
     } else {
       const std::size_t eq = arg.find('=');
       if (eq == std::string::npos) usage(("expected field=value, got " + arg).c_str());
@@ -135,6 +163,10 @@ int main(int argc, char** argv) {
     }
   }
   if (seeds < 1) usage("--seeds must be at least 1");
+  if (!trace.empty()) {
+    if (!axes.empty()) usage("--trace takes one setting, not a grid");
+    return print_trace(base, trace);
+  }
 
   std::printf("| setting | scaled: 90 %% at step | unscaled: 90 %% at step | scaled: acc, loss (end) | "
               "unscaled: acc, loss (end) | diverged s/u | max weight s/u (end) | ms per experiment |\n");
