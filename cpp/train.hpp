@@ -91,7 +91,7 @@ inline char value_symbol(int value) { return static_cast<char>('0' + value); }
 struct ModelShape {
   TaskShape task;
   int d_model = 32;  // D
-  int d_k = 64;      // dk
+  int d_k = 128;     // dk
   int d_v = 32;      // dv
 };
 
@@ -199,14 +199,14 @@ struct Config {
   std::uint32_t seed = 1;
   ModelShape model;
   float init_scale = 1.0f;   // g: W_Q, W_K ~ N(0, g²/D)
-  Optimizer optimizer = Optimizer::sgd;
-  float learning_rate = 0.1f;
+  Optimizer optimizer = Optimizer::adam;
+  float learning_rate = 0.002f;
   float momentum = 0.9f;     // SGD
   float beta1 = 0.9f, beta2 = 0.999f, eps = 1e-8f;  // Adam
   float clip_norm = 0.0f;    // > 0: clip the global gradient norm to this; 0: off
   int batch = 32;            // training examples per step
   int heldout = 64;          // examples in the fixed held-out batch
-  int steps = 500;           // the experiment's length
+  int steps = 150;           // the experiment's length
 };
 
 // One curve per metric, one value per step.
