@@ -10,8 +10,9 @@
 // every combination is run for seeds 1…N (default 5). Columns, per run: the median over seeds of
 // the first step whose held-out accuracy reaches 90 % ("—" when a seed never did, and how many
 // did), the mean held-out accuracy and the median held-out loss over the last 10 % of the
-// steps, how many seeds diverged, and the mean max attention weight at the end. --at lists steps
-// at which each seed's held-out losses are printed (both runs, and the smallest gap over seeds).
+// steps, how many seeds diverged, and the mean max attention weight at the end. --at S1,S2,...
+// adds a second table: the held-out losses at those steps over the seeds, and the gap between
+// the runs seed by seed (a seed whose run stopped early counts as NaN).
 // --trace S1,S2,... prints seed 1's metrics at those steps instead (every metric, both runs).
 // Times are wall-clock for both runs of one seed, single-threaded.
 #include <algorithm>
@@ -168,16 +169,21 @@ int main(int argc, char** argv) {
     return print_trace(base, trace);
   }
 
-  std::printf("| setting | scaled: 90 %% at step | unscaled: 90 %% at step | scaled: acc, loss (end) | "
-              "unscaled: acc, loss (end) | diverged s/u | max weight s/u (end) | ms per experiment |\n");
-  std::printf("|---|---|---|---|---|---|---|---|\n");
+  struct Row {
+    std::string setting;
+    std::string cells;                               // the first table's columns after the setting
+    std::vector<std::vector<double>> at_loss[kRuns];  // [step][seed]
+  };
+  std::vector<Row> rows;
   std::vector<std::size_t> index(axes.size(), 0);
   for (;;) {
     Config c = base;
     for (std::size_t i = 0; i < axes.size(); ++i) set_field(c, axes[i].field, axes[i].values[index[i]]);
+    Row row;
+    row.setting = describe(c);
     std::vector<double> hits[kRuns], acc[kRuns], loss[kRuns], max_weight[kRuns], ms;
     int reached[kRuns] = {0, 0}, diverged[kRuns] = {0, 0};
-    std::vector<std::vector<double>> at_loss[kRuns];
+    for (int r = 0; r < kRuns; ++r) row.at_loss[r].assign(at.size(), {});
     for (int seed = 1; seed <= seeds; ++seed) {
       c.seed = static_cast<std::uint32_t>(seed);
       Experiment e;
@@ -187,19 +193,18 @@ int main(int argc, char** argv) {
       e.step(c.steps);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       for (int r = 0; r < kRuns; ++r) {
-        const RunSummary s = summarise(e, static_cast<Run>(r));
+        const Run run = static_cast<Run>(r);
+        const RunSummary s = summarise(e, run);
         hits[r].push_back(s.hit ? s.hit : 1e9);
         reached[r] += s.hit != 0;
         diverged[r] += s.diverged;
         acc[r].push_back(s.accuracy);
         loss[r].push_back(s.loss);
         max_weight[r].push_back(s.max_weight);
-        std::vector<double> row;
-        for (int step : at) {
-          const bool have = step >= 1 && step <= e.run_steps_done(static_cast<Run>(r));
-          row.push_back(have ? e.metric(static_cast<Run>(r), Metric::heldout_loss)[step - 1] : NAN);
+        for (std::size_t k = 0; k < at.size(); ++k) {
+          const bool have = at[k] >= 1 && at[k] <= e.run_steps_done(run);
+          row.at_loss[r][k].push_back(have ? e.metric(run, Metric::heldout_loss)[at[k] - 1] : NAN);
         }
-        at_loss[r].push_back(row);
       }
     }
     const auto hit_text = [&](int r) {
@@ -210,23 +215,16 @@ int main(int argc, char** argv) {
       return std::string(buf);
     };
     const auto mean = [](const std::vector<double>& x) {
-      double s = 0;
-      for (double v : x) s += v;
-      return s / x.size();
+      double sum = 0;
+      for (double v : x) sum += v;
+      return sum / x.size();
     };
-    std::printf("| %s | %s | %s | %.3f, %.3g | %.3f, %.3g | %d/%d | %.3f/%.3f | %.0f |\n", describe(c).c_str(),
-                hit_text(0).c_str(), hit_text(1).c_str(), mean(acc[0]), median(loss[0]), mean(acc[1]),
-                median(loss[1]), diverged[0], diverged[1], mean(max_weight[0]), mean(max_weight[1]), median(ms));
-    for (std::size_t k = 0; k < at.size(); ++k) {
-      std::printf("|   held-out loss at step %d, seed by seed (scaled / unscaled) |", at[k]);
-      double min_gap = INFINITY;
-      for (int s = 0; s < seeds; ++s) {
-        std::printf(" %.3g / %.3g;", at_loss[0][s][k], at_loss[1][s][k]);
-        min_gap = std::min(min_gap, at_loss[1][s][k] - at_loss[0][s][k]);
-      }
-      std::printf(" smallest gap %.3g |||||||\n", min_gap);
-    }
-    std::fflush(stdout);
+    char cells[512];
+    std::snprintf(cells, sizeof cells, "%s | %s | %.3f, %.3g | %.3f, %.3g | %d/%d | %.3f/%.3f | %.0f",
+                  hit_text(0).c_str(), hit_text(1).c_str(), mean(acc[0]), median(loss[0]), mean(acc[1]),
+                  median(loss[1]), diverged[0], diverged[1], mean(max_weight[0]), mean(max_weight[1]), median(ms));
+    row.cells = cells;
+    rows.push_back(row);
     std::size_t i = 0;
     for (; i < axes.size(); ++i) {
       if (++index[i] < axes[i].values.size()) break;
@@ -234,5 +232,31 @@ int main(int argc, char** argv) {
     }
     if (i == axes.size()) break;
   }
+
+  std::printf("%d seeds, %d steps\n\n", seeds, base.steps);
+  std::printf("| setting | scaled: 90 %% at step | unscaled: 90 %% at step | scaled: acc, loss (end) | "
+              "unscaled: acc, loss (end) | diverged s/u | max weight s/u (end) | ms per experiment |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
+  for (const Row& row : rows) std::printf("| %s | %s |\n", row.setting.c_str(), row.cells.c_str());
+  if (at.empty()) return 0;
+
+  std::printf("\nHeld-out loss at a step, over the seeds: median (range); the gap is unscaled − scaled, seed by seed\n\n");
+  std::printf("| setting | step | scaled | unscaled | gap: min … max | unscaled behind in |\n|---|---|---|---|---|---|\n");
+  for (const Row& row : rows)
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      const std::vector<double>& s = row.at_loss[0][k];
+      const std::vector<double>& u = row.at_loss[1][k];
+      double gap_min = INFINITY, gap_max = -INFINITY;
+      int behind = 0;
+      for (int i = 0; i < seeds; ++i) {
+        gap_min = std::min(gap_min, u[i] - s[i]);
+        gap_max = std::max(gap_max, u[i] - s[i]);
+        behind += u[i] > s[i];
+      }
+      std::printf("| %s | %d | %.3g (%.3g–%.3g) | %.3g (%.3g–%.3g) | %.3g … %.3g | %d/%d |\n", row.setting.c_str(), at[k],
+                  median(s), *std::min_element(s.begin(), s.end()), *std::max_element(s.begin(), s.end()), median(u),
+                  *std::min_element(u.begin(), u.end()), *std::max_element(u.begin(), u.end()), gap_min, gap_max,
+                  behind, seeds);
+    }
   return 0;
 }
