@@ -4,6 +4,8 @@
 //
 //   cmake --build build/native --target train_experiments
 //   build/native/train_experiments [--seeds N] [--at S1,S2,...] [field=value ...] [field=v1,v2,... ...]
+//   (as WebAssembly: cmake --build build/wasm-simd --target train_experiments, then
+//    node build/wasm-simd/train_experiments.cjs ...)
 //
 // Fields: d_k, init_scale, optimizer (sgd|adam), lr, momentum, beta1, beta2, clip, steps, batch,
 // heldout, letters, pairs, queries, d_model, d_v. A field given several values is a grid axis;
@@ -14,6 +16,8 @@
 // adds a second table: the held-out losses at those steps over the seeds, and the gap between
 // the runs seed by seed (a seed whose run stopped early counts as NaN).
 // --trace S1,S2,... prints seed 1's metrics at those steps instead (every metric, both runs).
+// --curve SEED prints that seed's held-out losses, one line per step (step, scaled, unscaled; 9
+// digits), to compare builds with diff or paste.
 // Times are wall-clock for both runs of one seed, single-threaded.
 #include <algorithm>
 #include <chrono>
@@ -140,12 +144,32 @@ int print_trace(Config c, const std::vector<int>& steps) {
   return 0;
 }
 
+// One seed's held-out loss curves, both runs, full precision.
+int print_curve(Config c, int seed) {
+  c.seed = static_cast<std::uint32_t>(seed);
+  Experiment e;
+  attn::Error err;
+  if (!e.create(c, &err)) usage(err.message);
+  e.step(c.steps);
+  for (int t = 0; t < c.steps; ++t) {
+    std::printf("%d", t + 1);
+    for (int r = 0; r < kRuns; ++r) {
+      const Run run = static_cast<Run>(r);
+      if (t < e.run_steps_done(run)) std::printf(" %.9g", e.metric(run, Metric::heldout_loss)[t]);
+      else std::printf(" -");
+    }
+    std::printf("\n");
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Config base;
   int seeds = 5;
   std::vector<int> at, trace;
+  int curve_seed = 0;
   std::vector<Axis> axes;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -153,6 +177,8 @@ int main(int argc, char** argv) {
       seeds = std::atoi(argv[++a]);
     } else if (arg == "--at" && a + 1 < argc) {
       for (const auto& s : split(argv[++a], ',')) at.push_back(std::atoi(s.c_str()));
+    } else if (arg == "--curve" && a + 1 < argc) {
+      curve_seed = std::atoi(argv[++a]);
     } else if (arg == "--trace" && a + 1 < argc) {
       for (const auto& s : split(argv[++a], ',')) trace.push_back(std::atoi(s.c_str()));
     } else {
@@ -164,9 +190,9 @@ int main(int argc, char** argv) {
     }
   }
   if (seeds < 1) usage("--seeds must be at least 1");
-  if (!trace.empty()) {
-    if (!axes.empty()) usage("--trace takes one setting, not a grid");
-    return print_trace(base, trace);
+  if (!trace.empty() || curve_seed) {
+    if (!axes.empty()) usage("--trace and --curve take one setting, not a grid");
+    return curve_seed ? print_curve(base, curve_seed) : print_trace(base, trace);
   }
 
   struct Row {
