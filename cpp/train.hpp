@@ -15,6 +15,7 @@
 //   x_query (Qn×D) = E_key[query]
 //   q = x_query W_Q (Qn×dk),  k = x_pair W_K (P×dk),  v = x_pair W_V (P×dv)
 //   w = softmax(scale · q kᵀ) row-wise (Qn×P),  scale = 1/√dk (scaled run) or 1 (unscaled run)
+//       (weights below 2^-100 are set to 0, and so are their score gradients: train_model.cpp)
 //   out = w v (Qn×dv),  logits = out W_O (Qn×C)
 //   loss = mean over the batch's queries of −log softmax(logits)[answer]
 // Parameters: E_key (L×D), E_value (C×D), W_Q, W_K (D×dk), W_V (D×dv), W_O (dv×C), laid out
@@ -138,12 +139,13 @@ class Model {
   float* grads() { return grads_.data(); }
   const float* grads() const { return grads_.data(); }
 
-  // Forward on batch.count ≤ max_examples examples with scores scaled by `scale`; keeps the
-  // activations the backward pass needs. A saturated softmax row is fine; a non-finite loss
-  // (the parameters blew up) is returned as it is.
+  // Forward on a batch of this shape's task (from generate_batch: indices in range) with
+  // scores scaled by `scale`; keeps the activations the backward pass needs. A saturated
+  // softmax row is fine; a non-finite loss (the parameters blew up) is returned as it is. A
+  // batch of more than max_examples examples is refused: NaN loss, nothing written.
   ForwardStats forward(const Batch& batch, float scale) noexcept;
   // Gradients of the last forward's mean loss with respect to every parameter (overwrites
-  // grads()). Call after forward() on the same batch and scale.
+  // grads()). Call after forward() on the same batch and scale (a refused batch: no-op).
   void backward(const Batch& batch, float scale) noexcept;
 
   // The last forward's attention weights: count×Qn×P.
@@ -237,11 +239,12 @@ class Experiment {
   // Back to step 0 with the same config: the same curves again.
   void reset() noexcept;
 
+  bool ready() const { return ready_; }  // created successfully
   const Config& config() const { return config_; }
   int steps_done() const { return steps_done_; }
-  // A run whose loss or gradient stopped being finite (the parameters blew up) stops: its
-  // curves end at diverged_at − 1 (its steps_done) and the step that blew up is not applied.
-  // diverged_at is 0 while the run is healthy.
+  // A run whose loss, gradient or updated parameters stop being finite (they blew up) stops at
+  // that step, diverged_at: its curves end at diverged_at − 1 (its steps_done) and its shown
+  // attention stays the last finite one. diverged_at is 0 while the run is healthy.
   int run_steps_done(Run run) const { return runs_[index(run)].steps_done; }
   int diverged_at(Run run) const { return runs_[index(run)].diverged_at; }
   // run_steps_done(run) values of one metric, step 1 first.

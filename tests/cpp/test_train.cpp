@@ -150,6 +150,21 @@ TEST_CASE("train: the forward pass's attention statistics match the float64 weig
   }
 }
 
+TEST_CASE("train: the model refuses a batch larger than it was created for", "[train]") {
+  const tr::ModelShape shape = model_shape(6, 4, 3, 8, 8, 8);
+  tr::Model model;
+  attn::Error err;
+  REQUIRE(model.create(shape, 2, &err));
+  tr::Batch batch;
+  tr::resize_batch(shape.task, 3, &batch);
+  attn::Rng rng(1);
+  tr::generate_batch(shape.task, rng, &batch);
+  std::fill(model.grads(), model.grads() + model.size(), 7.0f);
+  CHECK(std::isnan(model.forward(batch, 1.0f).loss));
+  model.backward(batch, 1.0f);
+  CHECK(model.grads()[0] == 7.0f);  // untouched
+}
+
 TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "[train]") {
   // params (1, −2); gradients g1 = (0.5, −1), then g2 = (0.5, 2); lr 0.1.
   const float g1[2] = {0.5f, -1.0f}, g2[2] = {0.5f, 2.0f};
