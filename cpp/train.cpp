@@ -1,6 +1,8 @@
 // The training experiment: its checks, and two runs (scaled, unscaled) stepped side by side.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <new>
 
 #include "train.hpp"
@@ -10,26 +12,7 @@ namespace train {
 
 namespace {
 
-// ---- checks (one place; they move to the core's check module when it lands) ------------------
-
-bool check_int(const char* name, int value, int lo, int hi, Error* err) {
-  if (value < lo || value > hi)
-    return fail(err, Status::invalid_shape, "%s must be an integer from %d to %d, got %d", name, lo, hi, value);
-  return true;
-}
-
-bool check_positive(const char* name, float value, Error* err) {
-  if (!(value > 0.0f) || !std::isfinite(value))
-    return fail(err, Status::invalid_argument, "%s must be a positive finite number, got %g", name, value);
-  return true;
-}
-
-// 0 ≤ value < 1 (a decay rate: momentum, β1, β2)
-bool check_decay(const char* name, float value, Error* err) {
-  if (!(value >= 0.0f && value < 1.0f))
-    return fail(err, Status::invalid_argument, "%s must be at least 0 and less than 1, got %g", name, value);
-  return true;
-}
+const char* const kOptimizerNames[] = {"sgd", "adam"};  // by Optimizer value
 
 // Everything create() reserves, in bytes, computed in 64 bits (no allocation).
 std::uint64_t experiment_bytes(const Config& c) {
@@ -43,28 +26,37 @@ std::uint64_t experiment_bytes(const Config& c) {
 
 }  // namespace
 
+const char* optimizer_name(Optimizer optimizer) noexcept {
+  return optimizer == Optimizer::adam ? kOptimizerNames[1] : kOptimizerNames[0];
+}
+
+bool parse_optimizer(const char* name, Optimizer* out, Error* err) noexcept {
+  for (const Optimizer o : {Optimizer::sgd, Optimizer::adam})
+    if (std::strcmp(name, optimizer_name(o)) == 0) return *out = o, true;
+  return fail(err, Status::invalid_argument, "optimizer must be \"sgd\" or \"adam\", got \"%.40s\"", name);
+}
+
 bool validate_config(const Config& c, Error* err) {
   const TaskShape& t = c.model.task;
-  if (!check_int("letters", t.letters, 2, kMaxLetters, err) || !check_int("pairs", t.pairs, 1, t.letters, err) ||
-      !check_int("queries", t.queries, 1, t.pairs, err) || !check_int("d_model", c.model.d_model, 1, kMaxWidth, err) ||
-      !check_int("d_k", c.model.d_k, 1, kMaxDk, err) || !check_int("d_v", c.model.d_v, 1, kMaxWidth, err) ||
-      !check_int("batch", c.batch, 1, kMaxBatch, err) || !check_int("heldout", c.heldout, 1, kMaxHeldout, err) ||
-      !check_int("steps", c.steps, 1, kMaxSteps, err))
+  if (!check_dim("letters", t.letters, 2, kMaxLetters, err) || !check_dim("pairs", t.pairs, 1, t.letters, err) ||
+      !check_dim("queries", t.queries, 1, t.pairs, err) || !check_dim("dModel", c.model.d_model, 1, kMaxWidth, err) ||
+      !check_dim("dk", c.model.d_k, 1, kMaxDk, err) || !check_dim("dv", c.model.d_v, 1, kMaxWidth, err) ||
+      !check_dim("batch", c.batch, 1, kMaxBatch, err) || !check_dim("heldout", c.heldout, 1, kMaxHeldout, err) ||
+      !check_dim("steps", c.steps, 1, kMaxSteps, err))
     return false;
   if (c.optimizer != Optimizer::sgd && c.optimizer != Optimizer::adam)
-    return fail(err, Status::invalid_argument, "optimizer must be 0 (SGD) or 1 (Adam), got %d",
+    return fail(err, Status::invalid_argument, "optimizer must be 0 (sgd) or 1 (adam), got %d",
                 static_cast<int>(c.optimizer));
-  if (!check_positive("init_scale", c.init_scale, err) || !check_positive("learning_rate", c.learning_rate, err) ||
-      !check_decay("momentum", c.momentum, err) || !check_decay("beta1", c.beta1, err) ||
-      !check_decay("beta2", c.beta2, err) || !check_positive("eps", c.eps, err))
+  if (!check_positive("initScale", c.init_scale, FLT_MAX, err) ||
+      !check_positive("learningRate", c.learning_rate, FLT_MAX, err) ||
+      !check_fraction_below_one("momentum", c.momentum, err) || !check_fraction_below_one("beta1", c.beta1, err) ||
+      !check_fraction_below_one("beta2", c.beta2, err) || !check_positive("eps", c.eps, FLT_MAX, err) ||
+      !check_zero_or_positive("clipNorm", c.clip_norm, err))
     return false;
-  if (!(c.clip_norm >= 0.0f) || !std::isfinite(c.clip_norm))
-    return fail(err, Status::invalid_argument, "clip_norm must be 0 (off) or a positive finite number, got %g",
-                c.clip_norm);
   const std::uint64_t bytes = experiment_bytes(c);
   if (bytes > kMaxBytes)
-    return fail(err, Status::invalid_shape,
-                "the experiment needs %llu bytes, more than the limit of %llu: lower d_k, batch, heldout or steps",
+    return fail(err, Status::too_large,
+                "the experiment needs %llu bytes, more than the limit of %llu: lower dk, batch, heldout or steps",
                 static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(kMaxBytes));
   return true;
 }
@@ -94,7 +86,7 @@ bool Experiment::create(const Config& config, Error* err) noexcept {
       run.shown.assign(static_cast<std::size_t>(task.queries) * task.pairs, 0.0f);
     }
   } catch (const std::bad_alloc&) {
-    return fail(err, Status::invalid_shape, "out of memory allocating the experiment (%llu bytes)",
+    return fail(err, Status::too_large, "out of memory allocating the experiment (%llu bytes)",
                 static_cast<unsigned long long>(bytes_));
   }
   init_params(config.model, config.init_scale, init_rng, initial_params_.data());
@@ -117,6 +109,7 @@ void Experiment::reset() noexcept {
     std::fill(run.v.begin(), run.v.end(), 0.0f);
     run.steps_done = 0;
     run.diverged_at = 0;
+    run.reached_at = 0;
     ForwardStats initial;
     measure(run, scale(static_cast<Run>(r)), &initial);  // the shown attention before training
   }
@@ -170,6 +163,19 @@ void Experiment::train_step(RunState& run, float scale) {
                                   held.max_weight, held.entropy, held.match_weight};
   for (int m = 0; m < kMetrics; ++m) run.history[static_cast<std::size_t>(m) * config_.steps + run.steps_done] = values[m];
   ++run.steps_done;
+  if (run.reached_at == 0 && held.accuracy >= kAccuracyGoal) run.reached_at = run.steps_done;
+}
+
+int Experiment::shown_on_target(Run run) const {
+  if (!ready_) return 0;
+  const int P = config_.model.task.pairs, Qn = config_.model.task.queries;
+  const float* w = shown_weights(run);
+  int hits = 0;
+  for (int i = 0; i < Qn; ++i) {
+    const float* w_i = w + static_cast<std::size_t>(i) * P;
+    hits += static_cast<int>(std::max_element(w_i, w_i + P) - w_i) == heldout_.target[i];
+  }
+  return hits;
 }
 
 }  // namespace train

@@ -53,7 +53,7 @@ constexpr int kMaxWidth = 256;    // d_model and d_v
 constexpr int kMaxBatch = 256;    // training examples per step
 constexpr int kMaxHeldout = 1024; // held-out examples
 constexpr int kMaxSteps = 100000;
-constexpr std::uint64_t kMaxBytes = std::uint64_t(128) << 20;  // both runs' state together
+constexpr std::uint64_t kMaxBytes = std::uint64_t(128) << 20;  // both runs' state together (else too_large)
 
 // ---- the task ------------------------------------------------------------------------------
 
@@ -194,8 +194,17 @@ float l2_norm(const float* x, std::size_t count);
 // ---- the experiment: two runs side by side -------------------------------------------------
 
 enum class Optimizer : std::int32_t { sgd = 0, adam = 1 };
+// "sgd" or "adam": the names the JavaScript API takes and gives.
+const char* optimizer_name(Optimizer optimizer) noexcept;
+// The optimizer called `name`; else invalid_argument naming the value and the names there are.
+bool parse_optimizer(const char* name, Optimizer* out, Error* err) noexcept;
+
 enum class Run : std::int32_t { scaled = 0, unscaled = 1 };
 constexpr int kRuns = 2;
+
+// A run "has learned the task" from the first step whose held-out accuracy reaches this
+// (reached_at; the page and docs/training.md count steps to it).
+constexpr float kAccuracyGoal = 0.9f;
 
 struct Config {
   std::uint32_t seed = 1;
@@ -247,6 +256,8 @@ class Experiment {
   // attention stays the last finite one. diverged_at is 0 while the run is healthy.
   int run_steps_done(Run run) const { return runs_[index(run)].steps_done; }
   int diverged_at(Run run) const { return runs_[index(run)].diverged_at; }
+  // The first step (1-based) whose held-out accuracy reached kAccuracyGoal; 0 while none has.
+  int reached_at(Run run) const { return runs_[index(run)].reached_at; }
   // run_steps_done(run) values of one metric, step 1 first.
   const float* metric(Run run, Metric m) const {
     return runs_[index(run)].history.data() + static_cast<std::size_t>(m) * config_.steps;
@@ -255,6 +266,11 @@ class Experiment {
   // parameters: Qn×P, rows = its queries, columns = its pairs.
   const Batch& heldout() const { return heldout_; }
   const float* shown_weights(Run run) const { return runs_[index(run)].shown.data(); }
+  // How many of the shown example's queries put their largest weight (the first, on a tie) on
+  // the pair they ask about.
+  int shown_on_target(Run run) const;
+  // The batch of the last step taken (both runs trained on it); meaningful once steps_done() > 0.
+  const Batch& last_batch() const { return batch_; }
   const Model& model(Run run) const { return runs_[index(run)].model; }
   float scale(Run run) const;
   std::uint64_t bytes() const { return bytes_; }
@@ -265,7 +281,7 @@ class Experiment {
     std::vector<float> m, v;        // optimiser state (velocity for SGD in m), param_count each
     std::vector<float> history;     // kMetrics × steps
     std::vector<float> shown;       // Qn×P
-    int steps_done = 0, diverged_at = 0;
+    int steps_done = 0, diverged_at = 0, reached_at = 0;
   };
   static std::size_t index(Run run) { return static_cast<std::size_t>(run); }
   void train_step(RunState& run, float scale);
@@ -282,7 +298,9 @@ class Experiment {
   bool ready_ = false;
 };
 
-// The checks create() runs, alone (no allocation): every field and the memory total.
+// The checks create() runs, alone (no allocation): every field and the memory total. Messages
+// name a field as the JavaScript API spells it (dk, initScale, learningRate, clipNorm, dModel,
+// dv: web/core/engine.d.ts, TrainConfig), since that is where a learner's values come from.
 bool validate_config(const Config& config, Error* err);
 
 }  // namespace train

@@ -271,7 +271,7 @@ bool Model::create(const ModelShape& shape, int max_examples, Error* err) noexce
     s.dlogits.assign(z.probs, 0.0f);
     s.w_t.assign(z.w_t, 0.0f);
   } catch (const std::bad_alloc&) {
-    return fail(err, Status::invalid_shape, "out of memory allocating the model (%llu bytes)",
+    return fail(err, Status::too_large, "out of memory allocating the model (%llu bytes)",
                 static_cast<unsigned long long>(z.total() * sizeof(float)));
   }
   return true;

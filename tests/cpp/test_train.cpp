@@ -384,6 +384,53 @@ TEST_CASE("train: metrics and the shown attention are in range", "[train]") {
   CHECK(tr::value_symbol(9) == '9');
 }
 
+TEST_CASE("train: reached_at is the first step at the accuracy goal; shown_on_target counts the rows' argmax on their pair", "[train]") {
+  tr::Config c = small_config();
+  c.steps = 60;
+  c.learning_rate = 0.05f;
+  tr::Experiment e;
+  attn::Error err;
+  REQUIRE(e.create(c, &err));
+  e.step(c.steps);
+  const tr::Batch& shown = e.heldout();
+  const int P = c.model.task.pairs, Qn = c.model.task.queries;
+  for (int r = 0; r < tr::kRuns; ++r) {
+    const tr::Run run = tr::Run(r);
+    CAPTURE(r);
+    // the rule, by hand from the curve: the first step whose accuracy is at least the goal
+    const std::vector<float> acc = curve(e, run, tr::Metric::heldout_accuracy);
+    int first = 0;
+    for (std::size_t t = 0; t < acc.size() && !first; ++t)
+      if (acc[t] >= tr::kAccuracyGoal) first = static_cast<int>(t) + 1;
+    CHECK(e.reached_at(run) == first);
+    int hits = 0;
+    for (int i = 0; i < Qn; ++i) {
+      const float* w = e.shown_weights(run) + i * P;
+      int best = 0;
+      for (int j = 1; j < P; ++j)
+        if (w[j] > w[best]) best = j;
+      hits += best == shown.target[i];
+    }
+    CHECK(e.shown_on_target(run) == hits);
+  }
+  CHECK(e.reached_at(tr::Run::scaled) > 0);  // this small setting is learned within 60 steps
+  e.reset();
+  CHECK(e.reached_at(tr::Run::scaled) == 0);
+}
+
+TEST_CASE("train: optimizer names", "[train]") {
+  tr::Optimizer o = tr::Optimizer::sgd;
+  attn::Error err;
+  CHECK(tr::parse_optimizer("adam", &o, &err));
+  CHECK(o == tr::Optimizer::adam);
+  CHECK(tr::parse_optimizer("sgd", &o, &err));
+  CHECK(o == tr::Optimizer::sgd);
+  CHECK(std::string(tr::optimizer_name(tr::Optimizer::adam)) == "adam");
+  CHECK_FALSE(tr::parse_optimizer("Adam", &o, &err));
+  CHECK(err.status == attn::Status::invalid_argument);
+  CHECK(std::string(err.message) == "optimizer must be \"sgd\" or \"adam\", got \"Adam\"");
+}
+
 TEST_CASE("train: a run that blows up stops with finite curves", "[train]") {
   tr::Config c = small_config();
   c.learning_rate = 1e30f;
@@ -413,20 +460,20 @@ TEST_CASE("train: a bad config is refused with a message naming the field", "[tr
       {"letters", [](tr::Config& c) { c.model.task.letters = 27; }},
       {"pairs", [](tr::Config& c) { c.model.task.pairs = c.model.task.letters + 1; }},
       {"queries", [](tr::Config& c) { c.model.task.queries = 0; }},
-      {"d_model", [](tr::Config& c) { c.model.d_model = 0; }},
-      {"d_k", [](tr::Config& c) { c.model.d_k = 513; }},
-      {"d_v", [](tr::Config& c) { c.model.d_v = -1; }},
+      {"dModel", [](tr::Config& c) { c.model.d_model = 0; }},
+      {"dk", [](tr::Config& c) { c.model.d_k = 513; }},
+      {"dv", [](tr::Config& c) { c.model.d_v = -1; }},
       {"batch", [](tr::Config& c) { c.batch = 0; }},
       {"heldout", [](tr::Config& c) { c.heldout = 100000; }},
       {"steps", [](tr::Config& c) { c.steps = 0; }},
       {"optimizer", [](tr::Config& c) { c.optimizer = tr::Optimizer(7); }},
-      {"init_scale", [](tr::Config& c) { c.init_scale = NAN; }},
-      {"learning_rate", [](tr::Config& c) { c.learning_rate = 0; }},
+      {"initScale", [](tr::Config& c) { c.init_scale = NAN; }},
+      {"learningRate", [](tr::Config& c) { c.learning_rate = 0; }},
       {"momentum", [](tr::Config& c) { c.momentum = 1; }},
       {"beta1", [](tr::Config& c) { c.beta1 = -0.1f; }},
       {"beta2", [](tr::Config& c) { c.beta2 = INFINITY; }},
       {"eps", [](tr::Config& c) { c.eps = 0; }},
-      {"clip_norm", [](tr::Config& c) { c.clip_norm = -1; }},
+      {"clipNorm", [](tr::Config& c) { c.clip_norm = -1; }},
       {"bytes", [](tr::Config& c) {  // every limit alone is fine, together too large
          c.model.d_k = tr::kMaxDk;
          c.model.task = {26, 26, 26};
@@ -442,10 +489,25 @@ TEST_CASE("train: a bad config is refused with a message naming the field", "[tr
     CHECK_FALSE(tr::validate_config(c, &err));
     CHECK(std::string(err.message).find(b.field) != std::string::npos);
     CHECK(err.status != attn::Status::ok);
+    // a size beyond the limit is too_large, like every reservation beyond a budget
+    if (std::string(b.field) == "bytes") CHECK(err.status == attn::Status::too_large);
     CHECK_FALSE(e.create(c, &err));
   }
   attn::Error err;
   CHECK(tr::validate_config(tr::Config(), &err));  // the defaults are valid
+  // the messages of the shared checks (cpp/check.hpp): the field, the value, what was expected
+  const std::pair<void (*)(tr::Config&), const char*> messages[] = {
+      {[](tr::Config& c) { c.model.d_k = 513; }, "dk must be an integer from 1 to 512, got 513"},
+      {[](tr::Config& c) { c.momentum = 1; }, "momentum must be at least 0 and less than 1, got 1"},
+      {[](tr::Config& c) { c.clip_norm = -0.5f; }, "clipNorm must be 0 (off) or a positive finite number, got -0.5"},
+      {[](tr::Config& c) { c.learning_rate = NAN; }, "learningRate must be a positive finite number, got NaN"},
+  };
+  for (const auto& [spoil, message] : messages) {
+    tr::Config c;
+    spoil(c);
+    CHECK_FALSE(tr::validate_config(c, &err));
+    CHECK(std::string(err.message) == message);
+  }
 
   // A failed create leaves an empty experiment, even one that had run before.
   tr::Experiment e;
