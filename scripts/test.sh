@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite; assumes scripts/setup.sh and scripts/build.sh have run (npm test does both).
 #   1. Catch2 natively (g++) and the same suite as WebAssembly under Node, SIMD and scalar
-#   2. node:test on the JavaScript API and the data assets; the lesson's claims again on the scalar build
+#   2. node:test on the JavaScript API and the data assets; the lesson's and the training
+#      experiment's claims again on the scalar build
 #   3. node:test + Playwright on the page in Debian's headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +14,7 @@ echo "== node:test (JavaScript API)"
 node --test tests/js/
 echo "== node:test (the lesson's claims, scalar build)"
 ATTN_TEST_BUILD=scalar node --test tests/js/lesson.test.mjs
+echo "== node:test (the training experiment's claims, scalar build)"
+ATTN_TEST_BUILD=scalar node --test tests/js/train-claims.test.mjs
 echo "== node:test (browser)"
 node --test --test-concurrency=1 tests/browser/

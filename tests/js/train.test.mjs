@@ -203,13 +203,20 @@ test('dispose() gives the memory back; a disposed trainer refuses every call; th
   for (const t of [...live, again]) t.dispose();
 });
 
-test('a run that blows up stops with finite curves; the experiment goes on to its last step', () => {
-  const c = engine.train({ ...SMALL, optimizer: 'sgd', learningRate: 1e30, momentum: 0 });
+test('a run that blows up stops with finite curves; the other run goes on', () => {
+  // plain SGD at learning rate 3 (default sizes): the unscaled run blows up at step 12
+  const c = engine.train({ steps: 60, optimizer: 'sgd', learningRate: 3, momentum: 0 });
+  const { scaled, unscaled } = c.runs;
+  assert.ok(unscaled.divergedAt > 1);
+  assert.equal(unscaled.steps, unscaled.divergedAt - 1);
+  assert.equal(scaled.divergedAt, 0);
+  assert.equal(scaled.steps, 60);
   for (const [name, run] of Object.entries(c.runs)) {
-    assert.ok(run.divergedAt > 0, name);
-    assert.equal(run.steps, run.divergedAt - 1);
     for (const m of METRICS) for (const x of run[m]) assert.ok(Number.isFinite(x), `${name}.${m}`);
     for (const w of run.weights) assert.ok(Number.isFinite(w));
   }
-  assert.equal(c.step, SMALL.steps);
+  // both blow up: the experiment still goes on to its last step (its data stream does)
+  const both = engine.train({ ...SMALL, optimizer: 'sgd', learningRate: 1e30, momentum: 0 });
+  for (const run of Object.values(both.runs)) assert.ok(run.divergedAt > 0);
+  assert.equal(both.step, SMALL.steps);
 });
