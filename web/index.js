@@ -19,7 +19,7 @@ const nearTraining = new IntersectionObserver(
     nearTraining.disconnect();
     import('./components/lesson/training-experiment.js');
   },
-  { rootMargin: '800px 0px' },
+  { rootMargin: '400px 0px' },
 );
 nearTraining.observe(training);
 

@@ -4,7 +4,7 @@
 // largest weight and the mean entropy of the attention rows. Pure: (state, settings, theme,
 // { width }) → view nodes; every number comes from the core through the session. Presentation
 // math only (scales, ticks, which points to draw).
-import { legend, linear, mutedText, plot, polyline, weightColor } from './chart.js';
+import { legend, linear, mutedText, plot, weightColor } from './chart.js';
 import { fmt } from './format.js';
 import { h } from './h.js';
 import { TRAINING_TEXT as T } from './training-text.js';
@@ -87,9 +87,9 @@ function stepScale(state, width) {
   return linear(1, Math.max(2, state.steps), PAD.l, width - PAD.r);
 }
 
-// Which steps a curve draws: every one up to two per pixel, else every k-th (and the last).
+// Which steps a curve draws: every one up to one per pixel, else every k-th (and the last).
 function sampled(count, width) {
-  const stride = Math.max(1, Math.ceil(count / (2 * (width - PAD.l - PAD.r))));
+  const stride = Math.max(1, Math.ceil(count / (width - PAD.l - PAD.r)));
   const steps = [];
   for (let t = 0; t < count; t += stride) steps.push(t);
   if (count > 0 && steps.at(-1) !== count - 1) steps.push(count - 1);
@@ -100,9 +100,11 @@ function curve(state, run, metric, x, y, width, attrs) {
   const { count, curves } = state.runs[run];
   if (count === 0) return null;
   const values = curves[metric];
-  const points = sampled(count, width).map((t) => [x(t + 1), y(values[t])]);
-  if (points.length === 1) return h('circle', { cx: points[0][0], cy: points[0][1], r: 2.5, fill: attrs.stroke });
-  return polyline(points.map(([px, py]) => [+px.toFixed(1), +py.toFixed(1)]), attrs);
+  if (count === 1) return h('circle', { cx: x(1), cy: y(values[0]), r: 2.5, fill: attrs.stroke });
+  // "x,y x,y …" to 0.1 px, written directly: a view of a long run has thousands of points
+  let points = '';
+  for (const t of sampled(count, width)) points += `${Math.round(x(t + 1) * 10) / 10},${Math.round(y(values[t]) * 10) / 10} `;
+  return h('polyline', { fill: 'none', 'stroke-width': 2, ...attrs, points: points.trimEnd() });
 }
 
 // ✕ where a run stopped because it blew up

@@ -5,8 +5,10 @@
 // and their curves, with the outcome in numbers.
 //
 // The element only draws and forwards intent: training happens in a Web Worker that owns its
-// own engine (web/train/worker.js), behind a TrainingSession (web/train/session.js) whose state
-// the element draws once per animation frame, so the page stays responsive while it trains.
+// own engine (web/train/worker.js), behind a TrainingSession (web/train/session.js). The main
+// thread only draws, and little: the status, buttons and progress at most once per frame, the
+// plots and heatmaps at most every VIEW_INTERVAL_MS while the run goes on and only while the
+// element is on screen (it catches up when it comes back), so the lab stays responsive.
 // `session` may be set before the element is connected (tests, a page that shares one); else the
 // element starts its own worker when connected. Words: web/views/training-text.js.
 import { sheet } from '../theme.js';
@@ -18,6 +20,9 @@ import { TrainingSession, matchesConfig } from '../../train/session.js';
 import { Instrument } from './instrument.js';
 
 const DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512];
+// The plots of a running experiment are redrawn at most this often (~8 per second: still a live
+// curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
+const VIEW_INTERVAL_MS = 120;
 const C = T.controls;
 
 function field(label, control) {
@@ -29,7 +34,8 @@ const TEMPLATE = toMarkup(
   h('div', {}, [
     h('p', { class: 'explain' }, T.intro),
     h('p', { class: 'explain' }, T.task),
-    h('form', { class: 'controls', 'aria-label': C.legend }, [
+    // novalidate: the core checks every value and its message names the field (shown in the alert)
+    h('form', { class: 'controls', 'aria-label': C.legend, novalidate: true }, [
       h('div', { class: 'fields' }, [
         field(C.dk, h('select', { name: 'dk' }, DK_CHOICES.map((d) => h('option', { value: d }, String(d))))),
         field(C.initScale, numberInput('initScale', { min: 0, step: 0.05 })),
@@ -104,6 +110,10 @@ export class TrainingExperiment extends Instrument {
   #session = null;
   #unsubscribe = null;
   #frame = 0;
+  #viewTimer = 0;
+  #viewAt = -Infinity; // when the view last drew
+  #visible = false;
+  #visibility = null;
   #latest = null;
   #phase = null;
   #filled = false; // the controls hold the defaults (set once, when the worker reports them)
@@ -132,6 +142,11 @@ export class TrainingExperiment extends Instrument {
       form.addEventListener('click', (event) => this.#onClick(event));
     }
     this.#session ??= new TrainingSession();
+    this.#visibility = new IntersectionObserver((entries) => {
+      this.#visible = entries.at(-1).isIntersecting;
+      if (this.#visible) this.#schedule(this.#latest ?? this.#session.state);
+    });
+    this.#visibility.observe(this);
     this.#follow();
   }
 
@@ -139,8 +154,10 @@ export class TrainingExperiment extends Instrument {
     super.disconnectedCallback();
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#visibility?.disconnect();
     cancelAnimationFrame(this.#frame);
-    this.#frame = 0;
+    clearTimeout(this.#viewTimer);
+    this.#frame = this.#viewTimer = 0;
   }
 
   #follow() {
@@ -149,7 +166,7 @@ export class TrainingExperiment extends Instrument {
     this.#schedule(this.#session.state);
   }
 
-  // Draws the latest state once per frame, however often the worker reports.
+  // Draws the latest state once per frame at most, however often the worker reports.
   #schedule(state) {
     this.#latest = state;
     if (this.#frame) return;
@@ -160,6 +177,22 @@ export class TrainingExperiment extends Instrument {
   }
 
   #draw(state) {
+    this.#drawControls(state);
+    if (!this.#visible || this.results === state) return;
+    const wait = state.phase === 'running' ? this.#viewAt + VIEW_INTERVAL_MS - performance.now() : 0;
+    if (wait > 0) {
+      // the latest state, once the interval has passed
+      this.#viewTimer ||= setTimeout(() => {
+        this.#viewTimer = 0;
+        this.#schedule(this.#latest);
+      }, wait);
+      return;
+    }
+    this.#viewAt = performance.now();
+    this.results = state;
+  }
+
+  #drawControls(state) {
     if (!this.#filled && state.defaults) {
       this.#fill(presetSettings('default', state.defaults, state.defaults));
       this.$('input[name=steps]').max = String(state.limits.maxSteps);
@@ -183,7 +216,6 @@ export class TrainingExperiment extends Instrument {
       this.$('.status .outcome').textContent = state.phase === 'done' ? ` ${T.summary(state)}` : '';
     }
     this.#markStale();
-    this.results = state;
   }
 
   #onClick(event) {
