@@ -197,6 +197,7 @@ for (const impl of impls) {
   impl.reps = Math.max(5, Math.ceil((BATCH_SECONDS * 1e3) / once));
   impl.times = [];
 }
+const tensorsBefore = tf.memory().numTensors; // tfjs leaks nothing while timed: the same count after
 for (let round = 0; round < ROUNDS; round++) {
   for (const impl of round % 2 ? [...impls].reverse() : impls) {
     collectGarbage();
@@ -220,6 +221,7 @@ const ratios = {
 };
 const defaultSeconds = (key) => (results[key].msPerStep * simd.trainDefaults.steps) / 1e3;
 
+const tensorsAfter = tf.memory().numTensors;
 const m = machine();
 const fmt = (x, d = 1) => x.toFixed(d);
 const md = [
@@ -233,11 +235,13 @@ const md = [
   '|---|---:|---:|---:|---:|',
   ...impls.map(({ key }) => `| ${results[key].name} | ${fmt(results[key].msPerStep, 2)} | ${fmt(results[key].stepsPerSecond, 0)} | ${fmt(results[key].fastestMs, 2)} | ${fmt(defaultSeconds(key), 2)} s |`),
   '',
+  `tfjs tensors alive before and after the timed rounds: ${tensorsBefore}, ${tensorsAfter}.`,
+  '',
   `Ours (SIMD) against tfjs-wasm: ${fmt(ratios.simdVsTfjs, 2)}× the steps per second (median of the rounds' ratios; fastest rounds ${fmt(ratios.simdVsTfjsFastest, 2)}×). SIMD against scalar: ${fmt(ratios.simdVsScalar, 2)}× (fastest rounds ${fmt(ratios.simdVsScalarFastest, 2)}×).`,
   '',
 ];
 mkdirSync(`${ROOT}artifacts/bench`, { recursive: true });
 writeFileSync(`${ROOT}artifacts/bench/train.md`, md.join('\n'));
-writeFileSync(`${ROOT}artifacts/bench/train.json`, JSON.stringify({ machine: m, check, results, ratios }, null, 2));
+writeFileSync(`${ROOT}artifacts/bench/train.json`, JSON.stringify({ machine: m, check, results, ratios, tfjsTensors: [tensorsBefore, tensorsAfter] }, null, 2));
 console.log(md.join('\n'));
 for (const impl of impls) impl.trainer?.dispose();

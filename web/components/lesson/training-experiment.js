@@ -10,7 +10,8 @@
 // plots and heatmaps at most every VIEW_INTERVAL_MS while the run goes on and only while the
 // element is on screen (it catches up when it comes back), so the lab stays responsive.
 // `session` may be set before the element is connected (tests, a page that shares one); else the
-// element starts its own worker when connected. Words: web/views/training-text.js.
+// element starts its own worker when it first comes near the viewport (NEAR_VIEWPORT), so a page
+// may load it early at no cost. Words: web/views/training-text.js.
 import { sheet } from '../theme.js';
 import { h, toMarkup } from '../../views/h.js';
 import { trainingView } from '../../views/training.js';
@@ -23,6 +24,7 @@ const DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512];
 // The plots of a running experiment are redrawn at most this often (~8 per second: still a live
 // curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
 const VIEW_INTERVAL_MS = 120;
+const NEAR_VIEWPORT = '400px 0px';
 const C = T.controls;
 
 function field(label, control) {
@@ -126,8 +128,9 @@ export class TrainingExperiment extends Instrument {
 
   set session(session) {
     this.#unsubscribe?.();
+    this.#unsubscribe = null;
     this.#session = session;
-    if (this.isConnected) this.#follow();
+    if (this.isConnected && session) this.#follow();
   }
 
   connectedCallback() {
@@ -137,17 +140,21 @@ export class TrainingExperiment extends Instrument {
       const form = this.$('form');
       form.addEventListener('submit', (event) => {
         event.preventDefault();
-        if (!this.$('[data-action=train]').disabled) this.#session.train(this.#settings());
+        if (!this.$('[data-action=train]').disabled) this.#session?.train(this.#settings());
       });
       form.addEventListener('click', (event) => this.#onClick(event));
     }
-    this.#session ??= new TrainingSession();
-    this.#visibility = new IntersectionObserver((entries) => {
-      this.#visible = entries.at(-1).isIntersecting;
-      if (this.#visible) this.#schedule(this.#latest ?? this.#session.state);
-    });
+    this.#visibility = new IntersectionObserver(
+      (entries) => {
+        this.#visible = entries.at(-1).isIntersecting;
+        if (!this.#visible) return;
+        if (!this.#session) this.session = new TrainingSession();
+        else this.#schedule(this.#latest ?? this.#session.state);
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
     this.#visibility.observe(this);
-    this.#follow();
+    if (this.#session) this.#follow();
   }
 
   disconnectedCallback() {
@@ -220,7 +227,7 @@ export class TrainingExperiment extends Instrument {
 
   #onClick(event) {
     const button = event.target.closest?.('button');
-    if (!button || button.disabled) return;
+    if (!button || button.disabled || !this.#session) return;
     const session = this.#session;
     const preset = button.dataset.preset;
     if (preset) {
