@@ -201,6 +201,17 @@ test('the lab stays responsive while the experiment trains: its key presses pain
   await assertClean();
 });
 
+test('lesson.html has the experiment too, with its own controls', async () => {
+  await page.goto(`${browser.url}lesson.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+  await page.locator('training-experiment').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('training-experiment')?.session?.state.runs, null, { timeout: 30000 });
+  await button('Step').click();
+  const one = await until(session, (s) => s.step === 1, { what: 'one step' });
+  assert.deepEqual(one.counts, { scaled: 1, unscaled: 1 });
+  await assertClean();
+});
+
 test('screenshots: 1440 and 360 px, light and dark, after a default run', async () => {
   await ensureDir(SCREENSHOTS);
   for (const [width, colorScheme] of [[1440, 'light'], [1440, 'dark'], [360, 'light'], [360, 'dark']]) {

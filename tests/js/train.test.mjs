@@ -4,6 +4,8 @@
 // parameters, clear errors naming the field, and memory given back.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { createEngine } from '../../web/core/engine.js';
 
@@ -219,4 +221,27 @@ test('a run that blows up stops with finite curves; the other run goes on', () =
   const both = engine.train({ ...SMALL, optimizer: 'sgd', learningRate: 1e30, momentum: 0 });
   for (const run of Object.values(both.runs)) assert.ok(run.divergedAt > 0);
   assert.equal(both.step, SMALL.steps);
+});
+
+test('a trainer dropped without dispose() gives its memory back once it is collected', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const { maxTrainers } = engine.limits.train;
+  (() => {
+    for (let i = 0; i < maxTrainers; i++) engine.createTrainer(SMALL); // dropped at once
+  })();
+  assert.throws(() => engine.createTrainer(SMALL), { code: 'ATTN_TOO_LARGE' });
+  // finalizers run some time after a collection: collect and wait until a slot is free
+  let trainer = null;
+  for (let attempt = 0; attempt < 50 && !trainer; attempt++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    try {
+      trainer = engine.createTrainer(SMALL);
+    } catch (error) {
+      assert.equal(error.code, 'ATTN_TOO_LARGE');
+    }
+  }
+  assert.ok(trainer, 'no slot came free after 50 collections');
+  trainer.dispose();
 });
