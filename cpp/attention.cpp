@@ -10,8 +10,9 @@ namespace {
 
 // n, m, d at least 1; dv at least min_dv (0 where V is optional); causal needs n == m.
 bool check_shape(AttentionShape s, int min_dv, bool causal, Error* err) noexcept {
-  if (!check_dim("n (number of queries)", s.n, 1, kMaxDim, err) || !check_dim("m (number of keys)", s.m, 1, kMaxDim, err) ||
-      !check_dim("d (key width)", s.d, 1, kMaxDim, err) || !check_dim("dv (value width)", s.dv, min_dv, kMaxDim, err))
+  if (!check_dim("n (number of queries)", s.n, 1, kMaxDim, err) ||
+      !check_dim("m (number of keys)", s.m, 1, kMaxDim, err) || !check_dim("d (key width)", s.d, 1, kMaxDim, err) ||
+      !check_dim("dv (value width)", s.dv, min_dv, kMaxDim, err))
     return false;
   if (causal && s.n != s.m)
     return fail(err, Status::invalid_shape, "causal masking needs as many queries as keys (n == m), got n=%d, m=%d",
@@ -28,9 +29,8 @@ bool check_qkv(Input q, Input k, Input v, AttentionShape s, Error* err) noexcept
          (dv == 0 || check_finite("v", v.data, m, dv, err));
 }
 
-// The index of the first non-finite value of x (count when all are finite: checked vectorised first).
+// The index of the first non-finite value of x, for a message.
 std::size_t first_non_finite(const float* x, std::size_t count) noexcept {
-  if (all_finite(x, count)) return count;
   std::size_t idx = 0;
   while (idx < count && std::isfinite(x[idx])) ++idx;
   return idx;
@@ -93,12 +93,7 @@ bool forward(const Kernels& kern, const float* q, const float* k, const float* v
   // rounding near the limit (|v| ≈ 3.4e38) can overflow it.
   if (dv > 0 && out.output) {
     kern.pv(out.weights, v, s.n, s.m, s.dv, out.output);
-    const std::size_t bad = first_non_finite(out.output, n * dv);
-    if (bad < n * dv)
-      return fail(err, Status::overflow,
-                  "the output of query %zu, component %zu overflows float32: v holds numbers too close to the "
-                  "float32 limit (3.4e38)",
-                  bad / dv, bad % dv);
+    return check_result("output", out.output, n, dv, "v holds numbers too close to the float32 limit (3.4e38)", err);
   }
   return true;
 }
@@ -158,18 +153,15 @@ bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, c
                        const StreamingOptions& opt, float* output, Error* err) noexcept {
   if (!output) return fail(err, Status::invalid_argument, "the output array is required");
   ScorePosition at;
-  if (!kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at))
+  if (kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at)) return true;
+  if (at.key < 0)  // the kernel adds up p·v (p ≤ 1) before it divides by Σp: |v|·m must fit float32
     return fail(err, Status::overflow,
-                "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
-                at.key);
-  // the kernel sums p·v with p ≤ 1 before it divides by Σp (online softmax): |v| · m must fit float32
-  const std::size_t count = static_cast<std::size_t>(s.n) * s.dv, bad = first_non_finite(output, count);
-  if (bad < count)
-    return fail(err, Status::overflow,
-                "the output of query %zu, component %zu overflows float32: the streaming forward adds up p·v "
-                "before dividing by Σp, so |v| must stay below about 3.4e38 / m",
-                bad / s.dv, bad % s.dv);
-  return true;
+                "the output of query %d overflows float32: the streaming forward adds up p·v before dividing by "
+                "Σp, so |v| must stay below about 3.4e38 / m",
+                at.query);
+  return fail(err, Status::overflow,
+              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
+              at.key);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 // call that may throw goes through a JavaScript invoke_* trampoline (a JS round trip per call).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -57,7 +58,8 @@ float inv_sqrt(int d) noexcept;
 // Checks shapes, the lengths of arrays that carry one (q n·d, k m·d, v m·dv, mask n·m), options,
 // and that q, k, v (and the mask) hold only finite numbers (a mask may hold -INFINITY). Reads the
 // inputs, writes nothing. Returns false and fills `err` on the first problem.
-bool validate_attention(Input q, Input k, Input v, AttentionShape shape, const AttentionOptions& opt, Error* err) noexcept;
+bool validate_attention(Input q, Input k, Input v, AttentionShape shape, const AttentionOptions& opt,
+                        Error* err) noexcept;
 
 // Fast (xsimd) path. Validates first; on failure returns false, fills `err` and leaves
 // `out` unspecified. Fails with Status::overflow instead of returning Infinity or NaN: when a
@@ -88,7 +90,8 @@ bool attention_streaming_forward_validated(const float* q, const float* k, const
 // The same contract, one query and one key at a time (the specification; kernels_ref.cpp).
 bool attention_streaming_forward_ref(const float* q, const float* k, const float* v, AttentionShape shape,
                                      const StreamingOptions& opt, float* output, Error* err) noexcept;
-bool validate_streaming(Input q, Input k, Input v, AttentionShape shape, const StreamingOptions& opt, Error* err) noexcept;
+bool validate_streaming(Input q, Input k, Input v, AttentionShape shape, const StreamingOptions& opt,
+                        Error* err) noexcept;
 
 // Softmax of one row of m scores: out = softmax(z / temperature). -INFINITY entries get
 // weight 0; an all -INFINITY row gives all zeros. NaN or +Inf input, or a temperature that
@@ -121,12 +124,24 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
 
 // The intermediates of softmax_row_ref, for a view that prints every step of one row.
 struct SoftmaxTrace {
-  float row_max = 0;          // max z (-INFINITY when every entry is)
-  float* shifted = nullptr;   // m: (z − max) · inv_temperature ≤ 0
-  float* exps = nullptr;      // m: exp(shifted)
-  float sum = 0;              // Σ exps, rounded from its double sum
+  float row_max = 0;         // max z (-INFINITY when every entry is)
+  float* shifted = nullptr;  // m: (z − max) · inv_temperature ≤ 0
+  float* exps = nullptr;     // m: exp(shifted)
+  float sum = 0;             // Σ exps, rounded from its double sum
 };
-float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy, SoftmaxTrace* trace) noexcept;
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
+                      SoftmaxTrace* trace) noexcept;
+
+// t = (z − max) · inv_temperature ≤ 0, the exponent of one softmax entry. Where z − max itself
+// leaves float32 (a row spanning more than 3.4e38), t is z·inv_t − max·inv_t instead: with a
+// temperature above 1 it may still be small (softmax([2e38, −2e38], T = 3.4e38) = [0.76, 0.24]).
+// Elsewhere the difference comes first: it is exact for nearby scores, where the two products
+// would cancel. The SIMD twin does the same lane-wise.
+inline float softmax_exponent(float z, float z_max, float inv_temperature) noexcept {
+  const float diff = z - z_max;
+  if (diff == -INFINITY && inv_temperature < 1.0f) return z * inv_temperature - z_max * inv_temperature;
+  return diff * inv_temperature;
+}
 
 // The entropy −Σ p ln p of p = e / Σe with e = exp(t), from Σe and Σ e·t: ln p = t − ln Σe, so
 // H = ln Σe − Σ(e·t)/Σe (clamped at 0 against rounding). The one formula of both softmax twins.
@@ -152,9 +167,10 @@ void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const floa
               std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) noexcept;
 
 // out (n×dv) = softmax(scale · q kᵀ) v without an n×m matrix (online softmax), no validation.
-// Returns false and the position of a score (q·k or scale·q·k) that overflowed float32; out is
-// then unspecified. The SIMD version tiles queries and keys (streaming.cpp); the `_ref` one
-// walks one query and one key at a time (kernels_ref.cpp).
+// Returns false and the position of a score (q·k or scale·q·k) that overflowed float32, or with
+// key −1 the query whose output did (Σ p·v is summed before it is divided by Σp, so |v|·m must
+// fit float32); out is then unspecified. The SIMD version tiles queries and keys (streaming.cpp);
+// the `_ref` one walks one query and one key at a time (kernels_ref.cpp).
 struct ScorePosition {
   int query = -1, key = -1;
 };

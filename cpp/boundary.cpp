@@ -37,7 +37,8 @@ Outputs::Field Outputs::add(const char* name, std::uint64_t length, FieldKind ki
   constexpr std::uint64_t kAlign = 4;  // floats: 16 bytes, one SIMD vector
   constexpr std::uint64_t kFull = ~std::uint64_t(0);
   std::uint64_t offset = total_;
-  if (kind == FieldKind::array) offset = total_ > kFull - (kAlign - 1) ? kFull : (total_ + kAlign - 1) / kAlign * kAlign;
+  if (kind == FieldKind::array)
+    offset = total_ > kFull - (kAlign - 1) ? kFull : (total_ + kAlign - 1) / kAlign * kAlign;
   const std::uint64_t span = kind == FieldKind::array ? length : kind == FieldKind::absent ? 0 : 1;
   total_ = span > kFull - offset ? kFull : offset + span;
   names_[count_] = name;
@@ -47,7 +48,9 @@ Outputs::Field Outputs::add(const char* name, std::uint64_t length, FieldKind ki
   return count_++;
 }
 
-Outputs::Field Outputs::array(const char* name, std::uint64_t length) noexcept { return add(name, length, FieldKind::array); }
+Outputs::Field Outputs::array(const char* name, std::uint64_t length) noexcept {
+  return add(name, length, FieldKind::array);
+}
 Outputs::Field Outputs::absent(const char* name) noexcept { return add(name, 0, FieldKind::absent); }
 Outputs::Field Outputs::number(const char* name) noexcept { return add(name, 1, FieldKind::number); }
 Outputs::Field Outputs::flag(const char* name) noexcept { return add(name, 1, FieldKind::flag); }

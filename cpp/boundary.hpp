@@ -68,6 +68,10 @@ struct Descriptor {
   } fields[kMaxFields];
 };
 
+#if defined(__EMSCRIPTEN__)  // the layout web/core/engine.js reads, word by word
+static_assert(sizeof(Descriptor::Field) == 16 && offsetof(Descriptor, fields) == 12, "4 words per field, after 3");
+#endif
+
 class Outputs {
  public:
   using Field = std::size_t;
@@ -75,7 +79,7 @@ class Outputs {
   Outputs(Block& block, Descriptor& published) : block_(block), published_(published) {}
 
   Field array(const char* name, std::uint64_t length) noexcept;  // `length` floats
-  Field absent(const char* name) noexcept;  // null: e.g. the output of attention without v
+  Field absent(const char* name) noexcept;                       // null: e.g. the output of attention without v
   Field number(const char* name) noexcept;
   Field flag(const char* name) noexcept;  // a boolean
 

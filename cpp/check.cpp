@@ -76,7 +76,8 @@ bool missing(const char* name, Error* err) noexcept {
   return fail(err, Status::invalid_argument, "%s is required", name);
 }
 
-bool check_count(const char* name, std::uint64_t length, std::uint64_t expected, const char* formula, Error* err) noexcept {
+bool check_count(const char* name, std::uint64_t length, std::uint64_t expected, const char* formula,
+                 Error* err) noexcept {
   if (length == expected) return true;
   return fail(err, Status::invalid_shape, "%s has length %llu, expected %s = %llu", name,
               static_cast<unsigned long long>(length), formula, static_cast<unsigned long long>(expected));
@@ -84,7 +85,8 @@ bool check_count(const char* name, std::uint64_t length, std::uint64_t expected,
 
 bool check_row_length(const char* name, Input x, int max, int* count, Error* err) noexcept {
   if (!x) return missing(name, err);
-  if (x.length == 0) return fail(err, Status::invalid_shape, "%s must hold at least one number, got an empty array", name);
+  if (x.length == 0)
+    return fail(err, Status::invalid_shape, "%s must hold at least one number, got an empty array", name);
   if (x.length > static_cast<std::uint64_t>(max))
     return fail(err, Status::invalid_shape, "%s must hold at most %d numbers, got %llu", name, max,
                 static_cast<unsigned long long>(x.length));
@@ -92,7 +94,8 @@ bool check_row_length(const char* name, Input x, int max, int* count, Error* err
   return true;
 }
 
-bool check_values(const char* name, const float* x, std::size_t count, std::size_t cols, Values rule, Error* err) noexcept {
+bool check_values(const char* name, const float* x, std::size_t count, std::size_t cols, Values rule,
+                  Error* err) noexcept {
   if (!x) return missing(name, err);
   if (rule == Values::finite && all_finite(x, count)) return true;  // the common case, vectorised
   for (std::size_t idx = 0; idx < count; ++idx) {
@@ -105,6 +108,15 @@ bool check_values(const char* name, const float* x, std::size_t count, std::size
     return fail(err, status, "%s[%zu] is %s: %s %s", name, idx, float_text(x[idx], value), name, expectation(rule));
   }
   return true;
+}
+
+bool check_result(const char* name, const float* x, std::size_t rows, std::size_t cols, const char* why,
+                  Error* err) noexcept {
+  const std::size_t count = rows * cols;
+  if (all_finite(x, count)) return true;
+  std::size_t idx = 0;
+  while (idx < count && std::isfinite(x[idx])) ++idx;
+  return fail(err, Status::overflow, "%s[%zu][%zu] overflows float32: %s", name, idx / cols, idx % cols, why);
 }
 
 bool dim_failed(const char* name, int value, int min, int max, Error* err) noexcept {

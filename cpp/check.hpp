@@ -69,7 +69,8 @@ struct Input {
 };
 
 // The same for a length alone (of an array the core does not read, e.g. one that receives a result).
-bool check_count(const char* name, std::uint64_t length, std::uint64_t expected, const char* formula, Error* err) noexcept;
+bool check_count(const char* name, std::uint64_t length, std::uint64_t expected, const char* formula,
+                 Error* err) noexcept;
 // `x` is given (`name` is required) and, when its length is known, holds `expected` numbers;
 // `formula` says how the shape gives that number ("n·d").
 bool missing(const char* name, Error* err) noexcept;
@@ -89,10 +90,16 @@ enum class Values {
 };
 // Checks `count` values; a failure names the first bad one as name[rows][cols] when cols > 0,
 // else as name[index].
-bool check_values(const char* name, const float* x, std::size_t count, std::size_t cols, Values rule, Error* err) noexcept;
+bool check_values(const char* name, const float* x, std::size_t count, std::size_t cols, Values rule,
+                  Error* err) noexcept;
 inline bool check_finite(const char* name, const float* x, std::size_t rows, std::size_t cols, Error* err) noexcept {
   return check_values(name, x, rows * cols, cols, Values::finite, err);
 }
+
+// A result (rows×cols) computed from valid input is finite; else overflow, naming its first
+// value that is not as name[row][col] and saying `why` it left float32.
+bool check_result(const char* name, const float* x, std::size_t rows, std::size_t cols, const char* why,
+                  Error* err) noexcept;
 
 // ---- dimensions and scalars ------------------------------------------------------------------
 // min ≤ value ≤ max: "name must be an integer from min to max, got value" (invalid_shape).

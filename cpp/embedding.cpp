@@ -6,18 +6,6 @@
 #include "random.hpp"
 
 namespace attn {
-namespace {
-
-// The first value of out (count) that is not finite, as an overflow naming `name`[row][col].
-bool check_no_overflow(const char* name, const float* out, std::size_t count, std::size_t cols, const char* why,
-                       Error* err) noexcept {
-  if (all_finite(out, count)) return true;
-  std::size_t idx = 0;
-  while (std::isfinite(out[idx])) ++idx;
-  return fail(err, Status::overflow, "%s[%zu][%zu] overflows float32: %s", name, idx / cols, idx % cols, why);
-}
-
-}  // namespace
 
 void random_normal(std::uint64_t seed, float sigma, float* out, std::size_t count) noexcept {
   Rng rng(seed);
@@ -53,8 +41,8 @@ bool project(const float* x, int t, int d_in, const float* w, int d_out, float* 
   if (!validate_project(x, t, d_in, w, d_out, err)) return false;
   // out row r = Σ_c x[r][c] · w row c: an axpy per input component, the same loop as P·V.
   matmul_pv(x, w, t, d_in, d_out, out);
-  return check_no_overflow("output", out, static_cast<std::size_t>(t) * d_out, d_out,
-                           "x·w is too large for float32 (|x|·|w| > 3.4e38)", err);
+  return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d_out),
+                      "x·w is too large for float32 (|x|·|w| > 3.4e38)", err);
 }
 
 bool validate_positional_encoding(Input x, int t, int d, float strength, Error* err) noexcept {
@@ -74,8 +62,8 @@ bool add_positional_encoding(const float* x, int t, int d, float strength, float
       out[idx] = x[idx] + strength * static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
-  return check_no_overflow("output", out, static_cast<std::size_t>(t) * d, d,
-                           "x is too close to the float32 limit (3.4e38) for strength·PE to be added", err);
+  return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d),
+                      "x is too close to the float32 limit (3.4e38) for strength·PE to be added", err);
 }
 
 std::uint64_t fnv1a64(const char* bytes, std::size_t length) noexcept {

@@ -53,7 +53,8 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
   return softmax_row_ref(z, m, inv_temperature, out, entropy, nullptr);
 }
 
-float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy, SoftmaxTrace* trace) noexcept {
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
+                      SoftmaxTrace* trace) noexcept {
   // pass 1: the row max; -INFINITY everywhere means no key is visible
   float z_max = -INFINITY;
   for (int j = 0; j < m; ++j) z_max = std::fmax(z_max, z[j]);
@@ -67,11 +68,11 @@ float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, 
     *entropy = 0.0f;
     return 0.0f;
   }
-  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
+  // pass 2: t = (z - max)/T <= 0 (softmax_exponent), so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
   // long row still sums to 1 (in float32, 65,536 terms drift by ~1e-4)
   double sum = 0.0, sum_et = 0.0;
   for (int j = 0; j < m; ++j) {
-    const float t = (z[j] - z_max) * inv_temperature;
+    const float t = softmax_exponent(z[j], z_max, inv_temperature);
     const float e = std::exp(t);
     if (trace) trace->shifted[j] = t, trace->exps[j] = e;
     out[j] = e;
@@ -143,6 +144,10 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
     }
     const float inv_sum = row_sum > 0.0 ? static_cast<float>(1.0 / row_sum) : 0.0f;  // no visible key: zeros
     for (int c = 0; c < dv; ++c) out_row[c] *= inv_sum;
+    if (!all_finite_ref(out_row, static_cast<std::size_t>(dv))) {  // Σ p·v overflowed: |v|·m beyond float32
+      *overflow = {i, -1};
+      return false;
+    }
   }
   return true;
 }

@@ -183,27 +183,29 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
   }
 
   // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY).
-  // Σe is compensated (Kahan, per lane): summed plainly, a lane of a 65,536-key row adds 16,384
-  // terms and drifts by ~1e-4, and the weights would no longer sum to 1.
-  const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f);
-  batch sum_b(0.0f), lost_b(0.0f), sum_et_b(0.0f);
+  // Σe is compensated: summed plainly, a lane of a 65,536-key row adds 16,384 terms and drifts by
+  // ~1e-4, and the weights would no longer sum to 1. (One chain: exp's 28 operations hide it.)
+  const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f), minus_inf(-INFINITY);
+  const batch max_scaled = max_v * inv_t;
+  const bool wide_rows_matter = inv_temperature < 1.0f;  // see softmax_exponent
+  CompensatedSum sum_b;
+  batch sum_et_b(0.0f);
   for (std::size_t j = 0; j < m_vec; j += kLanes) {
-    batch t = (batch::load_unaligned(z + j) - max_v) * inv_t;
+    const batch zj = batch::load_unaligned(z + j), diff = zj - max_v;
+    batch t = diff * inv_t;
+    if (wide_rows_matter) t = xsimd::select(diff == minus_inf, xsimd::fms(zj, inv_t, max_scaled), t);
     batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
     e.store_unaligned(out + j);
-    const batch y = e - lost_b, next = sum_b + y;
-    lost_b = (next - sum_b) - y;  // what the addition dropped, taken off the next term
-    sum_b = next;
+    sum_b.add(e);
     sum_et_b += xsimd::select(e > zero, e * t, zero);
   }
-  alignas(64) float sums[kLanes], lost[kLanes];
-  sum_b.store_aligned(sums);
-  lost_b.store_aligned(lost);
+  alignas(64) float sums[kLanes];
+  sum_b.value().store_aligned(sums);
   double sum = 0.0, sum_et = xsimd::reduce_add(sum_et_b);
-  for (std::size_t l = 0; l < kLanes; ++l) sum += static_cast<double>(sums[l]) - lost[l];
+  for (std::size_t l = 0; l < kLanes; ++l) sum += sums[l];
   for (std::size_t j = m_vec; j < count; ++j) {
-    float t = (z[j] - z_max) * inv_temperature;
-    float e = std::exp(t);
+    const float t = softmax_exponent(z[j], z_max, inv_temperature);
+    const float e = std::exp(t);
     out[j] = e;
     sum += e;
     if (e > 0.0f) sum_et += static_cast<double>(e) * t;

@@ -110,7 +110,8 @@ bool sample_moments(const float* x, int count, double* mean, double* variance, E
 
 bool histogram(const float* x, int count, float lo, float hi, int bins, float* counts, float* below, float* above,
                Error* err) noexcept {
-  if (!check_dim("the number of values", count, 0, kMaxLessonSamples, err) || !check_dim("bins", bins, 1, kMaxBins, err))
+  if (!check_dim("the number of values", count, 0, kMaxLessonSamples, err) ||
+      !check_dim("bins", bins, 1, kMaxBins, err))
     return false;
   if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi)) {
     char lo_text[24], hi_text[24];
@@ -201,8 +202,8 @@ bool validate_token_dot_variance_curve(Input x, int t, int d_in, const int* dims
   return true;
 }
 
-bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
-                              int draws, float* var_unscaled, float* var_scaled, Error* err) {
+bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
+                              float* var_unscaled, float* var_scaled, Error* err) {
   if (!validate_token_dot_variance_curve(x, t, d_in, dims, count_dims, draws, err)) return false;
   for (int c = 0; c < count_dims; ++c) {
     const int d = dims[c];
@@ -317,7 +318,8 @@ bool softmax_jacobian(const float* p, int m, float* jac, Error* err) noexcept {
 }
 
 bool validate_softmax_backward(const float* p, Input dp, int m, Error* err) noexcept {
-  return check_probability_row("p", p, m, err) && check_length("dp", dp, static_cast<std::uint64_t>(m), "the length of p", err) &&
+  return check_probability_row("p", p, m, err) &&
+         check_length("dp", dp, static_cast<std::uint64_t>(m), "the length of p", err) &&
          check_values("dp", dp.data, static_cast<std::size_t>(m), 0, Values::finite, err);
 }
 
@@ -330,7 +332,8 @@ bool softmax_backward(const float* p, Input dp, int m, float* dz, Error* err) no
   for (int j = 0; j < m; ++j) {
     const double value = p[j] * (dp.data[j] - p_dot_dp);
     if (std::fabs(value) > FLT_MAX)
-      return fail(err, Status::overflow, "dz[%d] overflows float32: dp holds numbers too close to the float32 limit", j);
+      return fail(err, Status::overflow, "dz[%d] overflows float32: dp holds numbers too close to the float32 limit",
+                  j);
     dz[j] = static_cast<float>(value);
   }
   return true;
@@ -393,17 +396,19 @@ bool saturation_sweep(Input x, int t, int d_in, std::uint32_t seed, const int* d
 
 // ---- 4. step by step -------------------------------------------------------------------------
 
-bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible, Error* err) noexcept {
-  return check_dim("m (number of keys)", m, 1, kMaxDim, err) && check_dim("d (key width)", d, 1, kMaxLessonWidth, err) &&
-         check_dim("key", key, 0, m - 1, err) && check_dim("visible (number of visible keys)", visible, 1, m, err) &&
-         check_temperature(temperature, err) && check_length("q", q, static_cast<std::uint64_t>(d), "d", err) &&
+bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible,
+                           Error* err) noexcept {
+  return check_dim("m (number of keys)", m, 1, kMaxDim, err) &&
+         check_dim("d (key width)", d, 1, kMaxLessonWidth, err) && check_dim("key", key, 0, m - 1, err) &&
+         check_dim("visible (number of visible keys)", visible, 1, m, err) && check_temperature(temperature, err) &&
+         check_length("q", q, static_cast<std::uint64_t>(d), "d", err) &&
          check_length("k", k, static_cast<std::uint64_t>(m) * d, "m·d", err) &&
          check_values("q", q.data, static_cast<std::size_t>(d), 0, Values::finite, err) &&
          check_finite("k", k.data, static_cast<std::size_t>(m), static_cast<std::size_t>(d), err);
 }
 
-bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible,
-                  StepTrace& out, Error* err) {
+bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible, StepTrace& out,
+                  Error* err) {
   if (!validate_step_by_step(q, k, m, d, key, temperature, visible, err)) return false;
   out.scale = scaled ? inv_sqrt(d) : 1.0f;
   out.sqrt_d = sqrt_d(d);
@@ -411,6 +416,10 @@ bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float te
   const float* k_key = k.data + static_cast<std::size_t>(key) * d;
   for (int c = 0; c < d; ++c) out.product[c] = q.data[c] * k_key[c];
   out.dot = dot_ref(q.data, k_key, d);
+  // shown whether or not the key is visible, so they must fit float32 either way
+  if (!std::isfinite(out.dot) || !all_finite(out.product, static_cast<std::size_t>(d)))
+    return fail(err, Status::overflow,
+                "q·k for key %d overflows float32 (|q|·|k| > 3.4e38): its products and their sum cannot be shown", key);
   // step 3: the whole row of scores (the same left-to-right float sums), ÷√d; hidden keys −∞
   for (int j = 0; j < m; ++j) {
     out.scores[j] = j < visible ? out.scale * dot_ref(q.data, k.data + static_cast<std::size_t>(j) * d, d) : -INFINITY;

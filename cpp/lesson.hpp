@@ -110,8 +110,8 @@ void default_dot_range(int d, bool scaled, float* lo, float* hi) noexcept;
 // (head_projections) give t² dot products; the variance is taken over all draws·t² of them
 // (pooled mean, n − 1). Expected: d and 1 (see the pipeline above). draws > 1 averages out
 // the dependence between the t² products of one draw.
-bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
-                              int draws, float* var_unscaled, float* var_scaled, Error* err);
+bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
+                              float* var_unscaled, float* var_scaled, Error* err);
 bool validate_token_dot_variance_curve(Input x, int t, int d_in, const int* dims, int count_dims, int draws,
                                        Error* err) noexcept;
 
@@ -204,7 +204,7 @@ struct StepTrace {
   float dot = 0;   // Σ_c product_c = q·k_key
   float scale = 0; // 1/√d when scaled, else 1
   float row_max = 0;
-  float sum = 0;   // Σⱼ exps ≥ 1 (summed in double, then rounded)
+  float sum = 0;         // Σⱼ exps ≥ 1 (summed in double, then rounded)
   float weight_sum = 0;  // Σⱼ weights summed in double (≈ 1: a probability distribution)
   float max_weight = 0;  // maxⱼ weights
   float entropy = 0;     // −Σⱼ pⱼ ln pⱼ (nats), computed as softmax_row_ref does
@@ -213,9 +213,10 @@ struct StepTrace {
 };
 // temperature T > 0 divides the scores (softmax(z/T)); keys j ≥ `visible` are hidden (the
 // causal mask of query row i is visible = i + 1; no mask: visible = m). 1 ≤ visible ≤ m.
-bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible,
-                  StepTrace& out, Error* err);
-bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible, Error* err) noexcept;
+bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible, StepTrace& out,
+                  Error* err);
+bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible,
+                           Error* err) noexcept;
 
 // ‖∂L/∂z‖₂ of one softmax row p (m) for L = ⟨g, p⟩, g = upstream_gradient(seed, row, m): the
 // "gradient size" of the lesson, for a row of the sweep or of the page's own attention.

@@ -72,6 +72,20 @@ inline batch exp2_nonpositive(batch x) {
   return times_pow2(y, j);
 }
 
+// A compensated (Kahan) running sum per lane: `lost` holds what the previous additions dropped,
+// taken off the next term, so a lane that adds thousands of terms stays within ~2 ulp of their
+// sum (a plain float sum drifts by ~n·ulp). The sum so far is sum − lost. Each add is a chain of
+// four dependent operations: a loop whose other work is short keeps two of these.
+struct CompensatedSum {
+  batch sum = batch(0.0f), lost = batch(0.0f);
+  void add(batch x) {
+    const batch y = x - lost, next = sum + y;
+    lost = (next - sum) - y;
+    sum = next;
+  }
+  batch value() const { return sum - lost; }
+};
+
 // Name of the arch the kernels were compiled for ("avx2", "wasm", "emulated"...).
 inline const char* simd_arch_name() { return xsimd::default_arch::name(); }
 }  // namespace attn

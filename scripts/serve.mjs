@@ -25,7 +25,7 @@ const TYPES = {
 };
 
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'";
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
 
 /** A static file server for `root`; resolves to the listening http.Server. */
 export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT } = {}) {

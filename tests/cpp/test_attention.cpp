@@ -356,7 +356,7 @@ TEST_CASE("an output that leaves float32 is an overflow, not Infinity", "[attent
     Run r = run(forward, q, k, v, 1, m, 1, 1, attn::AttentionOptions{});
     REQUIRE_FALSE(r.ok);
     REQUIRE(r.err.status == attn::Status::overflow);
-    REQUIRE(std::string(r.err.message).find("the output of query 0, component 0 overflows float32") != std::string::npos);
+    REQUIRE(std::string(r.err.message).find("output[0][0] overflows float32") != std::string::npos);
   }
   std::vector<float> streamed(1);
   attn::Error err;
@@ -398,6 +398,32 @@ TEST_CASE("a long row still sums to 1: the softmax sum is compensated or in doub
     for (auto forward : {attn::attention_streaming_forward, attn::attention_streaming_forward_ref}) {
       REQUIRE(forward(q.data(), z.data(), v.data(), {1, m, 1, 1}, unscaled, out.data(), &err));
       REQUIRE(std::fabs(out[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+  }
+}
+
+TEST_CASE("a row spanning more than FLT_MAX keeps its weights at a temperature that brings it back", "[softmax]") {
+  // z − max overflows (−4e38), but (z − max)/T does not: with T = 3.4e38 the weights are
+  // softmax([0.588, −0.588]) = [0.764, 0.236], not [1, 0]. Row 2 puts such scores in a vector body.
+  const float temperature = 3.4e38f;
+  const std::vector<std::vector<float>> rows = {{2e38f, -2e38f},
+                                                {2e38f, -2e38f, 0, 1e38f, -1e38f, 3e38f, -3e38f, 5, -INFINITY}};
+  for (const auto& z : rows) {
+    const int m = int(z.size());
+    double top = -INFINITY, sum = 0;
+    for (float x : z) top = std::fmax(top, x);
+    std::vector<double> expect(m);
+    for (int j = 0; j < m; ++j) sum += expect[j] = std::exp((double(z[j]) - top) / temperature);
+    std::vector<float> fast(m), slow(m);
+    float entropy;
+    attn::Error err;
+    REQUIRE(attn::softmax(z.data(), m, temperature, fast.data(), &err));
+    attn::softmax_row_ref(z.data(), m, 1.0f / temperature, slow.data(), &entropy);
+    for (int j = 0; j < m; ++j) {
+      INFO("m = " << m << ", j = " << j);
+      // 1/T is a float32 subnormal here (2.9e-39, ~21 bits): a relative error of ~1e-6 in t ≈ 0.6
+      REQUIRE(fast[j] == Approx(expect[j] / sum).margin(1e-5));
+      REQUIRE(slow[j] == Approx(expect[j] / sum).margin(1e-5));
     }
   }
 }

@@ -2,7 +2,6 @@
 // natively (64-bit size_t) and in both wasm builds (32-bit size_t), where a size computed in
 // size_t would wrap: every size here is one that wrapped, or sits on the budget's edge.
 #include <catch2/catch.hpp>
-
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -15,7 +14,9 @@
 
 namespace {
 
-bool contains(const attn::Error& err, const char* words) { return std::string(err.message).find(words) != std::string::npos; }
+bool contains(const attn::Error& err, const char* words) {
+  return std::string(err.message).find(words) != std::string::npos;
+}
 
 constexpr std::uint64_t kBudgetFloats = attn::kMemoryBudgetBytes / attn::kBytesPerFloat;  // 2^28
 
@@ -225,7 +226,7 @@ TEST_CASE("Block is reused while a request is between keep_from() and capacity()
   REQUIRE(block.reserve(keep, "x", &err) != nullptr);
   REQUIRE(block.capacity() == big);
   REQUIRE(block.reserve(keep - 1, "x", &err) != nullptr);
-  REQUIRE(block.capacity() == keep - 1);  // a far smaller call gets a block of its own size
+  REQUIRE(block.capacity() == keep - 1);            // a far smaller call gets a block of its own size
   REQUIRE(block.reserve(0, "x", &err) != nullptr);  // an empty array still has an address
   REQUIRE(block.data() != nullptr);
   REQUIRE_FALSE(block.reserve(kBudgetFloats + 1, "q", &err));

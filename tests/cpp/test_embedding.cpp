@@ -1,6 +1,5 @@
 // Seeded randomness, projections, positions and unknown-word vectors.
 #include <catch2/catch.hpp>
-
 #include <cfloat>
 #include <cmath>
 #include <cstring>

@@ -559,7 +559,8 @@ TEST_CASE("lesson inputs: weights finite, p probabilities, gradients within floa
   std::vector<float> wq(d_in * d, 0.5f), wk(d_in * d, 0.5f), q(t * d), k(t * d);
   REQUIRE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
   wk[5] = NAN;
-  REQUIRE_FALSE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  REQUIRE_FALSE(
+      attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
   REQUIRE(err.status == attn::Status::non_finite_input);
   REQUIRE(std::string(err.message) == "wk[2][1] is NaN: wk must hold finite numbers");
 
@@ -592,6 +593,23 @@ TEST_CASE("step by step reads the reference softmax's own trace: the same weight
     REQUIRE(weights == reference);
     REQUIRE(tr.max_weight == max_weight);
     REQUIRE(tr.entropy == entropy);
-    for (int j = 0; j < m; ++j) REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
+    for (int j = 0; j < m; ++j)
+      REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
   }
+}
+
+TEST_CASE("step by step shows no Infinity or NaN: a chosen key whose q·k leaves float32 fails, hidden or not",
+          "[lesson][steps][errors]") {
+  // key 1's q·k = 2e40 (and its products 1e40 each): hidden from the row (visible = 1) or not
+  const std::vector<float> q = {1e20f, 1e20f}, k = {1, 0, 1e20f, 1e20f};
+  std::vector<float> product(2), scores(2), shifted(2), exps(2), weights(2);
+  attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+  attn::Error err;
+  for (int visible : {1, 2}) {
+    REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), 2, 2, 1, false, 1.0f, visible, tr, &err));
+    REQUIRE(err.status == attn::Status::overflow);
+    REQUIRE(std::string(err.message).find("q·k for key 1 overflows float32") != std::string::npos);
+  }
+  REQUIRE(attn::step_by_step(q.data(), k.data(), 2, 2, 0, false, 1.0f, 1, tr, &err));  // key 0 chosen: fine
+  REQUIRE(tr.weights[0] == 1.0f);
 }
