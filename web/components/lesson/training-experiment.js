@@ -20,7 +20,9 @@ import { CONTROLLED, PRESETS, presetSettings } from '../../train/presets.js';
 import { TrainingSession, matchesConfig } from '../../train/session.js';
 import { Instrument } from './instrument.js';
 
-const DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512];
+// d_k's choices: powers of two from 2 to the core's largest (limits.maxDk), filled in once the
+// worker reports the limits
+const dkChoices = (maxDk) => Array.from({ length: Math.floor(Math.log2(maxDk)) }, (_, i) => 2 ** (i + 1));
 // The plots of a running experiment are redrawn at most this often (~8 per second: still a live
 // curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
 const VIEW_INTERVAL_MS = 120;
@@ -39,7 +41,7 @@ const TEMPLATE = toMarkup(
     // novalidate: the core checks every value and its message names the field (shown in the alert)
     h('form', { class: 'controls', 'aria-label': C.legend, novalidate: true }, [
       h('div', { class: 'fields' }, [
-        field(C.dk, h('select', { name: 'dk' }, DK_CHOICES.map((d) => h('option', { value: d }, String(d))))),
+        field(C.dk, h('select', { name: 'dk' })),
         field(C.initScale, numberInput('initScale', { min: 0, step: 0.05 })),
         field(C.optimizer, h('select', { name: 'optimizer' }, [h('option', { value: 'adam' }, C.adam), h('option', { value: 'sgd' }, C.sgd)])),
         field(C.learningRate, numberInput('learningRate', { min: 0 })),
@@ -201,6 +203,7 @@ export class TrainingExperiment extends Instrument {
 
   #drawControls(state) {
     if (!this.#filled && state.defaults) {
+      this.$('select[name=dk]').replaceChildren(...dkChoices(state.limits.maxDk).map((d) => new Option(String(d), String(d))));
       this.#fill(presetSettings('default', state.defaults, state.defaults));
       this.$('input[name=steps]').max = String(state.limits.maxSteps);
       this.#filled = true;
