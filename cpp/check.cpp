@@ -149,6 +149,20 @@ bool check_finite_scalar(const char* name, float value, Error* err) noexcept {
   return fail(err, Status::invalid_argument, "%s must be a finite number, got %s", name, float_text(value, text));
 }
 
+bool check_fraction_below_one(const char* name, float value, Error* err) noexcept {
+  if (value >= 0.0f && value < 1.0f) return true;
+  char text[24];
+  return fail(err, Status::invalid_argument, "%s must be at least 0 and less than 1, got %s", name,
+              float_text(value, text));
+}
+
+bool check_zero_or_positive(const char* name, float value, Error* err) noexcept {
+  if (value == 0.0f || (value > 0.0f && value <= FLT_MAX)) return true;
+  char text[24];
+  return fail(err, Status::invalid_argument, "%s must be 0 (off) or a positive finite number, got %s", name,
+              float_text(value, text));
+}
+
 bool to_float32(const char* name, double value, float* out, Error* err) noexcept {
   char text[24];
   if (std::isfinite(value) && std::fabs(value) > FLT_MAX)

@@ -114,6 +114,10 @@ bool check_temperature(float temperature, Error* err) noexcept;
 bool check_positive(const char* name, float value, float max, Error* err) noexcept;
 // A finite value (invalid_argument).
 bool check_finite_scalar(const char* name, float value, Error* err) noexcept;
+// 0 ≤ value < 1, e.g. a decay rate (momentum, Adam's β1 and β2) (invalid_argument).
+bool check_fraction_below_one(const char* name, float value, Error* err) noexcept;
+// 0 (a feature off) or a positive finite number (invalid_argument).
+bool check_zero_or_positive(const char* name, float value, Error* err) noexcept;
 
 // A number from JavaScript (a double) as the float32 the core computes with: fails when it is
 // finite but beyond float32's range, or non-zero and so small it rounds to 0 (invalid_argument).

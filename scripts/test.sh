@@ -5,7 +5,7 @@
 #      WebAssembly trees also the fuzz target's driver (seed corpus + generated inputs, 32-bit size_t)
 #   2. Catch2 under ASan + UBSan (clang), then 60 s of libFuzzer (ASan + UBSan) on the core
 #   3. node:test on the JavaScript API (with the soak: 10,000 engine calls) and the data assets;
-#      the lesson's claims again on the scalar build
+#      the lesson's and the training experiment's claims again on the scalar build
 #   4. node:test + Playwright on the page in Debian's headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,5 +22,7 @@ echo "== node:test (JavaScript API)"
 node --test tests/js/
 echo "== node:test (the lesson's claims, scalar build)"
 ATTN_TEST_BUILD=scalar node --test tests/js/lesson.test.mjs
+echo "== node:test (the training experiment's claims, scalar build)"
+ATTN_TEST_BUILD=scalar node --test tests/js/train-claims.test.mjs
 echo "== node:test (browser)"
 node --test --test-concurrency=1 tests/browser/

@@ -1,13 +1,18 @@
 // The demo page: the lesson instruments (<attention-lesson>) are loaded once the lab has drawn
-// its first result — never in the way of the first view — and the guide's "Do it" buttons
-// change the lab's settings the way its controls do (lab.set). No state lives here.
+// its first result — never in the way of the first view —, and so is the training experiment
+// (whose worker starts when its section comes near); the guide's "Do it" buttons change the
+// lab's settings the way its controls do (lab.set). No state lives here.
 const lab = document.getElementById('lab');
 
 customElements
   .whenDefined('attention-lab')
   .then(() => lab.ready)
   .then(() => new Promise((painted) => requestAnimationFrame(() => setTimeout(painted))))
-  .then(() => import('./components/lesson/attention-lesson.js'));
+  .then(() => Promise.all([
+    import('./components/lesson/attention-lesson.js'),
+    // starts its own worker and engine only when its section comes near the viewport
+    import('./components/lesson/training-experiment.js'),
+  ]));
 
 for (const button of document.querySelectorAll('.guide button[data-set]')) {
   button.addEventListener('click', () => {

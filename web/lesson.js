@@ -13,6 +13,7 @@ import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
+import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');

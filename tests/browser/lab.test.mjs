@@ -209,7 +209,9 @@ test('keyboard: every control is reachable with Tab, in reading order', async ()
   await page.locator('body').focus();
   await page.evaluate(() => document.activeElement.blur());
   const names = [];
-  for (let k = 0; k < 40; k++) {
+  // Tab goes on from the radio just checked to the end of the page, then from the top: enough
+  // presses for every stop below the lab (the lesson's and the training experiment's) and the lab's again
+  for (let k = 0; k < 80; k++) {
     await page.keyboard.press('Tab');
     names.push(
       await page.evaluate(() => {

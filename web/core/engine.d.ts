@@ -96,6 +96,17 @@ export interface EngineLimits {
     maxHeads: number;
     maxBins: number;
   };
+  /** the training experiment: letters (26), dk (512), dModel and dv (256), batch (256), heldout (1024), steps (100,000), bytes of one experiment (128 MiB), live trainers per engine (8) */
+  train: {
+    maxLetters: number;
+    maxDk: number;
+    maxWidth: number;
+    maxBatch: number;
+    maxHeldout: number;
+    maxSteps: number;
+    maxBytes: number;
+    maxTrainers: number;
+  };
 }
 
 export interface Engine {
@@ -306,4 +317,149 @@ export interface Engine {
   softmaxGradientNorm(p: Floats, options?: { seed?: number; row?: number }): number;
   softmaxNaive(scores: Floats, options?: { temperature?: number }): NaiveSoftmax;
   multiHead(options: LessonTokens & { heads?: number; d?: number; scaled?: boolean }): MultiHeadResult;
+}
+
+// ---- training (cpp/train.hpp, docs/training.md) ----
+
+/**
+ * The training experiment: one attention head learns associative recall (pairs of a letter
+ * key and a digit value; for each query letter, answer its digit), twice from the same seed,
+ * data and initialisation: scores q·k/√d_k (the run "scaled") and q·k ("unscaled"). Every field
+ * is optional (engine.trainDefaults); the core checks every range and names the field.
+ */
+export interface TrainConfig {
+  /** the seed of the initialisation, the training batches and the held-out batch (32-bit) */
+  seed?: number;
+  /** key width d_k of W_Q, W_K: 1…512 (default 128) */
+  dk?: number;
+  /** g: W_Q, W_K ~ N(0, g²/dModel), so Var(q·k) ≈ g⁴·d_k (default 1) */
+  initScale?: number;
+  /** 'adam' (default) or 'sgd' (with momentum; 0 is plain SGD) */
+  optimizer?: 'adam' | 'sgd';
+  /** default 0.002 (Adam); SGD wants ~0.1 */
+  learningRate?: number;
+  /** SGD's momentum, 0 ≤ momentum < 1 (default 0.9) */
+  momentum?: number;
+  /** Adam's β1, β2 (0 ≤ β < 1; 0.9, 0.999) and eps (> 0; 1e-8) */
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  /** > 0: clip the gradient's global norm to this; 0 (default): off */
+  clipNorm?: number;
+  /** the experiment's length (default 150) */
+  steps?: number;
+  /** training examples per step (32) and held-out examples (64) */
+  batch?: number;
+  heldout?: number;
+  /** keys are the first `letters` letters (16); pairs per example (8); queries per example (8, ≤ pairs) */
+  letters?: number;
+  pairs?: number;
+  queries?: number;
+  /** model width (32) and value width (32) */
+  dModel?: number;
+  dv?: number;
+}
+
+/** One run's curves (a value per step, from step `from` + 1 on) and its state now. */
+export interface RunCurves {
+  /** the factor of q·k: 1/√d_k (scaled) or 1 (unscaled) */
+  scale: number;
+  /** index of the first value below: the step before it */
+  from: number;
+  /** steps this run has taken (it stops early when it blew up) */
+  steps: number;
+  /** the step at which the run's loss, gradient or parameters stopped being finite; 0 while healthy */
+  divergedAt: number;
+  /** the first step whose held-out accuracy reached engine.trainAccuracyGoal (0.9); 0 while none has */
+  reachedAt: number;
+  /** how many of the shown example's queries put their largest weight on the pair they ask about */
+  shownOnTarget: number;
+  /** the shown example's attention now: queries × pairs, row-major (rows sum to 1) */
+  weights: Float32Array;
+  /** the training batch's loss before the step's update (nats) */
+  loss: Float32Array;
+  /** after the update, on the held-out batch: its loss, accuracy, and the attention rows' mean largest weight, mean entropy (nats) and mean weight on the queried pair */
+  heldoutLoss: Float32Array;
+  heldoutAccuracy: Float32Array;
+  maxWeight: Float32Array;
+  entropy: Float32Array;
+  matchWeight: Float32Array;
+  /** ‖∂loss/∂W_Q‖₂ and ‖∂loss/∂W_K‖₂ of the step, before any clipping */
+  gradNormWq: Float32Array;
+  gradNormWk: Float32Array;
+}
+
+export interface TrainCurves {
+  /** steps taken, of `steps` */
+  step: number;
+  steps: number;
+  done: boolean;
+  runs: { scaled: RunCurves; unscaled: RunCurves };
+}
+
+/** The shown example (held-out example 0) as symbols: letters for keys, digits for values. */
+export interface TrainExample {
+  keys: string[];
+  values: string[];
+  /** key + value of each pair, e.g. 'c7': the heatmap's columns */
+  pairs: string[];
+  /** the heatmap's rows */
+  queries: string[];
+  answers: string[];
+  /** the pair each query asks about (its column) */
+  target: number[];
+}
+
+/** A batch by index: keys and queries 0 = 'a', values and answers digits; count×pairs and count×queries. */
+export interface TrainBatch {
+  count: number;
+  keys: Int32Array;
+  values: Int32Array;
+  queries: Int32Array;
+  answers: Int32Array;
+  target: Int32Array;
+}
+
+export interface Trainer {
+  /** every field, the defaults filled in */
+  readonly config: Required<TrainConfig>;
+  readonly example: TrainExample;
+  readonly scale: { scaled: number; unscaled: number };
+  /** parameters of one run's model; bytes the experiment holds in the engine */
+  readonly parameterCount: number;
+  readonly bytes: number;
+  /** ln(pairs): the entropy of a uniform row */
+  readonly maxEntropy: number;
+  readonly stepsDone: number;
+  readonly done: boolean;
+  /** advances both runs by up to `count` steps (default 1); returns how many were taken */
+  step(count?: number): number;
+  /** what came after step `since` (default 0: everything) */
+  read(since?: number): TrainCurves;
+  curves(): TrainCurves;
+  /** back to step 0: stepping again gives the same curves */
+  reset(): void;
+  /** the last step's training batch (count 0 before the first step) or the held-out batch */
+  batch(which?: 'last' | 'heldout'): TrainBatch;
+  /** one run's parameters now, row-major: embedKey letters×dModel, embedValue 10×dModel, wQ and wK dModel×dk, wV dModel×dv, wO dv×10 */
+  parameters(run: 'scaled' | 'unscaled'): {
+    embedKey: Float32Array;
+    embedValue: Float32Array;
+    wQ: Float32Array;
+    wK: Float32Array;
+    wV: Float32Array;
+    wO: Float32Array;
+  };
+  /** gives the memory back; the trainer throws after (a dropped trainer is disposed when collected) */
+  dispose(): void;
+}
+
+export interface Engine {
+  /** the default experiment: dk 128, initScale 1, Adam at learningRate 0.002, 150 steps, seed 1, … */
+  readonly trainDefaults: Required<TrainConfig>;
+  /** held-out accuracy at which a run's reachedAt is set (0.9) */
+  readonly trainAccuracyGoal: number;
+  createTrainer(config?: TrainConfig): Trainer;
+  /** the whole experiment at once: a trainer made, stepped to the end and disposed */
+  train(config?: TrainConfig): TrainCurves;
 }

@@ -118,6 +118,16 @@ class Engine {
         maxHeads: w.lessonMaxHeads,
         maxBins: w.lessonMaxBins,
       },
+      train: {
+        maxLetters: w.trainMaxLetters,
+        maxDk: w.trainMaxDk,
+        maxWidth: w.trainMaxWidth,
+        maxBatch: w.trainMaxBatch,
+        maxHeldout: w.trainMaxHeldout,
+        maxSteps: w.trainMaxSteps,
+        maxBytes: w.trainMaxBytes,
+        maxTrainers: w.trainMaxTrainers,
+      },
     };
   }
 
@@ -561,6 +571,219 @@ class Engine {
     this.#check(this.#wasm.lessonMultiHead(t, dIn, seed, heads, d, scaled), 'multiHead');
     return { heads, t, d, scaled, ...this.#result() };
   }
+
+  // ---- training (cpp/train.hpp): one attention model trained twice, scaled and unscaled ----
+
+  #trainDefaults = null;
+  #trainers = null; // disposes the experiment of a trainer that was dropped without dispose()
+
+  /**
+   * The default experiment (cpp/train.hpp, Config): every field of TrainConfig. Float32 fields
+   * are given as the shortest decimal that is the same float32 (learningRate 0.002, not
+   * 0.0020000000949949026).
+   */
+  get trainDefaults() {
+    if (!this.#trainDefaults) {
+      const raw = this.#wasm.trainDefaults();
+      for (const [name, value] of Object.entries(raw)) if (typeof value === 'number') raw[name] = shortestFloat32(value);
+      this.#trainDefaults = Object.freeze(raw);
+    }
+    return this.#trainDefaults;
+  }
+
+  /** The `accuracyGoal` a run's reachedAt counts to: held-out accuracy 0.9. */
+  get trainAccuracyGoal() {
+    return shortestFloat32(this.#wasm.trainAccuracyGoal);
+  }
+
+  /**
+   * A trainer of the experiment `config` (fields left out take trainDefaults): two runs from the
+   * same seed, data and initialisation, one with scores q·k/√d_k and one with q·k. Holds memory
+   * in the engine until dispose() (at most limits.train.maxTrainers at once).
+   */
+  createTrainer(config) {
+    const c = trainConfig(config === undefined ? {} : objectOf('createTrainer', config), this.trainDefaults);
+    this.#check(
+      this.#wasm.trainCreate(c.seed, c.dk, c.initScale, c.optimizer, c.learningRate, c.momentum, c.beta1, c.beta2, c.eps,
+        c.clipNorm, c.steps, c.batch, c.heldout, c.letters, c.pairs, c.queries, c.dModel, c.dv),
+      'createTrainer',
+    );
+    const created = this.#result();
+    this.#trainers ??= new FinalizationRegistry((id) => this.#wasm.trainDispose(id));
+    const call = (where, invoke) => {
+      this.#check(invoke(this.#wasm), where);
+      return this.#result();
+    };
+    const runs = Object.entries(this.#wasm.TrainRun)
+      .filter(([, run]) => typeof run?.value === 'number')
+      .map(([name, run]) => [name, run.value]);
+    return new Trainer(call, this.#trainers, runs, Object.freeze(c), created);
+  }
+
+  /** Runs the whole experiment `config` and returns its curves (a trainer made and disposed). */
+  train(config) {
+    const trainer = this.createTrainer(config);
+    try {
+      trainer.step(trainer.config.steps);
+      return trainer.curves();
+    } finally {
+      trainer.dispose();
+    }
+  }
+}
+
+/**
+ * An experiment of two runs held by the engine (engine.createTrainer). Its curves grow by
+ * step(); read(since) gives what came after step `since`, curves() everything.
+ */
+class Trainer {
+  #call;
+  #registry;
+  #id;
+  #runs; // [name, the core's run number]
+  #step = 0; // steps taken, as the core last reported
+  #disposed = false;
+
+  constructor(call, registry, runs, config, created) {
+    this.#call = call;
+    this.#registry = registry;
+    this.#id = created.id;
+    this.#runs = runs;
+    registry.register(this, created.id, this);
+    /** The experiment's settings, every field (the defaults filled in). */
+    this.config = config;
+    /** Parameters of one run's model. */
+    this.parameterCount = created.parameters;
+    /** Bytes the experiment holds in the engine. */
+    this.bytes = created.bytes;
+    /** ln(pairs): the entropy of a uniform attention row, the top of the entropy curve. */
+    this.maxEntropy = created.maxEntropy;
+    /** The factor each run multiplies q·k by: { scaled: 1/√d_k, unscaled: 1 }. */
+    this.scale = Object.freeze({ ...created.scale });
+    /** The example whose attention the runs report (held-out example 0), as symbols. */
+    this.example = exampleOf(created.example);
+  }
+
+  /** Steps taken (both runs advance together; a run that blew up stops early, see divergedAt). */
+  get stepsDone() {
+    return this.#step;
+  }
+
+  /** True once config.steps steps are taken. */
+  get done() {
+    return this.#step >= this.config.steps;
+  }
+
+  /** Advances both runs by up to `count` steps (default 1); returns how many were taken. */
+  step(count = 1) {
+    int32('count', count);
+    const { taken, step } = this.#use('step', (w) => w.trainStep(this.#id, count));
+    this.#step = step;
+    return taken;
+  }
+
+  /**
+   * Both runs' curves from step `since` on (0 = from the first step): per run the metrics of
+   * steps from+1 … steps (arrays of steps − from values, from = min(since, steps)), and its state
+   * now (the shown example's attention, divergedAt, reachedAt, shownOnTarget).
+   */
+  read(since = 0) {
+    int32('since', since);
+    const runs = {};
+    for (const [name, run] of this.#runs) runs[name] = { scale: this.scale[name], ...this.#use('read', (w) => w.trainRead(this.#id, run, since)) };
+    return { step: this.#step, steps: this.config.steps, done: this.done, runs };
+  }
+
+  /** Every step's metrics so far: read(0). */
+  curves() {
+    return this.read(0);
+  }
+
+  /** Back to step 0, the same initialisation and data: stepping again gives the same curves. */
+  reset() {
+    this.#use('reset', (w) => w.trainReset(this.#id));
+    this.#step = 0;
+  }
+
+  /**
+   * A batch as the runs see it: 'last' (the batch of the last step; count 0 before the first
+   * step) or 'heldout'. Indices: keys and queries are letters (0 = a), values and answers digits,
+   * target the pair each query asks about.
+   */
+  batch(which = 'last') {
+    if (which !== 'last' && which !== 'heldout') throw typeError(`batch: which must be 'last' or 'heldout', got ${describe(which)}`);
+    const b = this.#use('batch', (w) => w.trainBatch(this.#id, which === 'heldout'));
+    return { count: b.count, keys: Int32Array.from(b.keys), values: Int32Array.from(b.values),
+      queries: Int32Array.from(b.queries), answers: Int32Array.from(b.answers), target: Int32Array.from(b.target) };
+  }
+
+  /** One run's parameters now: { embedKey (letters×dModel), embedValue (10×dModel), wQ, wK (dModel×dk), wV (dModel×dv), wO (dv×10) }. */
+  parameters(run) {
+    const entry = this.#runs.find(([name]) => name === run);
+    if (!entry) throw typeError(`parameters: run must be one of ${this.#runs.map(([name]) => `'${name}'`).join(', ')}, got ${describe(run)}`);
+    return this.#use('parameters', (w) => w.trainParameters(this.#id, entry[1]));
+  }
+
+  /** Gives the experiment's memory back to the engine; the trainer cannot be used after. */
+  dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#registry.unregister(this);
+    this.#call('dispose', (w) => w.trainDispose(this.#id));
+  }
+
+  #use(where, invoke) {
+    // the core would reuse a disposed trainer's id for the next one: refuse it here
+    if (this.#disposed) throw rangeError(`trainer.${where}: this trainer was disposed`, 'ATTN_INVALID_ARGUMENT');
+    return this.#call(`trainer.${where}`, invoke);
+  }
+}
+
+// The fields of TrainConfig and the type each must have; ranges and values are the core's to check.
+const TRAIN_FIELDS = {
+  seed: 'seed', dk: 'int', initScale: 'number', optimizer: 'string', learningRate: 'number', momentum: 'number',
+  beta1: 'number', beta2: 'number', eps: 'number', clipNorm: 'number', steps: 'int', batch: 'int', heldout: 'int',
+  letters: 'int', pairs: 'int', queries: 'int', dModel: 'int', dv: 'int',
+};
+
+function trainConfig(config, defaults) {
+  for (const name of Object.keys(config))
+    if (!Object.hasOwn(TRAIN_FIELDS, name))
+      throw typeError(`createTrainer: unknown field ${JSON.stringify(name)}; the fields are ${Object.keys(TRAIN_FIELDS).join(', ')}`);
+  const c = {};
+  for (const [name, type] of Object.entries(TRAIN_FIELDS)) {
+    const value = config[name] === undefined ? defaults[name] : config[name];
+    if (type === 'seed') uint32(name, value);
+    else if (type === 'int') int32(name, value);
+    else if (type === 'number') number(name, value);
+    else if (typeof value !== 'string') throw typeError(`${name} must be a string, got ${describe(value)}`);
+    c[name] = value;
+  }
+  return c;
+}
+
+// The shown example's indices as the symbols a learner reads: letters for keys, digits for values.
+function exampleOf({ keys, values, queries, answers, target }) {
+  const letter = (i) => String.fromCharCode(97 + i);
+  const digit = (i) => String(i);
+  return Object.freeze({
+    keys: Array.from(keys, letter),
+    values: Array.from(values, digit),
+    pairs: Array.from(keys, (key, j) => letter(key) + digit(values[j])),
+    queries: Array.from(queries, letter),
+    answers: Array.from(answers, digit),
+    target: Array.from(target),
+  });
+}
+
+// The shortest decimal that reads back as the same float32 (a default as its source wrote it).
+function shortestFloat32(x) {
+  if (!Number.isFinite(x) || Number.isInteger(x)) return x;
+  for (let digits = 1; digits <= 9; digits++) {
+    const y = Number(x.toPrecision(digits));
+    if (Math.fround(y) === x) return y;
+  }
+  return x;
 }
 
 // Field kinds of the descriptor (cpp/boundary.hpp, FieldKind).
