@@ -26,6 +26,18 @@ test('JSON: an array of rows, or one flat row; numeric strings allowed', () => {
   assert.deepEqual(rowsOf(parseMatrix('[0.5, "-2"]', 'Q')), [[0.5, -2]]);
 });
 
+test('a typographic minus sign (−, U+2212) is a minus, not a row label', () => {
+  const m = parseMatrix('−1, 0.5\n2, −3e−1', 'Q');
+  assert.equal(m.labels, null);
+  assert.deepEqual(rowsOf(m), [[-1, 0.5], [2, -0.3].map(Math.fround)]);
+  assert.deepEqual(rowsOf(parseMatrix('[[−1, 2], ["−0.5", 1]]', 'K')), [[-1, 2], [-0.5, 1]]);
+  // labels still work beside it, and a word is still not a number
+  const labelled = parseMatrix('cat, −1, 0\ndog, 0, −2', 'K');
+  assert.deepEqual(labelled.labels, ['cat', 'dog']);
+  assert.deepEqual(rowsOf(labelled), [[-1, 0], [0, -2]]);
+  assert.throws(() => parseMatrix('1, −x', 'Q'), /Q row 1, column 2: “−x” is not a number/);
+});
+
 test('a label column is taken from the first row and lower-cased', () => {
   const m = parseMatrix('Cat, 1, 0\ndog, 0.9, 0.1', 'K');
   assert.deepEqual(m.labels, ['cat', 'dog']);

@@ -1,11 +1,43 @@
 // Types of <attention-lab>'s public API (web/components/attention-lab.js), for lesson
 // instruments that read the lab's state. Arrays are shared with the lab: treat them as read-only.
+// The state is built without a page by labState() (web/lab/state.js), from settings
+// (web/lab/settings.js) and the pipeline of web/lab/inputs.js.
 import type { AttentionResult, Engine } from '../core/engine.js';
 import type { Vocab } from '../core/vocab.js';
 
 export type Projection = 'identity' | 'random' | 'pasted';
 
-/** What the controls show (web/lab/store.js). */
+/**
+ * The attributes of <attention-lab>, as text. Each is read through the settings table of
+ * web/lab/settings.js: an invalid value logs a console warning (naming the attribute, the value
+ * and what was expected) and the setting takes its default; a removed attribute is the default.
+ * Booleans: "" (a bare attribute), "true", "on", "yes" or "1" is on; "false", "off", "no" or "0"
+ * is off (any case).
+ */
+export interface LabAttributes {
+  /** any text; its first 128 tokens are used. Default "The cat sat on the mat because it was tired" */
+  sentence?: string;
+  /** the cross-attention probe word (its first token; "" for none). Default "animal" */
+  probe?: string;
+  /** "identity" | "random" | "pasted" (pasted needs vectors given with set()). Default "identity" */
+  projection?: string;
+  /** d_k of the random projection, a whole number from 1 to 1024. Default "64" */
+  dk?: string;
+  /** boolean: scale q·k by 1/√d_k. Default on */
+  scaled?: string;
+  /** the seed of W_Q and W_K, a whole number from 0 to 4294967295. Default "1" */
+  seed?: string;
+  /** the softmax temperature, a number from 0.01 to 100. Default "1" */
+  temperature?: string;
+  /** boolean: query i sees keys j ≤ i. Default off */
+  causal?: string;
+  /** boolean: add the sinusoidal positional encoding. Default off */
+  positional?: string;
+  /** "light" | "dark" | "auto" (the reader's system setting). Default "auto" */
+  theme?: string;
+}
+
+/** What the controls show (web/lab/settings.js: defaultSettings, createStore). */
 export interface LabSettings {
   sentence: string;
   tokens: readonly string[];
@@ -29,6 +61,8 @@ export interface LabState {
   tokens: readonly { text: string; known: boolean | null }[];
   queryLabels: readonly string[];
   keyLabels: readonly string[];
+  /** the distinct tokens not in the vocabulary, in order of appearance ([] for pasted vectors) */
+  unknown: readonly string[];
   projection: Projection;
   /** n queries, m keys, d = d_k (the width in use), dv value width */
   n: number;
@@ -46,8 +80,9 @@ export interface LabState {
   temperature: number;
   causal: boolean;
   positional: boolean;
-  /** the query row shown as bars */
+  /** the query row shown as bars (settings.selected, at most n − 1) */
   selected: number;
+  /** the causal mask applies only when n = m: otherwise labState throws (web/lab/results.js) */
   result: AttentionResult;
   /** per-row Σ weights, computed by the core (weights · 1) */
   rowSums: Float32Array;
@@ -65,6 +100,8 @@ export class AttentionLab extends HTMLElement {
   readonly vocab: Vocab | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };
+  /** 'change': a new state (read `event.target.state`). 'statechange': its older name, the state as `detail`. */
+  addEventListener(type: 'change', listener: (event: Event & { target: AttentionLab }) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: 'statechange', listener: (event: CustomEvent<Readonly<LabState>>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }

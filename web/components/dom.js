@@ -1,12 +1,4 @@
-// Small DOM helpers shared by the lab's elements (presentation only).
-
-/** Attaches an open shadow root with the given constructable sheets and markup; returns it. */
-export function attachShadow(host, sheets, html) {
-  const root = host.attachShadow({ mode: 'open' });
-  root.adoptedStyleSheets = sheets;
-  root.innerHTML = html;
-  return root;
-}
+// Small DOM helpers shared by the elements (presentation only).
 
 /**
  * Writes text only when it changes: an unchanged view costs no style or layout work. An

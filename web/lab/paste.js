@@ -4,6 +4,8 @@
 //                  blank lines and lines starting with # are skipped; a row may start with a
 //                  label ("cat, 0.1, 0.2") when the first row does.
 //   JSON:          [[0.1, 0.2], [0.3, 0.4]] (a flat [0.1, 0.2] is one row).
+// A minus sign may be the typographic one (U+2212 "−", as text copied from a formatted page or
+// a paper has it) as well as "-": "−1" is the number −1, never a row label.
 // Every problem throws a PasteError whose message names the matrix, row and column.
 
 /** Largest pasted shapes: rows (tokens) and columns (d_k). */
@@ -21,6 +23,9 @@ export class PasteError extends Error {
 }
 
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
+// Minus signs other than "-" that a number may carry: U+2212 MINUS SIGN, U+FE63 SMALL HYPHEN-MINUS,
+// U+FF0D FULLWIDTH HYPHEN-MINUS.
+const MINUS = /[\u2212\ufe63\uff0d]/g;
 const SEPARATOR = /[,;\t ]+/;
 
 /**
@@ -92,7 +97,7 @@ export function parseVectors({ q, k, v = '' }) {
 function rowsFromJson(text, name) {
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text.replace(MINUS, '-'));
   } catch (error) {
     throw new PasteError(`${name} is not valid JSON (${error.message}).`, { matrix: name });
   }
@@ -135,8 +140,9 @@ function rowsFromLines(text, name) {
 
 function toNumber(raw) {
   if (typeof raw === 'number') return raw;
-  if (typeof raw !== 'string' || !NUMBER.test(raw.trim())) return null;
-  return Number(raw);
+  if (typeof raw !== 'string') return null;
+  const text = raw.trim().replace(MINUS, '-');
+  return NUMBER.test(text) ? Number(text) : null;
 }
 
 // "row 2" plus the line number of the text area when blank or comment lines make them differ.

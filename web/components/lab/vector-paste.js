@@ -2,10 +2,12 @@
 // — CSV-like rows or JSON arrays — for a worked example. A bad paste shows an inline alert
 // naming the matrix, row and column; the lab keeps its previous vectors.
 //
-//   event: 'vectorspaste' { detail: parseVectors(...) result (web/lab/paste.js) }
-import { parseVectors } from '../lab/paste.js';
-import { attachShadow } from './dom.js';
-import { base, sheet } from './styles.js';
+//   .value   { q, k, v }: the text of the three fields (as a text field's value)
+//   .vectors the last good paste: parseVectors' result (web/lab/paste.js), or null
+//   'input' and 'change' when the reader uses a good paste ("Use these vectors", "Example")
+import { parseVectors } from '../../lab/paste.js';
+import { AlElement } from '../base.js';
+import { sheet } from '../theme.js';
 
 const styles = sheet(`
   :host { display: block; }
@@ -14,13 +16,13 @@ const styles = sheet(`
   .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
   label { display: grid; gap: 4px; font-weight: 600; font-size: 0.875rem; }
   label .hint { font-weight: 400; }
-  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--al-border); border-radius: 6px;
-    background: var(--al-bg); font-family: var(--al-mono); font-size: 0.8125rem; line-height: 1.45; tab-size: 4; }
-  textarea[aria-invalid="true"] { border-color: var(--al-danger); box-shadow: 0 0 0 1px var(--al-danger); }
+  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_border); border-radius: 6px;
+    background: var(--_bg); font-family: var(--_mono); font-size: 0.8125rem; line-height: 1.45; tab-size: 4; }
+  textarea[aria-invalid="true"] { border-color: var(--_danger); box-shadow: 0 0 0 1px var(--_danger); }
   .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-top: 10px; }
-  button { padding: 7px 14px; border-radius: 6px; border: 1px solid var(--al-border); background: var(--al-raised); cursor: pointer; font-size: 0.875rem; }
-  button.primary { background: var(--al-accent); border-color: var(--al-accent); color: var(--al-accent-text); font-weight: 600; }
-  .status { font-size: 0.8125rem; color: var(--al-muted); }
+  button { padding: 7px 14px; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); cursor: pointer; font-size: 0.875rem; }
+  button.primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
+  .status { font-size: 0.8125rem; color: var(--_muted); }
 `);
 
 // A worked example: three keys in 3-d, two queries; labels name the rows.
@@ -30,14 +32,9 @@ const EXAMPLE = {
   v: '',
 };
 
-export class VectorPaste extends HTMLElement {
-  #fields;
-  #alert;
-  #status;
-
-  constructor() {
-    super();
-    const root = attachShadow(this, [base, styles], `
+export class VectorPaste extends AlElement {
+  static styles = [styles];
+  static template = `
       <details>
         <summary>Bring your own vectors</summary>
         <p class="hint">One row per token: numbers separated by commas or spaces, optionally after a label
@@ -54,7 +51,16 @@ export class VectorPaste extends HTMLElement {
           <span class="status" aria-live="polite"></span>
         </div>
         <p class="alert" role="alert"></p>
-      </details>`);
+      </details>`;
+
+  #fields;
+  #alert;
+  #status;
+  #vectors = null;
+
+  constructor() {
+    super();
+    const root = this.shadowRoot;
     const form = root.querySelector('form');
     this.#fields = { q: form.elements.q, k: form.elements.k, v: form.elements.v };
     this.#alert = root.querySelector('.alert');
@@ -65,7 +71,11 @@ export class VectorPaste extends HTMLElement {
       for (const [name, text] of Object.entries(EXAMPLE)) this.#fields[name].value = text;
       this.apply();
     });
-    form.addEventListener('input', (event) => event.target.removeAttribute('aria-invalid'));
+  }
+
+  // Typing in a field clears its error mark (the native events stop at the shadow root).
+  onInnerInput(event) {
+    if (event.type === 'input') event.target.removeAttribute('aria-invalid');
   }
 
   /** Sets the text of the fields: { q, k, v } (any may be omitted). */
@@ -77,12 +87,17 @@ export class VectorPaste extends HTMLElement {
     return { q: this.#fields.q.value, k: this.#fields.k.value, v: this.#fields.v.value };
   }
 
+  /** The last good paste (parseVectors' result), or null. */
+  get vectors() {
+    return this.#vectors;
+  }
+
   /** Opens the panel. */
   open() {
     this.shadowRoot.querySelector('details').open = true;
   }
 
-  /** Parses the fields; on success reports 'vectorspaste', else shows why. Returns true on success. */
+  /** Parses the fields; on success they are `.vectors` ('input', 'change'), else it shows why. Returns true on success. */
   apply() {
     for (const field of Object.values(this.#fields)) field.removeAttribute('aria-invalid');
     let parsed;
@@ -97,7 +112,9 @@ export class VectorPaste extends HTMLElement {
     }
     this.#alert.textContent = '';
     this.#status.textContent = `Using ${parsed.n} quer${parsed.n === 1 ? 'y' : 'ies'} × ${parsed.m} key${parsed.m === 1 ? '' : 's'}, d_k = ${parsed.d}${parsed.v ? `, d_v = ${parsed.dv}` : ''}.`;
-    this.dispatchEvent(new CustomEvent('vectorspaste', { detail: parsed }));
+    this.#vectors = parsed;
+    this.emit('input');
+    this.emit('change');
     return true;
   }
 

@@ -1,39 +1,52 @@
 // <token-chips>: the tokens as chips. A chip selects its query row; the learner can edit,
 // remove and add tokens. One Tab stop (roving tabindex): ←/→ move, Home/End jump, Enter or
-// F2 edits, Delete/Backspace removes, typing in the last field adds.
+// F2 edits, Delete/Backspace removes, typing in the last field adds. A chip shows at most
+// LABEL_CHARS characters of its token (then "…", the token in its tooltip).
 //
 //   chips.tokens   = string[]             chips.known = boolean[] | null (null: not known yet)
 //   chips.selected = number
-//   events: 'rowselect' { detail: { index } }, 'tokenschange' { detail: { tokens } }
-import { checkToken } from '../lab/tokenize.js';
-import { attachShadow, escapeHtml } from './dom.js';
-import { base, sheet } from './styles.js';
+//   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
+//            select a chip or change the tokens
+import { checkToken } from '../../lab/tokenize.js';
+import { shortLabel, tipLabel } from '../../views/format.js';
+import { AlElement } from '../base.js';
+import { escapeHtml } from '../dom.js';
+import { sheet } from '../theme.js';
 
 const styles = sheet(`
   :host { display: block; }
   .list { display: contents; }
   .chips { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0; padding: 0; }
-  .chip { display: inline-flex; align-items: stretch; border: 1px solid var(--al-border); border-radius: 999px;
-          background: var(--al-raised); min-height: 32px; }
-  .chip.oov { border-style: dashed; border-color: var(--al-warn); background: var(--al-warn-bg); }
-  .chip.selected { border-color: var(--al-accent); background: var(--al-accent); color: var(--al-accent-text); }
+  .chip { display: inline-flex; align-items: stretch; border: 1px solid var(--_border); border-radius: 999px;
+          background: var(--_raised); min-height: 32px; }
+  .chip.oov { border-style: dashed; border-color: var(--_warn); background: var(--_warn-bg); }
+  .chip.selected { border-color: var(--_accent); background: var(--_accent); color: var(--_accent-text); }
   .tok { border: 0; background: none; padding: 4px 4px 4px 12px; border-radius: 999px 0 0 999px; cursor: pointer;
          font-size: 0.9375rem; white-space: nowrap; color: inherit; }
   .tok:focus-visible { outline-offset: 1px; }
-  .mark { font-size: 0.75em; font-weight: 700; margin-left: 3px; color: var(--al-warn); }
+  .mark { font-size: 0.75em; font-weight: 700; margin-left: 3px; color: var(--_warn); }
   .chip.selected .mark { color: inherit; }
   .x { border: 0; background: none; padding: 0 10px 0 6px; border-radius: 0 999px 999px 0; cursor: pointer;
-       color: var(--al-muted); font-size: 1rem; line-height: 1; }
+       color: var(--_muted); font-size: 1rem; line-height: 1; }
   .chip.selected .x { color: inherit; opacity: 0.85; }
-  .x:hover { color: var(--al-danger); }
+  .x:hover { color: var(--_danger); }
   .chip.selected .x:hover { color: inherit; opacity: 1; }
-  .edit { width: 7em; border: 0; border-radius: 999px; padding: 4px 12px; background: var(--al-bg); color: var(--al-text); }
-  .add { width: 9em; min-height: 32px; border: 1px dashed var(--al-border); border-radius: 999px; padding: 4px 12px;
-         background: transparent; color: var(--al-text); }
-  .add::placeholder { color: var(--al-muted); }
+  .edit { width: 7em; border: 0; border-radius: 999px; padding: 4px 12px; background: var(--_bg); color: var(--_text); }
+  .add { width: 9em; min-height: 32px; border: 1px dashed var(--_border); border-radius: 999px; padding: 4px 12px;
+         background: transparent; color: var(--_text); }
+  .add::placeholder { color: var(--_muted); }
 `);
 
-export class TokenChips extends HTMLElement {
+export class TokenChips extends AlElement {
+  static styles = [styles];
+  static template = `
+    <div class="chips" role="toolbar" aria-label="Token chips" aria-describedby="keys">
+      <span class="list"></span>
+      <input class="add" type="text" aria-label="Add a token" placeholder="+ add token" autocomplete="off" spellcheck="false">
+    </div>
+    <p id="keys" class="visually-hidden">Arrow keys move between tokens; Enter or F2 edits a token; Delete removes it. Selecting a token shows where it looks.</p>
+    <p class="alert" role="alert"></p>`;
+
   #tokens = [];
   #known = null;
   #selected = 0;
@@ -45,16 +58,9 @@ export class TokenChips extends HTMLElement {
 
   constructor() {
     super();
-    const root = attachShadow(this, [base, styles], `
-      <div class="chips" role="toolbar" aria-label="Token chips" aria-describedby="keys">
-        <span class="list"></span>
-        <input class="add" type="text" aria-label="Add a token" placeholder="+ add token" autocomplete="off" spellcheck="false">
-      </div>
-      <p id="keys" class="visually-hidden">Arrow keys move between tokens; Enter or F2 edits a token; Delete removes it. Selecting a token shows where it looks.</p>
-      <p class="alert" role="alert"></p>`);
-    this.#list = root.querySelector('.list');
-    this.#add = root.querySelector('.add');
-    this.#alert = root.querySelector('.alert');
+    this.#list = this.$('.list');
+    this.#add = this.$('.add');
+    this.#alert = this.$('.alert');
     this.#list.addEventListener('click', (event) => this.#onClick(event));
     this.#list.addEventListener('dblclick', (event) => {
       const i = indexOf(event.target);
@@ -80,6 +86,11 @@ export class TokenChips extends HTMLElement {
     return this.#tokens.slice();
   }
 
+  /** What the learner chose: the tokens and the selected chip. */
+  get value() {
+    return { tokens: this.#tokens.slice(), selected: this.#selected };
+  }
+
   set known(known) {
     const same = known === this.#known || (known && this.#known && sameList(known, this.#known));
     this.#known = known;
@@ -93,16 +104,22 @@ export class TokenChips extends HTMLElement {
     this.#markSelection();
   }
 
+  render() {
+    this.#render();
+  }
+
   #render() {
     if (this.#editing >= 0) return; // never pull the field out from under the learner
     const hadFocus = this.shadowRoot.activeElement?.classList.contains('tok');
     this.#focusIndex = Math.min(this.#focusIndex, Math.max(0, this.#tokens.length - 1));
     const html = this.#tokens.map((token, i) => {
       const oov = this.#known && this.#known[i] === false;
+      const label = shortLabel(token);
+      const shortened = label !== token;
       return `<span class="chip${oov ? ' oov' : ''}" data-i="${i}">` +
-        `<button type="button" class="tok" data-i="${i}">${escapeHtml(token)}` +
+        `<button type="button" class="tok" data-i="${i}"${shortened ? ` title="${escapeHtml(tipLabel(token))}"` : ''}>${escapeHtml(label)}` +
         (oov ? '<span class="mark" aria-hidden="true" title="not in vocabulary">?</span><span class="visually-hidden">, not in vocabulary</span>' : '') +
-        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escapeHtml(token)}”">×</button></span>`;
+        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escapeHtml(label)}”">×</button></span>`;
     });
     this.#list.innerHTML = html.join('');
     this.#markSelection();
@@ -134,7 +151,8 @@ export class TokenChips extends HTMLElement {
     this.#focusIndex = i;
     this.#selected = i;
     this.#markSelection();
-    this.dispatchEvent(new CustomEvent('rowselect', { detail: { index: i } }));
+    this.emit('input');
+    this.emit('change');
   }
 
   #onKey(event) {
@@ -217,7 +235,8 @@ export class TokenChips extends HTMLElement {
     this.#tokens = tokens;
     this.#known = null; // unknown until the lab says
     this.#render();
-    this.dispatchEvent(new CustomEvent('tokenschange', { detail: { tokens: tokens.slice() } }));
+    this.emit('input');
+    this.emit('change');
   }
 }
 

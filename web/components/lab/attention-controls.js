@@ -1,58 +1,56 @@
-// <attention-controls>: the settings of the lab as form controls. Reflects a settings object
-// and reports each change as a patch; it holds no state of its own.
+// <attention-controls>: the settings of the lab as form controls. Shows a settings object; what
+// the reader changes goes out the platform's way: `.value` holds the settings with the change,
+// then an 'input' event (a slider while it moves, a switch, a valid seed), and 'change' once it
+// is settled (a slider let go). It holds no state of its own beyond what it shows.
 //
 //   controls.value = { projection, dk, seed, scaled, temperature, causal, positional,
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
-//   event: 'settingschange' { detail: patch }  e.g. { dk: 256 } or { scaled: false }
-import { fixed } from '../views/format.js';
-import { DK_STEPS, TEMPERATURE_STEPS } from '../lab/store.js';
-import { attachShadow, setText } from './dom.js';
-import { base, sheet } from './styles.js';
+//   controls.value → the same with the reader's change, e.g. { …, dk: 256 }
+import { DK_STEPS, TEMPERATURE_STEPS } from '../../lab/settings.js';
+import { fixed } from '../../views/format.js';
+import { AlElement } from '../base.js';
+import { setText } from '../dom.js';
+import { sheet } from '../theme.js';
 
 const styles = sheet(`
   :host { display: block; font-size: 0.9375rem; }
   form { display: grid; gap: 14px; margin: 0; }
   fieldset { border: 0; margin: 0; padding: 0; min-width: 0; }
   legend, .name { font-weight: 600; font-size: 0.875rem; padding: 0; margin-bottom: 6px; }
-  .segmented { display: grid; grid-template-columns: repeat(3, 1fr); border: 1px solid var(--al-border); border-radius: 8px; overflow: hidden; }
+  .segmented { display: grid; grid-template-columns: repeat(3, 1fr); border: 1px solid var(--_border); border-radius: 8px; overflow: hidden; }
   .segmented label { position: relative; display: flex; }
-  .segmented label + label { border-left: 1px solid var(--al-border); }
+  .segmented label + label { border-left: 1px solid var(--_border); }
   .segmented input { position: absolute; opacity: 0; inset: 0; margin: 0; cursor: pointer; }
   .segmented span { flex: 1; text-align: center; padding: 6px 4px; font-size: 0.8125rem; cursor: pointer; }
-  .segmented input:checked + span { background: var(--al-accent); color: var(--al-accent-text); font-weight: 600; }
-  .segmented input:focus-visible + span { outline: 2px solid var(--al-focus); outline-offset: -3px; border-radius: 6px; }
-  .segmented input:disabled + span { color: var(--al-muted); opacity: 0.6; cursor: not-allowed; }
+  .segmented input:checked + span { background: var(--_accent); color: var(--_accent-text); font-weight: 600; }
+  .segmented input:focus-visible + span { outline: 2px solid var(--_focus); outline-offset: -3px; border-radius: 6px; }
+  .segmented input:disabled + span { color: var(--_muted); opacity: 0.6; cursor: not-allowed; }
   .field { display: grid; gap: 4px; }
   .top { display: flex; justify-content: space-between; align-items: baseline; gap: 8px; }
   .top label { font-weight: 600; font-size: 0.875rem; }
-  output { font-family: var(--al-mono); font-size: 0.875rem; font-variant-numeric: tabular-nums; }
-  input[type="range"] { width: 100%; margin: 4px 0; accent-color: var(--al-accent); }
+  output { font-family: var(--_mono); font-size: 0.875rem; font-variant-numeric: tabular-nums; }
+  input[type="range"] { width: 100%; margin: 4px 0; accent-color: var(--_accent); }
   input[type="range"]:disabled { opacity: 0.45; }
   .check { display: flex; align-items: center; gap: 10px; cursor: pointer; font-weight: 600; font-size: 0.875rem; }
-  .check input { width: 18px; height: 18px; margin: 0; accent-color: var(--al-accent); flex: none; }
-  input[role="switch"] { appearance: none; width: 34px; height: 20px; border-radius: 999px; background: var(--al-track);
-    border: 1px solid var(--al-border); position: relative; cursor: pointer; transition: background 0.12s; }
+  .check input { width: 18px; height: 18px; margin: 0; accent-color: var(--_accent); flex: none; }
+  input[role="switch"] { appearance: none; width: 34px; height: 20px; border-radius: 999px; background: var(--_track);
+    border: 1px solid var(--_border); position: relative; cursor: pointer; transition: background 0.12s; }
   input[role="switch"]::after { content: ""; position: absolute; top: 2px; left: 2px; width: 14px; height: 14px; border-radius: 50%;
-    background: var(--al-muted); transition: transform 0.12s; }
-  input[role="switch"]:checked { background: var(--al-accent); border-color: var(--al-accent); }
-  input[role="switch"]:checked::after { transform: translateX(14px); background: var(--al-accent-text); }
+    background: var(--_muted); transition: transform 0.12s; }
+  input[role="switch"]:checked { background: var(--_accent); border-color: var(--_accent); }
+  input[role="switch"]:checked::after { transform: translateX(14px); background: var(--_accent-text); }
   .hint { margin: 0; }
   .hint.indent { margin-left: 44px; }
   .hint.indent-check { margin-left: 28px; }
-  .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--al-border); border-radius: 6px; background: var(--al-bg); font-family: var(--al-mono); }
+  .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_border); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
   .seed input:disabled { opacity: 0.5; }
   sub { font-size: 0.75em; }
   .group { display: grid; gap: 8px; }
 `);
 
-export class AttentionControls extends HTMLElement {
-  #value = null;
-  #projHint = '';
-  #els;
-
-  constructor() {
-    super();
-    const root = attachShadow(this, [base, styles], `
+export class AttentionControls extends AlElement {
+  static styles = [styles];
+  static template = `
       <form novalidate>
         <fieldset>
           <legend>Projection</legend>
@@ -93,7 +91,15 @@ export class AttentionControls extends HTMLElement {
           <input id="seed" type="number" inputmode="numeric" min="0" max="4294967295" step="1" aria-describedby="seed-hint">
           <p class="hint" id="seed-hint">Picks the random W<sub>Q</sub> and W<sub>K</sub>.</p>
         </div>
-      </form>`);
+      </form>`;
+
+  #value = null;
+  #projHint = '';
+  #els;
+
+  constructor() {
+    super();
+    const root = this.shadowRoot;
     const $ = (id) => root.getElementById(id);
     this.#els = {
       form: root.querySelector('form'),
@@ -109,15 +115,21 @@ export class AttentionControls extends HTMLElement {
       positional: $('positional'),
       seed: $('seed'),
     };
-    const form = this.#els.form;
-    form.addEventListener('submit', (event) => event.preventDefault());
-    // Native input/change events stop here: the host reports one 'settingschange' instead.
-    root.addEventListener('input', (event) => this.#onInput(event));
-    root.addEventListener('change', (event) => this.#onInput(event));
+    this.#els.form.addEventListener('submit', (event) => event.preventDefault());
   }
 
   set value(value) {
     this.#value = value;
+    this.invalidate();
+  }
+
+  get value() {
+    return this.#value;
+  }
+
+  render() {
+    const value = this.#value;
+    if (!value) return;
     const e = this.#els;
     const random = value.projection === 'random';
     for (const radio of e.radios) {
@@ -152,21 +164,16 @@ export class AttentionControls extends HTMLElement {
     e.seed.disabled = !random;
   }
 
-  get value() {
-    return this.#value;
-  }
-
-  // Every control fires 'input' as it changes (checkboxes and radios included); 'change' only
-  // matters for the seed field, which is reset on leaving it with an invalid number.
-  #onInput(event) {
-    event.stopPropagation();
+  // Every control fires a native 'input' as it changes (checkboxes and radios included) and
+  // 'change' when settled; the seed field is reset on leaving it with an invalid number.
+  onInnerInput(event) {
     const target = event.target;
     const e = this.#els;
     if (event.type === 'change') {
       if (target === e.seed && target.getAttribute('aria-invalid') === 'true') {
         target.value = String(this.#value?.seed ?? 1);
         target.setAttribute('aria-invalid', 'false');
-      }
+      } else if (this.#value) this.emit('change');
       return;
     }
     let patch = null;
@@ -182,7 +189,9 @@ export class AttentionControls extends HTMLElement {
       target.setAttribute('aria-invalid', String(!ok));
       if (ok) patch = { seed };
     }
-    if (patch) this.dispatchEvent(new CustomEvent('settingschange', { detail: patch }));
+    if (!patch || !this.#value) return;
+    this.#value = { ...this.#value, ...patch };
+    this.emit('input');
   }
 }
 

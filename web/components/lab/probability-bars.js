@@ -1,19 +1,20 @@
-// <probability-bars>: one query's attention weights over the keys, one bar per key.
-// Every bar is a role="meter" (0…1, aria-valuenow = the weight, the key token in its name),
-// followed by the row's sum, entropy and largest weight — all numbers from the engine.
+// <probability-bars>: one query's attention weights over the keys, one bar per key, drawn from
+// the scene of web/views/bars.js. Every bar is a role="meter" (0…1, aria-valuenow = the weight,
+// the key token in its name), followed by the row's sum, entropy and largest weight — all
+// numbers from the engine.
 //
-//   bars.data = { labels: string[m], weights: Float32Array(m), scores: Float32Array(m),
-//                 rowSum, entropy, maxWeight, known?: boolean[m] | null }
+//   bars.data = { labels, weights, scores, rowSum, entropy, maxWeight, known }  (web/lab/state.js queryRow)
 //
-// Updates are incremental: rows are added or removed only when m changes. Every row's meter
-// (its name, aria-valuenow and aria-valuetext) is written at once; what a row shows (bar,
-// number, bold, hatching) is drawn at once only for rows on or within 100 px of the screen.
-// Rows farther away (at 64 keys most of the list is below the fold) are drawn when they come
-// that near, at the first scroll, or once input settles (150 ms without new data): an input
+// The data is drawn as it is set, incrementally: rows are added or removed only when m changes.
+// Every row's meter (its name, aria-valuenow and aria-valuetext) is written at once; what a row
+// shows (bar, number, bold, hatching) is drawn at once only for rows on or within 100 px of the
+// screen. Rows farther away (at 64 keys most of the list is below the fold) are drawn when they
+// come that near, at the first scroll, or once input settles (150 ms without new data): an input
 // costs them no style, layout or paint.
-import { fixed } from '../views/format.js';
-import { attachShadow, setHidden, setText } from './dom.js';
-import { base, sheet } from './styles.js';
+import { barsScene } from '../../views/bars.js';
+import { AlElement } from '../base.js';
+import { setHidden, setText } from '../dom.js';
+import { sheet } from '../theme.js';
 
 const styles = sheet(`
   /* A compositing layer of its own (opacity, not transform: a transform layer would snap the
@@ -29,22 +30,22 @@ const styles = sheet(`
   .row + .row { margin-top: 3px; }
   .label { flex: none; width: var(--label-width, 5em); text-align: right; overflow: hidden; text-overflow: ellipsis;
     white-space: nowrap; font-size: 0.875rem; }
-  .label.oov { text-decoration: underline dotted var(--al-warn); text-underline-offset: 3px; }
-  .track { position: relative; flex: 1 1 auto; min-width: 40px; height: 14px; border-radius: 3px; background: var(--al-track); overflow: hidden; }
-  .fill { position: absolute; inset: 0; background: var(--al-bar); transform-origin: left center; transform: scaleX(0); }
-  .row.max .fill { background: var(--al-bar-max); }
+  .label.oov { text-decoration: underline dotted var(--_warn); text-underline-offset: 3px; }
+  .track { position: relative; flex: 1 1 auto; min-width: 40px; height: 14px; border-radius: 3px; background: var(--_track); overflow: hidden; }
+  .fill { position: absolute; inset: 0; background: var(--_bar); transform-origin: left center; transform: scaleX(0); }
+  .row.max .fill { background: var(--_bar-max); }
   .row.max .label, .row.max .value { font-weight: 600; }
   .row.masked .track {
-    background: repeating-linear-gradient(135deg, var(--al-masked) 0 4px, var(--al-masked-line) 4px 5px);
+    background: repeating-linear-gradient(135deg, var(--_masked) 0 4px, var(--_masked-line) 4px 5px);
   }
   .value { flex: none; contain: strict; width: 4.2em; height: 1.2rem; line-height: 1.2rem; font-size: 0.8125rem;
-    text-align: right; color: var(--al-text); font-family: var(--al-mono); }
-  .row.masked .value, .row.masked .label { color: var(--al-muted); }
-  .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--al-border); font-size: 0.8125rem; }
+    text-align: right; color: var(--_text); font-family: var(--_mono); }
+  .row.masked .value, .row.masked .label { color: var(--_muted); }
+  .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--_border); font-size: 0.8125rem; }
   .summary div { display: flex; gap: 6px; }
-  .summary dt { color: var(--al-muted); }
-  .summary dd { margin: 0; font-family: var(--al-mono); }
-  .empty { color: var(--al-muted); font-size: 0.875rem; }
+  .summary dt { color: var(--_muted); }
+  .summary dd { margin: 0; font-family: var(--_mono); }
+  .empty { color: var(--_muted); font-size: 0.875rem; }
 `);
 
 // Rows within this margin of the viewport are drawn at once. A scroll draws the others in the
@@ -53,11 +54,23 @@ const styles = sheet(`
 const NEAR_SCREEN = '100px 0px';
 const SETTLE_MS = 150; // rows farther away are drawn this long after the last update
 
-export class ProbabilityBars extends HTMLElement {
+export class ProbabilityBars extends AlElement {
+  static styles = [styles];
+  static template = `
+    <p class="empty" hidden></p>
+    <div class="rows" role="list"></div>
+    <dl class="summary" hidden>
+      <div><dt>Σ weights</dt><dd data-k="sum"></dd></div>
+      <div><dt>entropy</dt><dd data-k="entropy"></dd></div>
+      <div><dt>max weight</dt><dd data-k="max"></dd></div>
+    </dl>`;
+
   #rows = []; // per key: its elements, what it should show and what it shows (see #resize)
-  #labels = null;
+  #scene = null;
+  #labelEm = NaN;
   #list;
   #summary;
+  #sums;
   #empty;
   #near; // IntersectionObserver: which rows are on or near the screen
   #byElement = new Map(); // row element → its row
@@ -66,17 +79,10 @@ export class ProbabilityBars extends HTMLElement {
 
   constructor() {
     super();
-    const root = attachShadow(this, [base, styles], `
-      <p class="empty" hidden></p>
-      <div class="rows" role="list"></div>
-      <dl class="summary" hidden>
-        <div><dt>Σ weights</dt><dd data-k="sum"></dd></div>
-        <div><dt>entropy</dt><dd data-k="entropy"></dd></div>
-        <div><dt>max weight</dt><dd data-k="max"></dd></div>
-      </dl>`);
-    this.#list = root.querySelector('.rows');
-    this.#summary = root.querySelector('.summary');
-    this.#empty = root.querySelector('.empty');
+    this.#list = this.$('.rows');
+    this.#summary = this.$('.summary');
+    this.#sums = { sum: this.$('[data-k="sum"]'), entropy: this.$('[data-k="entropy"]'), max: this.$('[data-k="max"]') };
+    this.#empty = this.$('.empty');
     this.#near = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         const r = this.#byElement.get(entry.target);
@@ -94,52 +100,54 @@ export class ProbabilityBars extends HTMLElement {
   /** Shows a message instead of bars (e.g. while loading). */
   set message(text) {
     this.#empty.textContent = text;
-    this.#empty.hidden = !text;
+    setHidden(this.#empty, !text);
     if (text) {
+      this.#scene = null;
       this.#resize(0);
-      this.#summary.hidden = true;
+      setHidden(this.#summary, true);
     }
   }
 
-  set data({ labels, weights, scores, rowSum, entropy, maxWeight, known = null }) {
+  set data(row) {
+    this.#show(barsScene(row));
+  }
+
+  /** The scene on screen (web/views/bars.js), or null while a message shows. */
+  get scene() {
+    return this.#scene;
+  }
+
+  #show(scene) {
+    this.#scene = scene;
     setHidden(this.#empty, true);
-    const m = weights.length;
-    this.#resize(m);
-    if (this.#labels !== labels) {
-      // the label column fits the longest label: ~0.6em a character (em, not ch, so a bold
-      // label is as wide as the others), at most 9em
-      this.#labels = labels;
-      const longest = labels.reduce((most, label) => Math.max(most, label.length), 2);
-      this.style.setProperty('--label-width', `${Math.min(9, 0.6 * longest + 0.6).toFixed(1)}em`);
+    this.#resize(scene.m);
+    if (this.#labelEm !== scene.labelEm) {
+      this.#labelEm = scene.labelEm;
+      this.style.setProperty('--label-width', `${scene.labelEm.toFixed(1)}em`);
     }
-    for (let j = 0; j < m; j++) {
+    scene.rows.forEach((want, j) => {
       const r = this.#rows[j];
-      const w = weights[j];
-      const masked = scores[j] === -Infinity;
-      const name = `${labels[j]} (key ${j + 1})`;
-      if (r.name !== name) {
-        r.name = name;
-        r.label.textContent = labels[j];
-        r.label.title = labels[j];
-        r.meter.setAttribute('aria-label', name);
+      if (r.name !== want.name) {
+        r.name = want.name;
+        r.label.textContent = want.label;
+        r.label.title = want.title;
+        r.meter.setAttribute('aria-label', want.name);
       }
-      const oov = known ? !known[j] : false;
-      const isMax = !masked && w === maxWeight && maxWeight > 0;
-      const text = masked ? 'masked' : fixed(w, 3);
-      if (r.w !== w || r.masked !== masked) {
-        r.w = w;
-        r.masked = masked;
-        r.meter.setAttribute('aria-valuenow', String(Number.isFinite(w) ? w : 0));
+      if (r.weight !== want.weight || r.masked !== want.masked) {
+        r.weight = want.weight;
+        r.masked = want.masked;
+        r.meter.setAttribute('aria-valuenow', String(want.weight));
       }
-      if (r.text !== text) {
-        r.text = text;
-        r.meter.setAttribute('aria-valuetext', masked ? 'masked (causal)' : text);
+      if (r.valueText !== want.valueText) {
+        r.valueText = want.valueText;
+        r.meter.setAttribute('aria-valuetext', want.valueText);
       }
-      r.oov = oov;
-      r.isMax = isMax;
+      r.text = want.text;
+      r.unknown = want.unknown;
+      r.max = want.max;
       if (r.near) draw(r);
       else this.#stale.add(r);
-    }
+    });
     if (this.#stale.size > 0) {
       clearTimeout(this.#settleTimer);
       this.#settleTimer = setTimeout(this.#drawStale, SETTLE_MS);
@@ -147,9 +155,9 @@ export class ProbabilityBars extends HTMLElement {
       addEventListener('scroll', this.#drawStale, { capture: true, passive: true });
     }
     setHidden(this.#summary, false);
-    setText(this.#summary.querySelector('[data-k="sum"]'), fixed(rowSum, 3));
-    setText(this.#summary.querySelector('[data-k="entropy"]'), `${fixed(entropy, 3)} nats`);
-    setText(this.#summary.querySelector('[data-k="max"]'), fixed(maxWeight, 3));
+    setText(this.#sums.sum, scene.summary.sum);
+    setText(this.#sums.entropy, scene.summary.entropy);
+    setText(this.#sums.max, scene.summary.max);
   }
 
   // Draws the rows that waited off screen (input has settled, or the page scrolls).
@@ -185,14 +193,15 @@ export class ProbabilityBars extends HTMLElement {
         number: value.appendChild(document.createTextNode('')),
         near: true, // until the observer says otherwise: a new row is drawn at once
         name: null,
-        // what the row should show (w and text are also its meter's aria-valuenow/-valuetext)
-        w: NaN,
+        // what the row should show (weight and valueText are also its meter's aria-valuenow/-valuetext)
+        weight: NaN,
         masked: false,
+        valueText: '',
         text: '',
-        oov: false,
-        isMax: false,
+        unknown: false,
+        max: false,
         // what it shows
-        shown: { scale: 0, masked: false, text: '', oov: false, isMax: false },
+        shown: { weight: 0, masked: false, text: '', unknown: false, max: false },
       };
       this.#byElement.set(row, r);
       this.#rows.push(r);
@@ -204,12 +213,11 @@ export class ProbabilityBars extends HTMLElement {
 // Brings a row's bar, number and classes up to date with its meter, writing only what changed.
 function draw(r) {
   const shown = r.shown;
-  const scale = Number.isFinite(r.w) ? r.w : 0;
-  if (shown.scale !== scale) r.fill.style.transform = `scaleX(${(shown.scale = scale)})`;
+  if (shown.weight !== r.weight) r.fill.style.transform = `scaleX(${(shown.weight = r.weight)})`;
   if (shown.text !== r.text) r.number.data = shown.text = r.text;
   if (shown.masked !== r.masked) r.row.classList.toggle('masked', (shown.masked = r.masked));
-  if (shown.isMax !== r.isMax) r.row.classList.toggle('max', (shown.isMax = r.isMax));
-  if (shown.oov !== r.oov) r.label.classList.toggle('oov', (shown.oov = r.oov));
+  if (shown.max !== r.max) r.row.classList.toggle('max', (shown.max = r.max));
+  if (shown.unknown !== r.unknown) r.label.classList.toggle('oov', (shown.unknown = r.unknown));
 }
 
 customElements.define('probability-bars', ProbabilityBars);

@@ -1,0 +1,242 @@
+// The lab's settings: one table of every setting (its type, default and range, and whether an
+// attribute of <attention-lab> sets it), the one rule that reads a setting from text, and the
+// store. No DOM: the same table serves the element, a URL and Node.
+//
+//   const store = createStore();          // defaultSettings()
+//   store.set({ dk: 256, scaled: false }) // → { rejected: {} }; invalid fields are left out, with a reason
+//   readSetting('dk', '300')              // → { value: 300 } or { error: 'expected …' }
+//   applyAttribute(store, 'dk', '0')      // → a warning naming dk="0", what was expected and the default, which is used
+//
+// Reading text (attributes now, URL parameters later) follows one rule per type:
+//   boolean  "", "true", "on", "yes" or "1" is on; "false", "off", "no" or "0" is off (any case,
+//            spaces around ignored); any other text is invalid. A bare attribute (causal) is on.
+//   integer  decimal digits within the range; number: a decimal number within the range
+//   choice   one of the listed words, exactly
+//   text     any text
+// An invalid attribute is never half-applied: the console says what was wrong and the setting
+// takes its default (a removed attribute also means the default).
+import { MAX_TOKENS, tokenize } from './tokenize.js';
+
+export const DEFAULT_SENTENCE = 'The cat sat on the mat because it was tired';
+export const DEFAULT_PROBE = 'animal';
+
+/** Stops of the d_k slider (log steps). */
+export const DK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+/** Stops of the temperature slider. */
+export const TEMPERATURE_STEPS = Object.freeze([0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 4, 10]);
+export const PROJECTIONS = Object.freeze(['identity', 'random', 'pasted']);
+/** Values of the `theme` attribute (applied by the style sheet; not a setting of the store). */
+export const THEME_NAMES = Object.freeze(['auto', 'light', 'dark']);
+
+const MAX_SEED = 0xffffffff;
+// A wrong value is quoted in a warning up to this many characters.
+const QUOTE_CHARS = 40;
+
+// ---- types: what a value must be, as code (check) and as text (parse) -------------------
+// check(value) and parse(text) return { value } or { error: what was expected }.
+
+function integerType(min, max) {
+  const expected = `a whole number from ${min} to ${max}`;
+  const check = (value) => {
+    // numeric text is accepted too, as set() always has
+    const x = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return Number.isInteger(x) && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
+  };
+  return { expected, check, parse: (text) => (/^\s*\d+\s*$/.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+}
+
+function numberType(min, max) {
+  const expected = `a number from ${min} to ${max}`;
+  const check = (value) => {
+    const x = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    return typeof x === 'number' && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
+  };
+  return { expected, check, parse: (text) => (/^\s*[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+}
+
+const ON = /^(|true|on|yes|1)$/i;
+const OFF = /^(false|off|no|0)$/i;
+const booleanType = {
+  expected: 'true or false (also on/off, yes/no, 1/0; a bare attribute is true)',
+  check: (value) => (typeof value === 'boolean' ? { value } : { error: 'must be true or false' }),
+  parse(text) {
+    const t = text.trim();
+    if (ON.test(t)) return { value: true };
+    if (OFF.test(t)) return { value: false };
+    return { error: `must be ${booleanType.expected}` };
+  },
+};
+
+function choiceType(values) {
+  const expected = `one of ${values.join(', ')}`;
+  const check = (value) => (values.includes(value) ? { value } : { error: `must be ${expected}` });
+  return { expected, check, parse: check };
+}
+
+const textType = {
+  expected: 'text',
+  check: (value) => (typeof value === 'string' ? { value } : { error: 'must be text' }),
+  parse: (text) => ({ value: text }),
+};
+
+const tokensType = {
+  expected: 'a list of non-empty strings',
+  check: (value) =>
+    Array.isArray(value) && value.every((t) => typeof t === 'string' && t !== '')
+      ? { value }
+      : { error: 'must be a list of non-empty strings' },
+};
+
+const pastedType = {
+  expected: 'the result of parseVectors (web/lab/paste.js), or null',
+  check: (value) =>
+    value === null || (typeof value === 'object' && value.q instanceof Float32Array)
+      ? { value }
+      : { error: 'must be the result of parseVectors' },
+};
+
+// ---- the table ---------------------------------------------------------------------------
+// key → { type, default, attribute (an attribute of <attention-lab> sets it), doc, and
+// optionally derive(value, state, patch): the fields the value sets, once it is valid }.
+
+const DEFAULT_TOKENS = Object.freeze(tokenize(DEFAULT_SENTENCE));
+
+/** Every setting of the lab. */
+export const SETTINGS = Object.freeze({
+  sentence: {
+    type: textType,
+    default: DEFAULT_SENTENCE,
+    attribute: true,
+    doc: `the text of the Tokens field; its first ${MAX_TOKENS} tokens are the chips`,
+    // typed text sets the chips; chips edited one by one set both (the patch then has tokens)
+    derive: (sentence, _state, patch) => ('tokens' in patch ? { sentence } : { sentence, ...tokensOf(tokenize(sentence)) }),
+  },
+  tokens: {
+    type: tokensType,
+    default: DEFAULT_TOKENS,
+    attribute: false,
+    doc: 'the tokens (chips): the text’s tokens unless edited as chips',
+    derive: (tokens) => tokensOf(tokens),
+  },
+  truncated: {
+    type: null, // derived from the tokens, never set
+    default: false,
+    attribute: false,
+    doc: `the text had more than ${MAX_TOKENS} tokens; only the first ${MAX_TOKENS} are used`,
+  },
+  probe: {
+    type: textType,
+    default: DEFAULT_PROBE,
+    attribute: true,
+    doc: 'the cross-attention probe word (its first token; empty: no probe)',
+    derive: (text) => ({ probe: tokenize(text)[0] ?? '' }),
+  },
+  projection: {
+    type: choiceType(PROJECTIONS),
+    default: 'identity',
+    attribute: true,
+    doc: 'identity (q = k = x), random (seeded projections to d_k) or pasted (your own Q and K)',
+    derive: (projection, state, patch) =>
+      projection === 'pasted' && !state.pasted && !patch.pasted ? { error: 'needs pasted vectors: paste Q and K first' } : { projection },
+  },
+  dk: { type: integerType(1, DK_STEPS.at(-1)), default: 64, attribute: true, doc: 'the projected width d_k of the random projection' },
+  seed: { type: integerType(0, MAX_SEED), default: 1, attribute: true, doc: 'the seed of the random W_Q and W_K' },
+  scaled: { type: booleanType, default: true, attribute: true, doc: 'scale q·k by 1/√d_k' },
+  temperature: { type: numberType(0.01, 100), default: 1, attribute: true, doc: 'the softmax temperature: softmax(scores / T)' },
+  causal: { type: booleanType, default: false, attribute: true, doc: 'the causal mask: query i sees keys j ≤ i' },
+  positional: { type: booleanType, default: false, attribute: true, doc: 'add the sinusoidal positional encoding to the word vectors' },
+  // 1: "cat", the row of the headline numbers
+  selected: { type: integerType(0, MAX_TOKENS - 1), default: 1, attribute: false, doc: 'the query row shown as bars' },
+  pasted: { type: pastedType, default: null, attribute: false, doc: 'the last valid paste (parseVectors’ result, with an id)' },
+});
+
+function tokensOf(all) {
+  return { tokens: Object.freeze(all.slice(0, MAX_TOKENS)), truncated: all.length > MAX_TOKENS };
+}
+
+/** A fresh settings object with every default. */
+export function defaultSettings() {
+  return Object.fromEntries(Object.entries(SETTINGS).map(([key, entry]) => [key, entry.default]));
+}
+
+/**
+ * The attributes of <attention-lab>: the settings that have one, and `theme` (light, dark or
+ * auto; the style sheet applies it).
+ */
+export const ATTRIBUTES = Object.freeze([...Object.keys(SETTINGS).filter((key) => SETTINGS[key].attribute), 'theme']);
+
+/**
+ * A setting read from text by the rule of its type (attributes, URL parameters):
+ * { value } or { error } saying what was expected.
+ */
+export function readSetting(key, text) {
+  if (key === 'theme') return THEME_NAMES.includes(text) ? { value: text } : { error: `must be one of ${THEME_NAMES.join(', ')}` };
+  const entry = SETTINGS[key];
+  if (!entry?.attribute) return { error: 'is not a setting that text can set' };
+  return entry.type.parse(String(text));
+}
+
+/**
+ * Applies an attribute of <attention-lab> to the store (`text` null: the attribute was removed,
+ * and the default is used). Returns null, or a warning for the console when the value was
+ * invalid: it names the attribute, the value and what was expected, and the default is used.
+ */
+export function applyAttribute(store, name, text) {
+  if (!ATTRIBUTES.includes(name)) return null;
+  const fallback = name === 'theme' ? 'auto' : SETTINGS[name].default;
+  if (text === null) {
+    if (name !== 'theme') store.set({ [name]: fallback });
+    return null;
+  }
+  const read = readSetting(name, text);
+  const error = read.error ?? (name === 'theme' ? null : store.set({ [name]: read.value }).rejected[name]);
+  if (!error) return null;
+  if (name !== 'theme') store.set({ [name]: fallback });
+  const quoted = text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
+  return `<attention-lab> ${name}="${quoted}" is not valid: it ${error}. Using the default, ${JSON.stringify(fallback)}.`;
+}
+
+/**
+ * The store: one frozen settings object, changed only through set(patch), which cleans the
+ * patch so that what reaches the core is always valid.
+ */
+export function createStore(initial = defaultSettings()) {
+  let state = Object.freeze({ ...initial });
+  const listeners = new Set();
+  let pasteId = 0;
+  return {
+    get: () => state,
+    /** Applies a patch; invalid fields are left out and returned in `rejected` with a reason. */
+    set(patch) {
+      const { clean, rejected } = cleanPatch(patch, state);
+      if (clean.pasted) clean.pasted = Object.freeze({ ...clean.pasted, id: ++pasteId });
+      const changed = Object.keys(clean).some((key) => clean[key] !== state[key]);
+      if (changed) {
+        state = Object.freeze({ ...state, ...clean });
+        for (const listener of listeners) listener(state);
+      }
+      return { rejected };
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+function cleanPatch(patch, state) {
+  const clean = {};
+  const rejected = {};
+  for (const [key, raw] of Object.entries(patch ?? {})) {
+    const entry = SETTINGS[key];
+    if (!entry || !entry.type) {
+      rejected[key] = entry ? 'is derived from the tokens and cannot be set' : 'unknown setting';
+      continue;
+    }
+    const checked = entry.type.check(raw);
+    const fields = checked.error ? checked : entry.derive ? entry.derive(checked.value, state, patch) : { [key]: checked.value };
+    if (fields.error) rejected[key] = fields.error;
+    else Object.assign(clean, fields);
+  }
+  return { clean, rejected };
+}
