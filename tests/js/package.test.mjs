@@ -1,5 +1,5 @@
 // The package as a user gets it: `npm pack` (what package.json's `files` lists; the build is
-// already in place, so its prepack step is skipped here — scripts/package-check.sh packs a clean
+// already in place, so its prepare step is skipped here — scripts/package-check.sh packs a clean
 // clone with it), `npm install` of the .tgz into an empty folder, offline, and then the package
 // by its name only: imported from an ES module and from CommonJS, its command run, its README's
 // links followed. Runs under whatever Node runs the test (scripts/package-check.sh: every line
