@@ -1,12 +1,12 @@
 // The package as a user gets it: `npm pack` (what package.json's `files` lists; the build is
-// already in place, so its prepare step is skipped here — scripts/package-check.sh packs a clean
+// already in place, so its prepare step is skipped here — scripts/package-check.mjs packs a clean
 // clone with it), `npm install` of the .tgz into an empty folder, offline, and then the package
 // by its name only: imported from an ES module and from CommonJS, its command run, its README's
-// links followed. Runs under whatever Node runs the test (scripts/package-check.sh: every line
+// links followed. Runs under whatever Node runs the test (scripts/package-check.mjs: every line
 // of `engines`).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +31,18 @@ let installed;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'attention-lab-package-'));
-  const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
-  [packed] = JSON.parse(stdout);
+  // ATTN_PACKAGE_TARBALL: a tarball packed already (scripts/package-check.mjs, from a clean clone)
+  const given = process.env.ATTN_PACKAGE_TARBALL;
+  if (given) {
+    const { stdout } = await run('tar', ['-tzf', given]);
+    packed = { filename: given, size: statSync(given).size, files: stdout.split('\n').filter(Boolean).map((path) => ({ path: path.replace(/^package\//, '') })) };
+  } else {
+    const { stdout } = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
+    [packed] = JSON.parse(stdout);
+    packed.filename = join(dir, packed.filename);
+  }
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'a-lesson', private: true }));
-  await npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, packed.filename)], { cwd: dir });
+  await npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', packed.filename], { cwd: dir });
   installed = join(dir, 'node_modules', 'attention-lab');
 });
 
