@@ -61,23 +61,27 @@ export const base = sheet(`
 
 /**
  * The theme as concrete colours, for what draws outside CSS (canvas, SVG views): each key of
- * THEMES resolved on `element` (host overrides and light/dark included), through a probe's
- * computed `color`. Re-read when the colour scheme or the theme attribute changes.
+ * THEMES resolved on `element` (host overrides and light/dark included), through the computed
+ * `color` of one hidden probe per colour, all added at once so that style is computed once.
+ * Re-read when the colour scheme or the theme attribute changes.
  */
 export function readTheme(element) {
   const root = element.shadowRoot ?? element;
-  const probe = document.createElement('span');
-  probe.hidden = true;
-  root.append(probe);
+  const holder = document.createElement('span');
+  holder.hidden = true;
+  const probes = {};
+  for (const key of Object.keys(THEMES.light)) {
+    if (key in FONTS) continue;
+    const probe = (probes[key] = document.createElement('span'));
+    probe.style.color = `var(${privateName(key)})`;
+    holder.append(probe);
+  }
+  root.append(holder);
+  const fonts = getComputedStyle(element);
   const resolved = {};
   for (const key of Object.keys(THEMES.light)) {
-    if (key in FONTS) {
-      resolved[key] = getComputedStyle(element).getPropertyValue(privateName(key)).trim() || FONTS[key];
-      continue;
-    }
-    probe.style.color = `var(${privateName(key)})`;
-    resolved[key] = getComputedStyle(probe).color;
+    resolved[key] = key in FONTS ? fonts.getPropertyValue(privateName(key)).trim() || FONTS[key] : getComputedStyle(probes[key]).color;
   }
-  probe.remove();
+  holder.remove();
   return Object.freeze(resolved);
 }

@@ -8,8 +8,7 @@
 //   controls.value → the same with the reader's change, e.g. { …, dk: 256 }
 import { DK_STEPS, TEMPERATURE_STEPS } from '../../lab/settings.js';
 import { fixed } from '../../views/format.js';
-import { AlElement } from '../base.js';
-import { setText } from '../dom.js';
+import { AlElement, setText } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`

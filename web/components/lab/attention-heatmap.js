@@ -11,8 +11,7 @@
 // The data is drawn as it is set: whoever sets it may read the picture at once.
 import { fixed, score, tipLabel } from '../../views/format.js';
 import { FONT_PX, heatmapScene } from '../../views/heatmap.js';
-import { AlElement } from '../base.js';
-import { escapeHtml, setHidden } from '../dom.js';
+import { AlElement, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { HeatmapPainter } from './heatmap-painter.js';
 
@@ -35,7 +34,7 @@ const styles = sheet(`
   /* as wide as its text, up to 28em: a long token wraps in the first line, the numbers never */
   .tip {
     position: absolute; z-index: 2; pointer-events: none; transform: translate(-50%, calc(-100% - 8px));
-    width: max-content; max-width: 28em;
+    width: max-content; max-width: min(28em, 100%);
     padding: 6px 9px; border-radius: 6px; background: var(--_text); color: var(--_bg);
     font-size: 0.8125rem; line-height: 1.35; white-space: nowrap; box-shadow: 0 2px 10px rgb(0 0 0 / 0.2);
     font-variant-numeric: tabular-nums;

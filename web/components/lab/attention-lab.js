@@ -16,14 +16,12 @@ import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../../lab/set
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement } from '../base.js';
-import { escapeHtml, setHidden, setText } from '../dom.js';
+import { AlElement, escapeHtml, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
 import './probability-bars.js';
 import './token-chips.js';
-import './vector-paste.js';
 
 const styles = sheet(`
   :host { display: block; font-family: var(--_font); color: var(--_text); line-height: 1.45; }
@@ -317,10 +315,14 @@ export class AttentionLab extends AlElement {
       performance.mark('attention-lab:first-result');
       resolve(this);
       // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
-      // The full vocabulary is fetched after that frame: it never delays the first bars.
+      // The full vocabulary and <vector-paste> (a closed panel below the bars, and its parser)
+      // are fetched after that frame: they never delay the first bars.
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
-        setTimeout(() => this.#needFullVocab());
+        setTimeout(() => {
+          this.#needFullVocab();
+          import('./vector-paste.js');
+        });
       });
     }
   }

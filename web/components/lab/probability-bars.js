@@ -12,8 +12,7 @@
 // come that near, at the first scroll, or once input settles (150 ms without new data): an input
 // costs them no style, layout or paint.
 import { barsScene } from '../../views/bars.js';
-import { AlElement } from '../base.js';
-import { setHidden, setText } from '../dom.js';
+import { AlElement, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`

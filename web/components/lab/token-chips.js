@@ -9,8 +9,7 @@
 //            select a chip or change the tokens
 import { checkToken } from '../../lab/tokenize.js';
 import { shortLabel, tipLabel } from '../../views/format.js';
-import { AlElement } from '../base.js';
-import { escapeHtml } from '../dom.js';
+import { AlElement, escapeHtml } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`
