@@ -1,16 +1,22 @@
-// The JavaScript binding: plain adapters from heap offsets to the core, no math.
-// The JS wrapper (web/core/engine.js) copies inputs into the wasm heap, calls these, and
-// copies results out. No C++ exception crosses into JS: every entry point returns a
-// Status code, and the message of the last failure is read with last_error().
+// The JavaScript binding: plain adapters, no math. Each adapter receives its input arrays as a
+// pointer and a length each (placed by web/core/engine.js in the input blocks below), converts
+// the JavaScript numbers it is given, validates through the core, then declares its outputs by
+// name and length (cpp/boundary.hpp) and lets the core write them. The engine builds the result
+// object from the published descriptor. No C++ exception crosses into JavaScript: every adapter
+// returns a Status code, and the message of the last failure is read with lastError().
+//
+// Order within every adapter: checks (shapes, lengths, values) → outputs reserved → computed. A
+// call that fails its checks reserves no memory, so the heap does not grow from it.
 #include <emscripten/bind.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "attention.hpp"
+#include "boundary.hpp"
 #include "embedding.hpp"
 #include "lesson.hpp"
 #include "simd.hpp"
@@ -19,290 +25,474 @@ namespace {
 
 using attn::Status;
 
-attn::Error g_last_error;  // single-threaded module: one slot is enough
+// single-threaded module: one of each is enough
+attn::Error g_error;
+attn::Block g_output_block;
+attn::Descriptor g_descriptor;
+constexpr int kInputSlots = 4;  // the most input arrays of one call (attention: q, k, v, mask)
+attn::Block g_inputs[kInputSlots];
 
-template <typename T>
-T* at(uintptr_t offset) {
-  return reinterpret_cast<T*>(offset);
+int status(bool ok) { return ok ? 0 : static_cast<int>(g_error.status); }
+int failed() { return static_cast<int>(g_error.status); }
+
+// An input array as the engine placed it; a negative length means "not given" (null).
+attn::Input input(uintptr_t data, double length) {
+  if (length < 0) return {};
+  return {reinterpret_cast<const float*>(data), static_cast<std::uint64_t>(length)};
 }
 
-int report(bool ok) { return ok ? 0 : static_cast<int>(g_last_error.status); }
+attn::Outputs outputs() { return attn::Outputs(g_output_block, g_descriptor); }
 
-// For adapters whose core functions allocate (std::bad_alloc): the exception stops here.
-int internal_error(const char* what) {
-  g_last_error.status = Status::invalid_argument;
-  std::snprintf(g_last_error.message, sizeof g_last_error.message, "internal error: %s", what);
-  return -1;
+// For adapters whose core functions allocate scratch: the exception stops here.
+template <typename Body>
+int guarded(Body body) {
+  try {
+    return status(body());
+  } catch (const std::bad_alloc&) {
+    attn::fail(&g_error, Status::too_large, "the scratch memory of this call could not be reserved (out of memory)");
+  } catch (const std::exception& e) {
+    attn::fail(&g_error, Status::internal_error, "internal error: %s", e.what());
+  } catch (...) {
+    attn::fail(&g_error, Status::internal_error, "internal error: unknown exception");
+  }
+  return failed();
 }
 
-// Options arrive as plain numbers, not a value_object: Embind's value_object conversion
-// (without eval, see TOOLCHAIN.md) cost more than the whole kernel at n = 16, while a call
-// with numeric arguments adds ~0.3 µs (docs/performance.md). `flags` is a CallFlags bit set.
+// ---- the engine's plumbing -------------------------------------------------------------------
+
+// The block of input slot `slot`, for `length` floats (the engine calls this only when its cached
+// block is too small or far too large). Returns its address, 0 on failure (lastError says why).
+uintptr_t reserve_input(int slot, double length, const std::string& name) {
+  if (slot < 0 || slot >= kInputSlots || !(length >= 0)) {
+    attn::fail(&g_error, Status::internal_error, "internal error: input slot %d, length %g", slot, length);
+    return 0;
+  }
+  return reinterpret_cast<uintptr_t>(g_inputs[slot].reserve(static_cast<std::uint64_t>(length), name.c_str(), &g_error));
+}
+double input_capacity(int slot) { return static_cast<double>(g_inputs[slot].capacity()); }
+double input_keep_from(int slot) { return static_cast<double>(g_inputs[slot].keep_from()); }
+uintptr_t descriptor() { return reinterpret_cast<uintptr_t>(&g_descriptor); }
+std::string last_error() { return g_error.message; }
+std::string simd_arch() { return attn::simd_arch_name(); }
+
+// ---- attention ---------------------------------------------------------------------------------
+// Options arrive as plain numbers, not a value_object: Embind's value_object conversion (without
+// eval, see docs/toolchain.md) cost more than the whole kernel at n = 16, while a call with
+// numeric arguments adds ~0.3 µs (docs/performance.md). `flags` is a CallFlags bit set.
 enum CallFlags : int { kScaleBySqrtD = 1, kCausal = 2 };
 
-float resolve_scale(int flags, float scale, int d) { return (flags & kScaleBySqrtD) ? attn::inv_sqrt(d) : scale; }
+bool resolve_scale(int flags, double scale, int d, float* out) {
+  if (flags & kScaleBySqrtD) return *out = attn::inv_sqrt(d > 0 ? d : 1), true;  // a bad d fails the shape check
+  return attn::to_float32("scale", scale, out, &g_error);
+}
 
-// Inputs q (n×d), k (m×d), v (m×dv, 0 if none), mask (n×m, 0 if none); outputs at `out`,
-// laid out as dots | scores | weights (n×m each) | entropy | max_weight | row_sum (n each)
-// | output (n×dv) | the scale used (1 float). The core entry points are noexcept: nothing throws across here.
-int attention(uintptr_t q, uintptr_t k, uintptr_t v, uintptr_t mask, int n, int m, int d, int dv, int flags,
-              float scale, float temperature, uintptr_t out) {
+int attention(uintptr_t q, double q_length, uintptr_t k, double k_length, uintptr_t v, double v_length, uintptr_t mask,
+              double mask_length, int n, int m, int d, int dv, int flags, double scale, double temperature) {
   attn::AttentionOptions opt;
-  opt.scale = resolve_scale(flags, scale, d);
-  opt.temperature = temperature;
   opt.causal = (flags & kCausal) != 0;
-  opt.mask = mask ? at<const float>(mask) : nullptr;
-  const std::size_t nm = static_cast<std::size_t>(n) * m;
-  float* base = at<float>(out);
-  attn::AttentionResult result{base, base + nm, base + 2 * nm, dv > 0 ? base + 3 * nm + 3 * n : nullptr,
-                               base + 3 * nm, base + 3 * nm + n, base + 3 * nm + 2 * n};
-  const bool ok = attn::attention_forward(at<const float>(q), at<const float>(k), v ? at<const float>(v) : nullptr,
-                                          {n, m, d, dv}, opt, result, &g_last_error);
-  if (ok) base[3 * nm + 3 * n + static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
-  return report(ok);
+  opt.mask = input(mask, mask_length);
+  const attn::AttentionShape shape{n, m, d, dv};
+  const attn::Input qs = input(q, q_length), ks = input(k, k_length), vs = input(v, v_length);
+  if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::to_float32("temperature", temperature, &opt.temperature, &g_error) ||
+      !attn::validate_attention(qs, ks, vs, shape, opt, &g_error))
+    return failed();
+  const std::uint64_t nm = static_cast<std::uint64_t>(n) * m;
+  attn::Outputs out = outputs();
+  const auto dots = out.array("dots", nm), scores = out.array("scores", nm), weights = out.array("weights", nm);
+  const auto output = dv > 0 ? out.array("output", static_cast<std::uint64_t>(n) * dv) : out.absent("output");
+  const auto entropy = out.array("entropy", n), max_weight = out.array("maxWeight", n);
+  const auto row_sum = out.array("rowSum", n), used_scale = out.number("scale");
+  if (!out.allocate(&g_error)) return failed();
+  out.set(used_scale, opt.scale);
+  const attn::AttentionResult result{out[dots],    out[scores],     out[weights],  dv > 0 ? out[output] : nullptr,
+                                     out[entropy], out[max_weight], out[row_sum]};
+  return status(attn::attention_forward_validated(qs.data, ks.data, vs.data, shape, opt, result, &g_error));
 }
 
-// Streaming forward: q (n×d), k (m×d), v (m×dv) in, output (n×dv) at `out`, then the scale used.
-int attention_streaming(uintptr_t q, uintptr_t k, uintptr_t v, int n, int m, int d, int dv, int flags, float scale,
-                        uintptr_t out) {
+// `out_length`: the length of the array the engine will copy the output into (the caller's
+// `out`), or negative when it makes a new one.
+int attention_streaming(uintptr_t q, double q_length, uintptr_t k, double k_length, uintptr_t v, double v_length, int n,
+                        int m, int d, int dv, int flags, double scale, double out_length) {
   attn::StreamingOptions opt;
-  opt.scale = resolve_scale(flags, scale, d);
   opt.causal = (flags & kCausal) != 0;
-  float* output = at<float>(out);
-  const bool ok = attn::attention_streaming_forward(at<const float>(q), at<const float>(k), at<const float>(v),
-                                                    {n, m, d, dv}, opt, output, &g_last_error);
-  if (ok) output[static_cast<std::size_t>(n) * dv] = opt.scale;  // shapes valid here
-  return report(ok);
+  const attn::AttentionShape shape{n, m, d, dv};
+  const attn::Input qs = input(q, q_length), ks = input(k, k_length), vs = input(v, v_length);
+  if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::validate_streaming(qs, ks, vs, shape, opt, &g_error))
+    return failed();
+  if (out_length >= 0 && !attn::check_count("out", static_cast<std::uint64_t>(out_length),
+                                              static_cast<std::uint64_t>(n) * dv, "n·dv", &g_error))
+    return failed();
+  attn::Outputs out = outputs();
+  const auto output = out.array("output", static_cast<std::uint64_t>(n) * dv), used_scale = out.number("scale");
+  if (!out.allocate(&g_error)) return failed();
+  out.set(used_scale, opt.scale);
+  return status(
+      attn::attention_streaming_forward_validated(qs.data, ks.data, vs.data, shape, opt, out[output], &g_error));
 }
 
-int softmax(uintptr_t z, int m, float temperature, uintptr_t out) {
-  return report(attn::softmax(at<const float>(z), m, temperature, at<float>(out), &g_last_error));
+int softmax(uintptr_t z, double z_length, double temperature) {
+  const attn::Input scores = input(z, z_length);
+  int m;
+  float t;
+  if (!attn::check_row_length("scores", scores, attn::kMaxDim, &m, &g_error) ||
+      !attn::to_float32("temperature", temperature, &t, &g_error) || !attn::validate_softmax(scores.data, m, t, &g_error))
+    return failed();
+  attn::Outputs out = outputs();
+  const auto weights = out.array("weights", m);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::softmax(scores.data, m, t, out[weights], &g_error));
 }
 
 // ---- tokens to vectors (cpp/embedding.hpp); seeds are 32-bit so JS numbers carry them exactly
 
-int random_normal(uint32_t seed, float sigma, uintptr_t out, int count) {
-  attn::random_normal(seed, sigma, at<float>(out), static_cast<std::size_t>(count));
+int random_normal(uint32_t seed, double sigma, int count) {
+  float s;
+  if (!attn::to_float32("sigma", sigma, &s, &g_error) || !attn::validate_random_normal(s, count, &g_error))
+    return failed();
+  attn::Outputs out = outputs();
+  const auto values = out.array("values", count);
+  if (!out.allocate(&g_error)) return failed();
+  attn::random_normal(seed, s, out[values], static_cast<std::size_t>(count));
   return 0;
 }
 
-int random_projection(uint32_t seed, int d_in, int d_out, uintptr_t w) {
-  return report(attn::random_projection(seed, d_in, d_out, at<float>(w), &g_last_error));
+int random_projection(uint32_t seed, int d_in, int d_out) {
+  if (!attn::validate_random_projection(d_in, d_out, &g_error)) return failed();
+  attn::Outputs out = outputs();
+  const auto w = out.array("w", static_cast<std::uint64_t>(d_in) * d_out);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::random_projection(seed, d_in, d_out, out[w], &g_error));
 }
 
-int project(uintptr_t x, int t, int d_in, uintptr_t w, int d_out, uintptr_t out) {
-  return report(attn::project(at<const float>(x), t, d_in, at<const float>(w), d_out, at<float>(out), &g_last_error));
+int project(uintptr_t x, double x_length, int t, int d_in, uintptr_t w, double w_length, int d_out) {
+  const attn::Input xs = input(x, x_length), ws = input(w, w_length);
+  if (!attn::validate_project(xs, t, d_in, ws, d_out, &g_error)) return failed();
+  attn::Outputs out = outputs();
+  const auto output = out.array("output", static_cast<std::uint64_t>(t) * d_out);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::project(xs.data, t, d_in, ws.data, d_out, out[output], &g_error));
 }
 
-int add_positional_encoding(uintptr_t x, int t, int d, float strength, uintptr_t out) {
-  return report(attn::add_positional_encoding(at<const float>(x), t, d, strength, at<float>(out), &g_last_error));
+int add_positional_encoding(uintptr_t x, double x_length, int t, int d, double strength) {
+  const attn::Input xs = input(x, x_length);
+  float s;
+  if (!attn::to_float32("strength", strength, &s, &g_error) ||
+      !attn::validate_positional_encoding(xs, t, d, s, &g_error))
+    return failed();
+  attn::Outputs out = outputs();
+  const auto output = out.array("output", static_cast<std::uint64_t>(t) * d);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::add_positional_encoding(xs.data, t, d, s, out[output], &g_error));
 }
 
-int text_vector(const std::string& text, int d, float sigma, uintptr_t out) {
-  return report(attn::text_vector(text.data(), text.size(), d, sigma, at<float>(out), &g_last_error));
-}
-
-std::string last_error() { return g_last_error.message; }
-std::string simd_arch() { return attn::simd_arch_name(); }
-
-}  // namespace
-
-
-EMSCRIPTEN_BINDINGS(attention_lab) {
-  emscripten::function("attention", &attention);
-  emscripten::function("attentionStreaming", &attention_streaming);
-  emscripten::function("softmax", &softmax);
-  emscripten::function("randomNormal", &random_normal);
-  emscripten::function("randomProjection", &random_projection);
-  emscripten::function("project", &project);
-  emscripten::function("addPositionalEncoding", &add_positional_encoding);
-  emscripten::function("textVector", &text_vector);
-  emscripten::function("lastError", &last_error);
-  emscripten::function("simdArch", &simd_arch);
+int text_vector(const std::string& text, int d, double sigma) {
+  float s;
+  if (!attn::to_float32("sigma", sigma, &s, &g_error) || !attn::validate_text_vector(d, s, &g_error)) return failed();
+  attn::Outputs out = outputs();
+  const auto vector = out.array("vector", d);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::text_vector(text.data(), text.size(), d, s, out[vector], &g_error));
 }
 
 // ---- the lesson's measurements (cpp/lesson.hpp) ------------------------------------------
-// Same conventions: heap offsets in, a Status code out, results written at `out` in the flat
-// layout named beside each adapter (web/core/engine.js splits it). Width lists arrive as JS
-// arrays of integers.
-namespace {
-
-template <typename Body>
-int guarded(Body body) {
-  try {
-    return report(body());
-  } catch (const std::exception& e) {
-    return internal_error(e.what());
-  } catch (...) {
-    return internal_error("unknown exception");
-  }
-}
+// Width lists arrive as JS arrays of integers (the engine checks that they are).
 
 std::vector<int> widths(const emscripten::val& dims) { return emscripten::vecFromJSArray<int>(dims); }
 
-// out: counts (bins) | below | above | mean | variance, for unscaled then scaled
-int lesson_dot_histograms(uint32_t seed, int d, int samples, int bins, float lo, float hi, float scaled_lo,
-                          float scaled_hi, uintptr_t out) {
+// A range the caller does not give (has_range false) is the lesson's default (default_dot_range).
+int lesson_dot_histograms(uint32_t seed, int d, int samples, int bins, bool has_range, double lo, double hi,
+                          bool has_scaled_range, double scaled_lo, double scaled_hi) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t stride = static_cast<std::size_t>(bins > 0 ? bins : 0) + 4;
-    attn::DotHistogram u, s;
-    u.lo = lo, u.hi = hi, u.counts = base;
-    s.lo = scaled_lo, s.hi = scaled_hi, s.counts = base + stride;
-    if (!attn::dot_histograms(seed, d, samples, bins, u, s, &g_last_error)) return false;
-    const attn::DotHistogram* hists[2] = {&u, &s};
+    attn::DotHistogram hists[2];
+    const bool given[2] = {has_range, has_scaled_range};
+    const double ranges[2][2] = {{lo, hi}, {scaled_lo, scaled_hi}};
+    const char* names[2][2] = {{"range[0]", "range[1]"}, {"scaledRange[0]", "scaledRange[1]"}};
     for (int h = 0; h < 2; ++h) {
-      float* tail = base + h * stride + bins;
-      tail[0] = hists[h]->below, tail[1] = hists[h]->above;
-      tail[2] = static_cast<float>(hists[h]->mean), tail[3] = static_cast<float>(hists[h]->variance);
+      if (!given[h]) {
+        attn::default_dot_range(d, h == 1, &hists[h].lo, &hists[h].hi);
+      } else if (!attn::to_float32(names[h][0], ranges[h][0], &hists[h].lo, &g_error) ||
+                 !attn::to_float32(names[h][1], ranges[h][1], &hists[h].hi, &g_error)) {
+        return false;
+      }
+    }
+    if (!attn::validate_dot_histograms(d, samples, bins, hists[0], hists[1], &g_error)) return false;
+    attn::Outputs out = outputs();
+    const auto sqrt_d = out.number("sqrtD");
+    const char* fields[2][7] = {
+        {"unscaled.counts", "unscaled.below", "unscaled.above", "unscaled.mean", "unscaled.variance", "unscaled.lo",
+         "unscaled.hi"},
+        {"scaled.counts", "scaled.below", "scaled.above", "scaled.mean", "scaled.variance", "scaled.lo", "scaled.hi"}};
+    attn::Outputs::Field f[2][7];
+    for (int h = 0; h < 2; ++h) {
+      f[h][0] = out.array(fields[h][0], bins);
+      for (int i = 1; i < 7; ++i) f[h][i] = out.number(fields[h][i]);
+    }
+    if (!out.allocate(&g_error)) return false;
+    for (int h = 0; h < 2; ++h) hists[h].counts = out[f[h][0]];
+    if (!attn::dot_histograms(seed, d, samples, bins, hists[0], hists[1], &g_error)) return false;
+    out.set(sqrt_d, attn::sqrt_d(d));
+    for (int h = 0; h < 2; ++h) {
+      out.set(f[h][1], hists[h].below), out.set(f[h][2], hists[h].above);
+      out.set(f[h][3], static_cast<float>(hists[h].mean)), out.set(f[h][4], static_cast<float>(hists[h].variance));
+      out.set(f[h][5], hists[h].lo), out.set(f[h][6], hists[h].hi);
     }
     return true;
   });
 }
 
-// out: var_unscaled (n) | var_scaled (n)
-int lesson_dot_variance_curve(uint32_t seed, emscripten::val dims, int samples, uintptr_t out) {
+int lesson_dot_variance_curve(uint32_t seed, emscripten::val dims, int samples) {
   return guarded([&] {
     const std::vector<int> w = widths(dims);
-    float* base = at<float>(out);
-    return attn::dot_variance_curve(seed, w.data(), static_cast<int>(w.size()), samples, base, base + w.size(),
-                                    &g_last_error);
+    const int count = static_cast<int>(w.size());
+    if (!attn::validate_dot_variance_curve(w.data(), count, samples, &g_error)) return false;
+    attn::Outputs out = outputs();
+    const auto unscaled = out.array("unscaled", w.size()), scaled = out.array("scaled", w.size());
+    return out.allocate(&g_error) &&
+           attn::dot_variance_curve(seed, w.data(), count, samples, out[unscaled], out[scaled], &g_error);
   });
 }
 
-// out: var_unscaled (n) | var_scaled (n)
-int lesson_token_variance_curve(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, int draws,
-                                uintptr_t out) {
+int lesson_token_variance_curve(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, emscripten::val dims,
+                                int draws) {
   return guarded([&] {
+    const attn::Input xs = input(x, x_length);
     const std::vector<int> w = widths(dims);
-    float* base = at<float>(out);
-    return attn::token_dot_variance_curve(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(w.size()),
-                                          draws, base, base + w.size(), &g_last_error);
+    const int count = static_cast<int>(w.size());
+    if (!attn::validate_token_dot_variance_curve(xs, t, d_in, w.data(), count, draws, &g_error)) return false;
+    attn::Outputs out = outputs();
+    const auto unscaled = out.array("unscaled", w.size()), scaled = out.array("scaled", w.size());
+    return out.allocate(&g_error) && attn::token_dot_variance_curve(xs, t, d_in, seed, w.data(), count, draws,
+                                                                     out[unscaled], out[scaled], &g_error);
   });
 }
 
-// out: q | k | v (t×d each)
-int lesson_head_projections(uintptr_t x, int t, int d_in, uint32_t seed, int head, int d, uintptr_t out) {
+int lesson_head_projections(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, int head, int d) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t td = static_cast<std::size_t>(t > 0 ? t : 0) * (d > 0 ? d : 0);
-    return attn::head_projections(at<const float>(x), t, d_in, seed, head, d, base, base + td, base + 2 * td,
-                                  &g_last_error);
+    const attn::Input xs = input(x, x_length);
+    if (!attn::validate_head_projections(xs, t, d_in, head, d, &g_error)) return false;
+    const std::uint64_t td = static_cast<std::uint64_t>(t) * d;
+    attn::Outputs out = outputs();
+    const auto q = out.array("q", td), k = out.array("k", td), v = out.array("v", td);
+    return out.allocate(&g_error) &&
+           attn::head_projections(xs, t, d_in, seed, head, d, out[q], out[k], out[v], &g_error);
   });
 }
 
-// out: w_q | w_k (d_in×d each)
-int lesson_head_weights(uint32_t seed, int head, int d_in, int d, uintptr_t out) {
+int lesson_head_weights(uint32_t seed, int head, int d_in, int d) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t size = static_cast<std::size_t>(d_in > 0 ? d_in : 0) * (d > 0 ? d : 0);
-    return attn::head_weights(seed, head, d_in, d, base, base + size, nullptr, &g_last_error);
+    if (!attn::validate_head_weights(head, d_in, d, &g_error)) return false;
+    const std::uint64_t size = static_cast<std::uint64_t>(d_in) * d;
+    attn::Outputs out = outputs();
+    const auto wq = out.array("wq", size), wk = out.array("wk", size);
+    return out.allocate(&g_error) && attn::head_weights(seed, head, d_in, d, out[wq], out[wk], nullptr, &g_error);
   });
 }
 
-// out: q | k (t×d each)
-int lesson_project_head(uintptr_t x, int t, int d_in, uintptr_t wq, uintptr_t wk, int d, uintptr_t out) {
+int lesson_project_head(uintptr_t x, double x_length, int t, int d_in, uintptr_t wq, double wq_length, uintptr_t wk,
+                        double wk_length, int d) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t td = static_cast<std::size_t>(t > 0 ? t : 0) * (d > 0 ? d : 0);
-    return attn::project_head(at<const float>(x), t, d_in, at<const float>(wq), at<const float>(wk), nullptr, d, base,
-                              base + td, nullptr, &g_last_error);
+    const attn::Input xs = input(x, x_length), wqs = input(wq, wq_length), wks = input(wk, wk_length);
+    if (!attn::validate_project_head(xs, t, d_in, wqs, wks, {}, d, &g_error)) return false;
+    const std::uint64_t td = static_cast<std::uint64_t>(t) * d;
+    attn::Outputs out = outputs();
+    const auto q = out.array("q", td), k = out.array("k", td);
+    return out.allocate(&g_error) &&
+           attn::project_head(xs, t, d_in, wqs, wks, {}, d, out[q], out[k], nullptr, &g_error);
   });
 }
 
-// out: max_weight | entropy | regime | grad_norm (n×t each) | mean_max_weight | mean_entropy
-//      | mean_grad_norm | fraction_peaked | fraction_flat (n each)
-int lesson_saturation_sweep(uintptr_t x, int t, int d_in, uint32_t seed, emscripten::val dims, bool scaled,
-                            uintptr_t out) {
+int lesson_saturation_sweep(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, emscripten::val dims,
+                            bool scaled) {
   return guarded([&] {
+    const attn::Input xs = input(x, x_length);
     const std::vector<int> w = widths(dims);
-    const std::size_t n = w.size(), nt = n * static_cast<std::size_t>(t > 0 ? t : 0);
-    float* base = at<float>(out);
-    float* mean = base + 4 * nt;
-    return attn::saturation_sweep(at<const float>(x), t, d_in, seed, w.data(), static_cast<int>(n), scaled,
-                                  {base, base + nt, base + 2 * nt, base + 3 * nt},
-                                  {mean, mean + n, mean + 2 * n, mean + 3 * n, mean + 4 * n}, &g_last_error);
+    const int count = static_cast<int>(w.size());
+    if (!attn::validate_saturation_sweep(xs, t, d_in, w.data(), count, &g_error)) return false;
+    const std::uint64_t nt = static_cast<std::uint64_t>(count) * t;
+    attn::Outputs out = outputs();
+    const auto max_weight = out.array("maxWeight", nt), entropy = out.array("entropy", nt);
+    const auto regime = out.array("regime", nt), grad_norm = out.array("gradNorm", nt);
+    const auto peaked = out.array("peakedCount", count), flat = out.array("flatCount", count);
+    const auto max_entropy = out.number("maxEntropy");
+    const auto mean_max = out.array("mean.maxWeight", count), mean_entropy = out.array("mean.entropy", count);
+    const auto mean_grad = out.array("mean.gradNorm", count);
+    const auto fraction_peaked = out.array("mean.fractionPeaked", count);
+    const auto fraction_flat = out.array("mean.fractionFlat", count);
+    if (!out.allocate(&g_error)) return false;
+    out.set(max_entropy, attn::max_entropy(t));
+    return attn::saturation_sweep(xs, t, d_in, seed, w.data(), count, scaled,
+                                  {out[max_weight], out[entropy], out[regime], out[grad_norm]},
+                                  {out[mean_max], out[mean_entropy], out[mean_grad], out[fraction_peaked],
+                                   out[fraction_flat], out[peaked], out[flat]},
+                                  &g_error);
   });
 }
 
-int lesson_softmax_jacobian(uintptr_t p, int m, uintptr_t out) {
-  return guarded([&] { return attn::softmax_jacobian(at<const float>(p), m, at<float>(out), &g_last_error); });
-}
-
-int lesson_softmax_backward(uintptr_t p, uintptr_t dp, int m, uintptr_t out) {
+int lesson_softmax_jacobian(uintptr_t p, double p_length) {
   return guarded([&] {
-    return attn::softmax_backward(at<const float>(p), at<const float>(dp), m, at<float>(out), &g_last_error);
+    const attn::Input ps = input(p, p_length);
+    int m;
+    if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
+        !attn::validate_softmax_jacobian(ps.data, m, &g_error))
+      return false;
+    attn::Outputs out = outputs();
+    const auto jacobian = out.array("jacobian", static_cast<std::uint64_t>(m) * m);
+    return out.allocate(&g_error) && attn::softmax_jacobian(ps.data, m, out[jacobian], &g_error);
   });
 }
 
-int lesson_upstream_gradient(uint32_t seed, int row, int m, uintptr_t out) {
-  attn::upstream_gradient(seed, row, m, at<float>(out));
+int lesson_softmax_backward(uintptr_t p, double p_length, uintptr_t dp, double dp_length) {
+  return guarded([&] {
+    const attn::Input ps = input(p, p_length), dps = input(dp, dp_length);
+    int m;
+    if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
+        !attn::validate_softmax_backward(ps.data, dps, m, &g_error))
+      return false;
+    attn::Outputs out = outputs();
+    const auto dz = out.array("dz", m);
+    return out.allocate(&g_error) && attn::softmax_backward(ps.data, dps, m, out[dz], &g_error);
+  });
+}
+
+int lesson_upstream_gradient(uint32_t seed, int row, int m) {
+  if (!attn::validate_upstream_gradient(row, m, &g_error)) return failed();
+  attn::Outputs out = outputs();
+  const auto g = out.array("g", m);
+  if (!out.allocate(&g_error)) return failed();
+  attn::upstream_gradient(seed, row, m, out[g]);
   return 0;
 }
 
-// out: product (d) | scores | shifted | exps | weights (m each) | dot | scale | row_max | sum | weight_sum
-//      | max_weight | entropy
-int lesson_step_by_step(uintptr_t q, uintptr_t k, int m, int d, int key, bool scaled, float temperature, int visible,
-                        uintptr_t out) {
+int lesson_step_by_step(uintptr_t q, double q_length, uintptr_t k, double k_length, int m, int d, int key, bool scaled,
+                        double temperature, int visible) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t dd = d > 0 ? d : 0, mm = m > 0 ? m : 0;
-    attn::StepTrace trace{base, base + dd, base + dd + mm, base + dd + 2 * mm, base + dd + 3 * mm};
-    if (!attn::step_by_step(at<const float>(q), at<const float>(k), m, d, key, scaled, temperature, visible, trace,
-                            &g_last_error))
+    const attn::Input qs = input(q, q_length), ks = input(k, k_length);
+    float t;
+    if (!attn::to_float32("temperature", temperature, &t, &g_error) ||
+        !attn::validate_step_by_step(qs, ks, m, d, key, t, visible, &g_error))
       return false;
-    float* tail = base + dd + 4 * mm;
-    tail[0] = trace.dot, tail[1] = trace.scale, tail[2] = trace.row_max, tail[3] = trace.sum;
-    tail[4] = trace.weight_sum, tail[5] = trace.max_weight, tail[6] = trace.entropy;
+    attn::Outputs out = outputs();
+    const auto product = out.array("product", d), dot = out.number("dot");
+    const auto scale = out.number("scale"), sqrt_d = out.number("sqrtD");
+    const auto scores = out.array("scores", m), row_max = out.number("rowMax");
+    const auto shifted = out.array("shifted", m), exps = out.array("exps", m), sum = out.number("sum");
+    const auto weights = out.array("weights", m), weight_sum = out.number("weightSum");
+    const auto max_weight = out.number("maxWeight"), min_weight = out.number("minWeight");
+    const auto entropy = out.number("entropy");
+    if (!out.allocate(&g_error)) return false;
+    attn::StepTrace trace{out[product], out[scores], out[shifted], out[exps], out[weights]};
+    if (!attn::step_by_step(qs, ks, m, d, key, scaled, t, visible, trace, &g_error)) return false;
+    out.set(dot, trace.dot), out.set(scale, trace.scale), out.set(sqrt_d, trace.sqrt_d);
+    out.set(row_max, trace.row_max), out.set(sum, trace.sum), out.set(weight_sum, trace.weight_sum);
+    out.set(max_weight, trace.max_weight), out.set(min_weight, trace.min_weight), out.set(entropy, trace.entropy);
     return true;
   });
 }
 
-// out: norm (1)
-int lesson_softmax_gradient_norm(uintptr_t p, int m, uint32_t seed, int row, uintptr_t out) {
-  return guarded(
-      [&] { return attn::softmax_gradient_norm(at<const float>(p), m, seed, row, at<float>(out), &g_last_error); });
-}
-
-// out: z/T | exps | weights (m each) | sum — the broken naive version, raw
-int lesson_softmax_naive(uintptr_t z, int m, float temperature, uintptr_t out) {
+int lesson_softmax_gradient_norm(uintptr_t p, double p_length, uint32_t seed, int row) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t mm = m > 0 ? m : 0;
-    return attn::softmax_naive(at<const float>(z), m, temperature, base, base + mm, base + 3 * mm, base + 2 * mm,
-                               &g_last_error);
+    const attn::Input ps = input(p, p_length);
+    int m;
+    if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
+        !attn::validate_softmax_gradient_norm(ps.data, m, row, &g_error))
+      return false;
+    attn::Outputs out = outputs();
+    const auto norm = out.number("norm");
+    return out.allocate(&g_error) && attn::softmax_gradient_norm(ps.data, m, seed, row, out[norm], &g_error);
   });
 }
 
-// out: weights (h×t×t) | entropy (h×t) | max_weight (h×t) | concat (t×h·d)
-int lesson_multi_head(uintptr_t x, int t, int d_in, uint32_t seed, int heads, int d, bool scaled, uintptr_t out) {
+// The broken naive version, raw (see lesson.hpp).
+int lesson_softmax_naive(uintptr_t z, double z_length, double temperature) {
+  const attn::Input zs = input(z, z_length);
+  int m;
+  float t;
+  if (!attn::check_row_length("scores", zs, attn::kMaxDim, &m, &g_error) ||
+      !attn::to_float32("temperature", temperature, &t, &g_error) || !attn::validate_softmax_naive(zs.data, m, t, &g_error))
+    return failed();
+  attn::Outputs out = outputs();
+  const auto scaled = out.array("scaledScores", m), exps = out.array("exps", m), sum = out.number("sum");
+  const auto weights = out.array("weights", m), largest = out.number("largest"), overflowed = out.flag("overflowed");
+  if (!out.allocate(&g_error)) return failed();
+  bool did_overflow = false;
+  if (!attn::softmax_naive(zs.data, m, t, out[scaled], out[exps], out[sum], out[weights], &g_error, out[largest],
+                           &did_overflow))
+    return failed();
+  out.set(overflowed, did_overflow);
+  return 0;
+}
+
+int lesson_multi_head(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, int heads, int d, bool scaled) {
   return guarded([&] {
-    float* base = at<float>(out);
-    const std::size_t tt = static_cast<std::size_t>(t > 0 ? t : 0), hh = heads > 0 ? heads : 0;
-    attn::MultiHeadResult result{base, base + hh * tt * tt, base + hh * tt * tt + hh * tt,
-                                 base + hh * tt * tt + 2 * hh * tt};
-    return attn::multi_head(at<const float>(x), t, d_in, seed, heads, d, scaled, result, &g_last_error);
+    const attn::Input xs = input(x, x_length);
+    if (!attn::validate_multi_head(xs, t, d_in, heads, d, &g_error)) return false;
+    const std::uint64_t h = heads, tt = t;
+    attn::Outputs out = outputs();
+    const auto weights = out.array("weights", h * tt * tt), entropy = out.array("entropy", h * tt);
+    const auto max_weight = out.array("maxWeight", h * tt), concat = out.array("concat", tt * h * d);
+    return out.allocate(&g_error) && attn::multi_head(xs, t, d_in, seed, heads, d, scaled,
+                                                      {out[weights], out[entropy], out[max_weight], out[concat]},
+                                                      &g_error);
   });
 }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(attention_lab_lesson) {
-  emscripten::constant("lessonPeakedMaxWeight", attn::kPeakedMaxWeight);
-  emscripten::constant("lessonFlatEntropyFraction", attn::kFlatEntropyFraction);
-  emscripten::constant("lessonExpOverflowThreshold", attn::kExpOverflowThreshold);
-  emscripten::function("lessonDotHistograms", &lesson_dot_histograms);
-  emscripten::function("lessonDotVarianceCurve", &lesson_dot_variance_curve);
-  emscripten::function("lessonTokenVarianceCurve", &lesson_token_variance_curve);
-  emscripten::function("lessonHeadProjections", &lesson_head_projections);
-  emscripten::function("lessonHeadWeights", &lesson_head_weights);
-  emscripten::function("lessonProjectHead", &lesson_project_head);
-  emscripten::function("lessonSaturationSweep", &lesson_saturation_sweep);
-  emscripten::function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
-  emscripten::function("lessonSoftmaxBackward", &lesson_softmax_backward);
-  emscripten::function("lessonUpstreamGradient", &lesson_upstream_gradient);
-  emscripten::function("lessonStepByStep", &lesson_step_by_step);
-  emscripten::function("lessonSoftmaxGradientNorm", &lesson_softmax_gradient_norm);
-  emscripten::function("lessonSoftmaxNaive", &lesson_softmax_naive);
-  emscripten::function("lessonMultiHead", &lesson_multi_head);
+EMSCRIPTEN_BINDINGS(attention_lab) {
+  using emscripten::constant;
+  using emscripten::function;
+  // the statuses every adapter returns, by the names the engine gives its errors as error.code
+  emscripten::enum_<Status>("Status")
+      .value("ATTN_OK", Status::ok)
+      .value("ATTN_INVALID_SHAPE", Status::invalid_shape)
+      .value("ATTN_INVALID_ARGUMENT", Status::invalid_argument)
+      .value("ATTN_NON_FINITE_INPUT", Status::non_finite_input)
+      .value("ATTN_OVERFLOW", Status::overflow)
+      .value("ATTN_TOO_LARGE", Status::too_large)
+      .value("ATTN_INTERNAL", Status::internal_error);
+  // the limits every check above uses, for the engine to report (engine.limits)
+  constant("maxDim", attn::kMaxDim);
+  constant("memoryBudgetBytes", static_cast<double>(attn::kMemoryBudgetBytes));
+  constant("maxSigma", attn::kMaxSigma);
+  constant("inputSlots", kInputSlots);
+  constant("lessonMaxTokens", attn::kMaxLessonTokens);
+  constant("lessonMaxWidth", attn::kMaxLessonWidth);
+  constant("lessonMaxSamples", attn::kMaxLessonSamples);
+  constant("lessonMaxWidths", attn::kMaxSweepWidths);
+  constant("lessonMaxDraws", attn::kMaxDraws);
+  constant("lessonMaxHeads", attn::kMaxHeads);
+  constant("lessonMaxBins", attn::kMaxBins);
+  constant("lessonPeakedMaxWeight", attn::kPeakedMaxWeight);
+  constant("lessonFlatEntropyFraction", attn::kFlatEntropyFraction);
+  constant("lessonExpOverflowThreshold", attn::kExpOverflowThreshold);
+
+  function("reserveInput", &reserve_input);
+  function("inputCapacity", &input_capacity);
+  function("inputKeepFrom", &input_keep_from);
+  function("descriptor", &descriptor);
+  function("lastError", &last_error);
+  function("simdArch", &simd_arch);
+
+  function("attention", &attention);
+  function("attentionStreaming", &attention_streaming);
+  function("softmax", &softmax);
+  function("randomNormal", &random_normal);
+  function("randomProjection", &random_projection);
+  function("project", &project);
+  function("addPositionalEncoding", &add_positional_encoding);
+  function("textVector", &text_vector);
+  function("lessonDotHistograms", &lesson_dot_histograms);
+  function("lessonDotVarianceCurve", &lesson_dot_variance_curve);
+  function("lessonTokenVarianceCurve", &lesson_token_variance_curve);
+  function("lessonHeadProjections", &lesson_head_projections);
+  function("lessonHeadWeights", &lesson_head_weights);
+  function("lessonProjectHead", &lesson_project_head);
+  function("lessonSaturationSweep", &lesson_saturation_sweep);
+  function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
+  function("lessonSoftmaxBackward", &lesson_softmax_backward);
+  function("lessonUpstreamGradient", &lesson_upstream_gradient);
+  function("lessonStepByStep", &lesson_step_by_step);
+  function("lessonSoftmaxGradientNorm", &lesson_softmax_gradient_norm);
+  function("lessonSoftmaxNaive", &lesson_softmax_naive);
+  function("lessonMultiHead", &lesson_multi_head);
 }

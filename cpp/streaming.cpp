@@ -36,7 +36,7 @@ static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a bloc
 // kLanes × kLanes blocks are transposed in registers: element by element, the strided stores
 // made packing 16 queries cost as much as their whole Q·Kᵀ (measured at n = 16, d = 64).
 void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t cols, std::size_t c0,
-                  std::size_t depth, float factor, float* q_t) {
+                  std::size_t depth, float factor, float* q_t) noexcept {
   const std::size_t rows_vec = rows - rows % kLanes, depth_vec = depth - depth % kLanes;
   const batch factor_b(factor);
   for (std::size_t r = 0; r < rows_vec; r += kLanes) {
@@ -59,7 +59,7 @@ void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t row
 }
 
 // row (width) *= factor
-void scale_row(float* row, std::size_t width, float factor) {
+void scale_row(float* row, std::size_t width, float factor) noexcept {
   const std::size_t width_vec = width - width % kLanes;
   const batch factor_b(factor);
   for (std::size_t c = 0; c < width_vec; c += kLanes)
@@ -70,7 +70,7 @@ void scale_row(float* row, std::size_t width, float factor) {
 // First (query, key) of a tile whose score is not finite, skipping keys hidden by the causal
 // mask (already -INFINITY), for the error message.
 ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t cols, std::size_t i0, std::size_t j0,
-                                bool causal) {
+                                bool causal) noexcept {
   for (std::size_t j = 0; j < keys; ++j)
     for (std::size_t r = 0; r < cols; ++r)
       if (!std::isfinite(s_t[j * kQueryBlock + r]) && !(causal && j0 + j > i0 + r))
@@ -81,11 +81,13 @@ ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t 
 // One key tile of the online softmax, for every query of the block, in place on sᵀ:
 //   pass 1: causal: s = -INFINITY where key > query; row max over the tile
 //   pass 2: p = 2^(s - new max), running sum = running sum · 2^(old max - new max) + Σp
-//   (s in base-2 units, see the top of the file)
+//   (s in base-2 units, see the top of the file). Σp over the tile is compensated (Kahan) and the
+//   running sum is kept in double, so that a row of 65,536 keys still sums to 1 within a few ulp
+//   (in float32 its 1,024 tile sums drifted by ~1e-4).
 // Writes each query's correction factor 2^(old max - new max) to `correction`. Returns false,
 // before pass 2, when a visible score is not finite (scale·log2(e)·q·k overflowed float32).
 bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, std::size_t i0, std::size_t j0,
-                         bool causal, float* row_max, float* row_sum, float* correction) {
+                         bool causal, float* row_max, double* row_sum, float* correction) noexcept {
   const batch minus_inf(-INFINITY), zero(0.0f);
   alignas(64) float lane_index[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) lane_index[l] = static_cast<float>(l);
@@ -131,16 +133,21 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
     // a query that has seen no visible key yet keeps max -INFINITY: shift by 0 so that its
     // exponents are 2^(-inf) = 0, not 2^NaN
     const batch shift = xsimd::select(new_max == minus_inf, batch(0.0f), new_max);
-    batch sum(0.0f);
+    batch sum(0.0f), lost(0.0f);
     for (std::size_t j = 0; j < keys; ++j) {
       const batch p = exp2_nonpositive(batch::load_unaligned(col + j * kQueryBlock) - shift);
       p.store_unaligned(col + j * kQueryBlock);
-      sum += p;
+      const batch y = p - lost, next = sum + y;
+      lost = (next - sum) - y;  // what the addition dropped, taken off the next term
+      sum = next;
     }
     const batch corr = exp2_nonpositive(old_max - shift);  // old max -INFINITY: 0
-    (batch::load_unaligned(row_sum + vq * kLanes) * corr + sum).store_unaligned(row_sum + vq * kLanes);
+    alignas(64) float tile_sum[kLanes];
+    (sum - lost).store_aligned(tile_sum);
     new_max.store_unaligned(row_max + vq * kLanes);
     corr.store_unaligned(correction + vq * kLanes);
+    for (std::size_t l = 0; l < kLanes; ++l)
+      row_sum[vq * kLanes + l] = row_sum[vq * kLanes + l] * correction[vq * kLanes + l] + tile_sum[l];
   }
   return true;
 }
@@ -148,12 +155,13 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
 }  // namespace
 
 bool attention_streaming(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
-                         bool causal, float* out, ScorePosition* overflow) {
+                         bool causal, float* out, ScorePosition* overflow) noexcept {
   const std::size_t queries = static_cast<std::size_t>(n), keys_total = static_cast<std::size_t>(m),
                     width = static_cast<std::size_t>(d), value_width = static_cast<std::size_t>(dv);
   alignas(64) float q_t[kDepthChunk * kQueryBlock];  // qᵀ chunk of the current block
   alignas(64) float s_t[kKeyBlock * kQueryBlock];    // sᵀ tile: scores, then probabilities
-  alignas(64) float row_max[kQueryBlock], row_sum[kQueryBlock], correction[kQueryBlock];
+  alignas(64) float row_max[kQueryBlock], correction[kQueryBlock];
+  double row_sum[kQueryBlock];
   const bool pack_once = width <= kDepthChunk;
   // scores in base-2 units (see the top of the file); rounded to float once
   const float factor = static_cast<float>(double(scale) * 1.4426950408889634);  // scale · log2(e)
@@ -164,7 +172,7 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
     const std::size_t query_cols = (rows + kLanes - 1) / kLanes * kLanes;
     float* out_block = out + i0 * value_width;
     std::fill(row_max, row_max + kQueryBlock, -INFINITY);
-    std::fill(row_sum, row_sum + kQueryBlock, 0.0f);
+    std::fill(row_sum, row_sum + kQueryBlock, 0.0);
     if (pack_once) pack_queries(q, width, i0, rows, query_cols, 0, width, factor, q_t);
     // causal: keys past the block's last query are hidden from all of it
     const std::size_t key_end = causal ? std::min(keys_total, i0 + rows) : keys_total;
@@ -192,7 +200,7 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
     }
     // pass 4: normalise each row by its sum (> 0: every query sees at least key 0)
     for (std::size_t r = 0; r < rows; ++r)
-      scale_row(out_block + r * value_width, value_width, row_sum[r] > 0.0f ? 1.0f / row_sum[r] : 0.0f);
+      scale_row(out_block + r * value_width, value_width, row_sum[r] > 0.0 ? static_cast<float>(1.0 / row_sum[r]) : 0.0f);
   }
   return true;
 }

@@ -306,3 +306,98 @@ TEST_CASE("the kernels run on the intended instruction set", "[simd]") {
   REQUIRE(arch == "fma3+avx2");
 #endif
 }
+
+TEST_CASE("a hidden key's q·k may leave float32; only a visible score fails the call", "[attention][mask][errors]") {
+  // q0·k1 = 1e40 leaves float32, but key 1 is hidden from query 0 (by the causal mask, or by an
+  // additive -Infinity): the call succeeds, as the streaming forward does for the same input.
+  const std::vector<float> q = {1e20f, 1e-20f}, k = {1.0f, 1e20f}, v = {3.0f, 5.0f};
+  std::vector<float> mask = {0.0f, -INFINITY, 0.0f, 0.0f};
+  // row 1 sees scores 1e-20 and 1: p = softmax([1e-20, 1])
+  const double p11 = 1.0 / (1.0 + std::exp(-1.0));
+  for (Forward forward : {attn::attention_forward, attn::attention_forward_ref}) {
+    for (bool causal : {true, false}) {
+      attn::AttentionOptions opt;
+      opt.causal = causal;
+      if (!causal) opt.mask = mask.data();
+      INFO("causal " << causal);
+      Run r = run(forward, q, k, v, 2, 2, 1, 1, opt);
+      INFO(r.err.message);
+      REQUIRE(r.ok);
+      REQUIRE(r.dots[1] == INFINITY);  // the true q·k (1e40), beyond float32, for a hidden key only
+      REQUIRE(r.scores[1] == -INFINITY);
+      REQUIRE(r.weights[0] == 1.0f);
+      REQUIRE(r.weights[1] == 0.0f);
+      REQUIRE(r.output[0] == 3.0f);
+      REQUIRE(r.weights[3] == Approx(p11).margin(kWeightAbsTol));
+      REQUIRE(r.output[1] == Approx((1 - p11) * 3 + p11 * 5).margin(kOutputAbsTol));
+    }
+    Run visible = run(forward, q, k, v, 2, 2, 1, 1, attn::AttentionOptions{});  // the same key, visible
+    REQUIRE_FALSE(visible.ok);
+    REQUIRE(visible.err.status == attn::Status::overflow);
+    REQUIRE(std::string(visible.err.message).find("query 0, key 1") != std::string::npos);
+  }
+  attn::StreamingOptions causal;
+  causal.causal = true;
+  std::vector<float> streamed(2);
+  attn::Error err;
+  REQUIRE(attn::attention_streaming_forward(q.data(), k.data(), v.data(), {2, 2, 1, 1}, causal, streamed.data(), &err));
+  REQUIRE(streamed[0] == 3.0f);
+  REQUIRE(streamed[1] == Approx((1 - p11) * 3 + p11 * 5).margin(kOutputAbsTol));
+}
+
+TEST_CASE("an output that leaves float32 is an overflow, not Infinity", "[attention][errors]") {
+  // 10 equal scores: weights fl(1/10) each, and the float32 sum of the ten fl(0.1·FLT_MAX), taken
+  // in order (dv = 1: the scalar path of every build), rounds to Infinity, although the exact
+  // convex combination of v's rows is FLT_MAX itself. (The streaming forward sums p·v before it
+  // divides by Σp, so there any |v| above FLT_MAX / 10 overflows here.)
+  constexpr int m = 10;
+  const std::vector<float> q = {0.0f}, k(m, 0.0f), v(m, FLT_MAX);
+  for (Forward forward : {attn::attention_forward, attn::attention_forward_ref}) {
+    Run r = run(forward, q, k, v, 1, m, 1, 1, attn::AttentionOptions{});
+    REQUIRE_FALSE(r.ok);
+    REQUIRE(r.err.status == attn::Status::overflow);
+    REQUIRE(std::string(r.err.message).find("the output of query 0, component 0 overflows float32") != std::string::npos);
+  }
+  std::vector<float> streamed(1);
+  attn::Error err;
+  REQUIRE_FALSE(attn::attention_streaming_forward(q.data(), k.data(), v.data(), {1, m, 1, 1}, attn::StreamingOptions{},
+                                                  streamed.data(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+}
+
+TEST_CASE("a long row still sums to 1: the softmax sum is compensated or in double", "[softmax][long]") {
+  // Scores [2, 0, 0, ...]: every weight is known, p0 = e² / (e² + m − 1). Summed plainly in
+  // float32 the 16,384 terms of each lane of a 65,536-key row drift by ~1e-4 (measured: rows
+  // summing to 1 ± 6.5e-5). Compensated, Σe is within ~2ε of the sum of its terms, so the weights
+  // e·fl(1/Σe) sum to 1 within that plus the rounding of 1/Σe and of the products (½ε each):
+  // kRowSumTol = 4ε. p0 also carries exp's error (≈ 2 ulp in Σe): kFirstWeightRelTol = 8ε.
+  constexpr double kRowSumTol = 4 * FLT_EPSILON, kFirstWeightRelTol = 8 * FLT_EPSILON;
+  for (int m : {16384, 65536}) {
+    INFO("m = " << m);
+    std::vector<float> z(m, 0.0f), p(m);
+    z[0] = 2.0f;
+    const double p0 = std::exp(2.0) / (std::exp(2.0) + (m - 1));
+    float entropy;
+    using Row = float (*)(const float*, int, float, float*, float*) noexcept;
+    const Row fast = attn::softmax_row;
+    const Row reference = [](const float* row, int count, float inv_t, float* out, float* h) noexcept {
+      return attn::softmax_row_ref(row, count, inv_t, out, h);
+    };
+    for (Row softmax_row : {fast, reference}) {
+      softmax_row(z.data(), m, 1.0f, p.data(), &entropy);
+      double sum = 0;
+      for (float w : p) sum += w;
+      REQUIRE(std::fabs(sum - 1.0) <= kRowSumTol);
+      REQUIRE(std::fabs(p[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+    // the streaming forward: v one-hot on key 0 makes the output p0 itself (nothing else summed)
+    std::vector<float> q = {1.0f}, v(m, 0.0f), out(1);
+    v[0] = 1.0f;
+    attn::StreamingOptions unscaled;
+    attn::Error err;
+    for (auto forward : {attn::attention_streaming_forward, attn::attention_streaming_forward_ref}) {
+      REQUIRE(forward(q.data(), z.data(), v.data(), {1, m, 1, 1}, unscaled, out.data(), &err));
+      REQUIRE(std::fabs(out[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+  }
+}

@@ -167,6 +167,20 @@ TEST_CASE("dot_histograms bins sample_dots' samples", "[lesson][variance]") {
   REQUIRE_FALSE(attn::dot_histograms(6, d, samples, bins, hu, hs, &err));
 }
 
+TEST_CASE("the default histogram ranges are ±4 standard deviations", "[lesson][variance]") {
+  float lo, hi;
+  attn::default_dot_range(64, false, &lo, &hi);  // Var(q·k) = d: standard deviation √64 = 8
+  REQUIRE(lo == -32.0f);
+  REQUIRE(hi == 32.0f);
+  attn::default_dot_range(64, true, &lo, &hi);
+  REQUIRE(lo == -4.0f);
+  REQUIRE(hi == 4.0f);
+  attn::default_dot_range(2, false, &lo, &hi);
+  REQUIRE(hi == Approx(4 * std::sqrt(2.0)).epsilon(1e-7));
+  REQUIRE(attn::sqrt_d(100) == 10.0f);
+  REQUIRE(attn::max_entropy(10) == Approx(std::log(10.0)).epsilon(1e-7));
+}
+
 TEST_CASE("claim 1: Var(q·k) grows like d_k, Var(q·k/√d_k) stays 1", "[lesson][variance][claim]") {
   const std::vector<int> dims = {1, 4, 16, 64, 256};
   const int samples = 20000;
@@ -188,7 +202,7 @@ TEST_CASE("claim 1: Var(q·k) grows like d_k, Var(q·k/√d_k) stays 1", "[lesso
   }
   const int bad[] = {8, 0};
   REQUIRE_FALSE(attn::dot_variance_curve(11, bad, 2, samples, var_u.data(), var_s.data(), &err));
-  REQUIRE(std::string(err.message).find("widths[1]") != std::string::npos);
+  REQUIRE(std::string(err.message).find("dims[1]") != std::string::npos);
 }
 
 TEST_CASE("layer norm and head projections match float64", "[lesson][pipeline]") {
@@ -312,11 +326,13 @@ TEST_CASE("saturation sweep matches float64 attention and the backward pass", "[
   const int nd = int(dims.size());
   for (bool scaled : {false, true}) {
     std::vector<float> mw(nd * t), ent(nd * t), reg(nd * t), gn(nd * t);
-    std::vector<float> s_mw(nd), s_ent(nd), s_gn(nd), s_peak(nd), s_flat(nd);
+    std::vector<float> s_mw(nd), s_ent(nd), s_gn(nd), s_peak(nd), s_flat(nd), n_peak(nd), n_flat(nd);
     attn::Error err;
     REQUIRE(attn::saturation_sweep(x.data(), t, d_in, 8, dims.data(), nd, scaled,
                                    {mw.data(), ent.data(), reg.data(), gn.data()},
-                                   {s_mw.data(), s_ent.data(), s_gn.data(), s_peak.data(), s_flat.data()}, &err));
+                                   {s_mw.data(), s_ent.data(), s_gn.data(), s_peak.data(), s_flat.data(), n_peak.data(),
+                                    n_flat.data()},
+                                   &err));
     for (int c = 0; c < nd; ++c) {
       const int d = dims[c];
       auto q = to_float(project64(x, t, d_in, projection_weights(8, attn::Role::query, 0, d_in, d), d));
@@ -339,6 +355,9 @@ TEST_CASE("saturation sweep matches float64 attention and the backward pass", "[
         sum_gn += gn[c * t + i];
       }
       REQUIRE(s_gn[c] == Approx(sum_gn / t).epsilon(1e-5));
+      REQUIRE(n_peak[c] == float(std::count(reg.begin() + c * t, reg.begin() + (c + 1) * t, 1.0f)));
+      REQUIRE(n_flat[c] == float(std::count(reg.begin() + c * t, reg.begin() + (c + 1) * t, 2.0f)));
+      REQUIRE(s_peak[c] == Approx(n_peak[c] / t).epsilon(1e-7));
     }
   }
 }
@@ -390,6 +409,9 @@ TEST_CASE("step by step: every intermediate of one row", "[lesson][steps]") {
   }
   REQUIRE(tr.dot == Approx(dot3).margin(1e-5));
   REQUIRE(tr.scale == Approx(1 / std::sqrt(8.0)).epsilon(1e-7));
+  REQUIRE(tr.sqrt_d == Approx(std::sqrt(8.0)).epsilon(1e-7));
+  REQUIRE(tr.min_weight == *std::min_element(weights.begin(), weights.end()));
+  REQUIRE(tr.min_weight > 0.0f);
   auto expect = ref64::attention(q, k, {}, 1, m, d, 0, 1 / std::sqrt(8.0), 1.0, false);
   const double mx = *std::max_element(expect.scores.begin(), expect.scores.end());
   double sum = 0;
@@ -433,6 +455,8 @@ TEST_CASE("step by step with a temperature and hidden keys is the page's attenti
   REQUIRE(tr.max_weight == Approx(expect.max_weight[0]).margin(kWeightAbsTol));
   REQUIRE(tr.entropy == Approx(expect.entropy[0]).margin(1e-5));
   REQUIRE(tr.weight_sum == Approx(1.0).margin(1e-6));
+  REQUIRE(tr.min_weight == *std::min_element(weights.begin(), weights.begin() + visible));  // hidden keys: 0, not counted
+  REQUIRE(tr.min_weight > 0.0f);
 }
 
 TEST_CASE("softmax_gradient_norm is the sweep's gradient size of a row", "[lesson][gradients]") {
@@ -457,7 +481,12 @@ TEST_CASE("the naive softmax overflows where the stable one does not", "[lesson]
   attn::Error err;
   SECTION("small scores: naive and stable agree") {
     const std::vector<float> z = {1, 2, 0.5f, -3};
-    REQUIRE(attn::softmax_naive(z.data(), m, 2.0f, zt.data(), exps.data(), &sum, weights.data(), &err));
+    float largest = 0;
+    bool overflowed = true;
+    REQUIRE(attn::softmax_naive(z.data(), m, 2.0f, zt.data(), exps.data(), &sum, weights.data(), &err, &largest,
+                                &overflowed));
+    REQUIRE(largest == 1.0f);  // 2 / 2
+    REQUIRE_FALSE(overflowed);
     double expect_sum = 0;
     for (int j = 0; j < m; ++j) expect_sum += std::exp(z[j] / 2.0);
     REQUIRE(sum == Approx(expect_sum).epsilon(1e-6));
@@ -471,7 +500,12 @@ TEST_CASE("the naive softmax overflows where the stable one does not", "[lesson]
   SECTION("scores past ln(FLT_MAX): ∞ exps, ∞ sum, NaN weights — returned raw") {
     REQUIRE(attn::kExpOverflowThreshold == Approx(std::log(double(FLT_MAX))).epsilon(1e-7));
     const std::vector<float> z = {95, 90, 10, -5};
-    REQUIRE(attn::softmax_naive(z.data(), m, 1.0f, zt.data(), exps.data(), &sum, weights.data(), &err));
+    float largest = 0;
+    bool overflowed = false;
+    REQUIRE(attn::softmax_naive(z.data(), m, 1.0f, zt.data(), exps.data(), &sum, weights.data(), &err, &largest,
+                                &overflowed));
+    REQUIRE(largest == 95.0f);
+    REQUIRE(overflowed);
     REQUIRE(std::isinf(exps[0]));
     REQUIRE(std::isinf(exps[1]));
     REQUIRE(std::isinf(sum));
@@ -516,4 +550,48 @@ TEST_CASE("multi-head: each head is attention with its own projections", "[lesso
   REQUIRE_FALSE(attn::multi_head(x.data(), t, d_in, 2, 9, d, true,
                                  {weights.data(), entropy.data(), max_weight.data(), concat.data()}, &err));
   REQUIRE(std::string(err.message).find("heads") != std::string::npos);
+}
+
+TEST_CASE("lesson inputs: weights finite, p probabilities, gradients within float32", "[lesson][errors]") {
+  attn::Error err;
+  const int t = 3, d_in = 4, d = 2;
+  auto x = sentence(t, d_in, 5);
+  std::vector<float> wq(d_in * d, 0.5f), wk(d_in * d, 0.5f), q(t * d), k(t * d);
+  REQUIRE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  wk[5] = NAN;
+  REQUIRE_FALSE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  REQUIRE(err.status == attn::Status::non_finite_input);
+  REQUIRE(std::string(err.message) == "wk[2][1] is NaN: wk must hold finite numbers");
+
+  // a Jacobian of p with p outside [0, 1] is not a softmax Jacobian (and 1e30·1e30 leaves float32)
+  const std::vector<float> big = {1e30f, 1e30f};
+  std::vector<float> jac(4), dz(3);
+  REQUIRE_FALSE(attn::softmax_jacobian(big.data(), 2, jac.data(), &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
+  REQUIRE(std::string(err.message) == "p[0] is 1e+30: p must hold probabilities, numbers from 0 to 1");
+  // p in [0, 1] but not summing to 1, dp near the limit: dz = p ⊙ (dp − ⟨p, dp⟩) leaves float32
+  const std::vector<float> ones = {1, 1, 1}, dp = {FLT_MAX, FLT_MAX, -FLT_MAX};
+  REQUIRE_FALSE(attn::softmax_backward(ones.data(), dp.data(), 3, dz.data(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+  REQUIRE(std::string(err.message).find("dz[2] overflows float32") != std::string::npos);
+  REQUIRE_FALSE(attn::validate_upstream_gradient(-1, 3, &err));
+  REQUIRE(std::string(err.message) == "row must be an integer from 0 to 65536, got -1");
+  REQUIRE_FALSE(attn::validate_upstream_gradient(0, 0, &err));
+}
+
+TEST_CASE("step by step reads the reference softmax's own trace: the same weights bit for bit", "[lesson][steps]") {
+  const int m = 9, d = 5;
+  for (float temperature : {1.0f, 0.3f, 7.0f}) {
+    auto q = ref64::random_normal(d, 80), k = ref64::random_normal(m * d, 81, 3.0f);
+    std::vector<float> product(d), scores(m), shifted(m), exps(m), weights(m), reference(m);
+    attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+    attn::Error err;
+    REQUIRE(attn::step_by_step(q.data(), k.data(), m, d, 2, true, temperature, 6, tr, &err));
+    float entropy;
+    const float max_weight = attn::softmax_row_ref(scores.data(), m, 1.0f / temperature, reference.data(), &entropy);
+    REQUIRE(weights == reference);
+    REQUIRE(tr.max_weight == max_weight);
+    REQUIRE(tr.entropy == entropy);
+    for (int j = 0; j < m; ++j) REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
+  }
 }

@@ -51,7 +51,12 @@ test('dot histograms count every sample and carry the same variance', () => {
     const total = part.counts.reduce((a, b) => a + b, 0) + part.below + part.above;
     assert.equal(total, samples);
   }
-  assert.equal(h.unscaled.lo, -64); // default range ±4√d
+  // the core's default ranges, ±4 standard deviations: ±4√d and ±4
+  assert.deepEqual([h.unscaled.lo, h.unscaled.hi, h.scaled.lo, h.scaled.hi], [-64, 64, -4, 4]);
+  assert.equal(h.sqrtD, 16);
+  const given = engine.dotHistograms({ seed: 3, d: 2, samples: 10, bins: 4, range: [-1, 3], scaledRange: [-0.5, 0.25] });
+  assert.deepEqual([given.unscaled.lo, given.unscaled.hi, given.scaled.lo, given.scaled.hi], [-1, 3, -0.5, 0.25]);
+  assert.equal(given.sqrtD, Math.fround(Math.SQRT2));
   assert.ok(Math.abs(h.unscaled.variance / 256 - h.scaled.variance) < 1e-3 * h.scaled.variance);
   // same seed and width, same samples as the curve
   const curve = engine.dotVarianceCurve({ seed: 3, dims: [256], samples });
@@ -96,6 +101,15 @@ async function checkSaturation(x, t) {
   assert.ok(Math.abs(rowMean(unscaled.gradNorm, last) - u.gradNorm[last]) < 1e-6);
   const { peakedMaxWeight } = engine.lessonConstants;
   unscaled.regime.forEach((r, idx) => assert.equal(r === 1, unscaled.maxWeight[idx] > peakedMaxWeight));
+  // the counts per width are the regimes of its t rows; the most entropy a row can have is ln t
+  for (const sweep of [unscaled, scaled]) {
+    assert.ok(Math.abs(sweep.maxEntropy - Math.log(t)) < 1e-6);
+    DIMS.forEach((d, c) => {
+      const rows = Array.from(sweep.regime.subarray(c * t, (c + 1) * t));
+      assert.equal(sweep.peakedCount[c], rows.filter((r) => r === 1).length, `peaked rows at d = ${d}`);
+      assert.equal(sweep.flatCount[c], rows.filter((r) => r === 2).length, `flat rows at d = ${d}`);
+    });
+  }
 }
 
 test('claims 2 and 3 on a synthetic sentence: unscaled saturates and the gradient vanishes', () =>
@@ -178,12 +192,15 @@ test('step by step with a temperature and a causal row is the lab’s attention 
       assert.ok(Math.abs(s.weights[j] - lab.weights[row * m + j]) < ROW_TOLERANCE);
     }
     for (let j = visible; j < m; j++) assert.equal(s.weights[j], 0);
+    assert.ok(Math.abs(s.sqrtD - Math.sqrt(d)) < 1e-6);
+    assert.ok(Math.abs(s.minWeight - Math.min(...ref.p.slice(0, visible))) < ROW_TOLERANCE);
+    assert.ok(s.minWeight > 0, 'every visible key gets some weight');
     assert.ok(Math.abs(s.maxWeight - ref.maxWeight) < ROW_TOLERANCE);
     assert.ok(Math.abs(s.entropy - ref.entropy) < 1e-5, `entropy ${s.entropy} vs ${ref.entropy}`);
     assert.equal(s.maxWeight.toFixed(3), lab.maxWeight[row].toFixed(3));
     assert.equal(s.entropy.toFixed(3), lab.entropy[row].toFixed(3));
   }
-  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, visible: 3 }), /visible must be from 1 to 2/);
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, visible: 3 }), /visible \(number of visible keys\) must be an integer from 1 to 2, got 3/);
   assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, temperature: 0 }), /temperature/);
 });
 
@@ -237,12 +254,16 @@ test('overflow: the naive softmax returns Infinity and NaN where the stable one 
   const scores = [95, 90, 10, -5];
   const naive = engine.softmaxNaive(scores);
   assert.equal(naive.naive, true);
+  assert.equal(naive.largest, 95);
+  assert.equal(naive.overflowed, true);
   assert.equal(naive.exps[0], Infinity);
   assert.equal(naive.sum, Infinity);
   assert.ok(Number.isNaN(naive.weights[0]));
   assert.ok(engine.softmax(scores).every(Number.isFinite));
   // a higher temperature divides the scores back into range: both agree again
   const warm = engine.softmaxNaive(scores, { temperature: 4 });
+  assert.equal(warm.largest, 95 / 4);
+  assert.equal(warm.overflowed, false);
   const stable = engine.softmax(scores, { temperature: 4 });
   warm.weights.forEach((w, j) => assert.ok(Math.abs(w - stable[j]) < 1e-6));
 });
@@ -266,15 +287,15 @@ test('multi-head: head r is attention over head r’s projections; outputs are c
 
 test('bad arguments throw errors that name the argument', () => {
   const x = syntheticSentence(3, 1);
-  assert.throws(() => engine.dotVarianceCurve({ dims: [] }), /dims must hold 1 to 64 widths/);
-  assert.throws(() => engine.dotVarianceCurve({ dims: [4, 0] }), /dims\[1\] must be from 1 to 4096/);
+  assert.throws(() => engine.dotVarianceCurve({ dims: [] }), /the number of widths \(dims.length\) must be an integer from 1 to 64, got 0/);
+  assert.throws(() => engine.dotVarianceCurve({ dims: [4, 0] }), /dims\[1\] must be an integer from 1 to 4096, got 0/);
   assert.throws(() => engine.dotVarianceCurve({ dims: 'abc' }), TypeError);
   assert.throws(() => engine.dotHistograms({ d: 8, range: [1, 1] }), /range must be finite with lo < hi/);
   assert.throws(() => engine.tokenVarianceCurve({ x, t: 4, dims: [8] }), /x has length 300, expected t·dIn = 400/);
   assert.throws(() => engine.saturationSweep({ x, t: 3, dims: [8], scaled: 'yes' }), /scaled must be true or false/);
-  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, key: 2 }), /key must be from 0 to 1/);
+  assert.throws(() => engine.stepByStep({ q: [1, 2], k: [1, 2, 3, 4], m: 2, d: 2, key: 2 }), /key must be an integer from 0 to 1, got 2/);
   assert.throws(() => engine.softmaxNaive([1, 2], { temperature: 0 }), /temperature must be a positive finite number/);
-  assert.throws(() => engine.multiHead({ x, t: 3, heads: 9 }), /heads must be from 1 to 8/);
+  assert.throws(() => engine.multiHead({ x, t: 3, heads: 9 }), /heads must be an integer from 1 to 8, got 9/);
   assert.throws(() => engine.softmaxBackward([0.5, 0.5], [1]), /dp has length 1/);
   const bad = Float32Array.from(x);
   bad[4] = NaN;

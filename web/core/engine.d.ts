@@ -38,8 +38,9 @@ export interface StreamingInput {
   out?: Float32Array | null;
 }
 
+/** The arrays of every result are views of one JS-owned buffer per call (copied out of the wasm heap once). */
 export interface AttentionResult {
-  /** q·k, n×m */
+  /** q·k, n×m; ±Infinity only where q·k leaves float32 for a hidden key (a visible one fails with ATTN_OVERFLOW) */
   dots: Float32Array;
   /** scale·q·k + mask, n×m (-Infinity where a key is hidden) */
   scores: Float32Array;
@@ -57,9 +58,44 @@ export interface AttentionResult {
   scale: number;
 }
 
-/** Errors thrown by the engine carry a stable code besides the message. */
+/**
+ * Every error the engine throws is a TypeError (an argument of the wrong type) or a RangeError
+ * (a value the core refuses), and carries a stable code besides the message, which names the
+ * argument, the value received and what was expected.
+ */
 export interface EngineError extends Error {
-  code?: 'ATTN_INVALID_SHAPE' | 'ATTN_INVALID_ARGUMENT' | 'ATTN_NON_FINITE_INPUT' | 'ATTN_OVERFLOW' | 'ATTN_INTERNAL';
+  code:
+    | 'ATTN_INVALID_SHAPE' // a dimension, count or index out of range; a length that does not match the shape
+    | 'ATTN_INVALID_ARGUMENT' // a value of the wrong type (TypeError), or a scalar out of range
+    | 'ATTN_NON_FINITE_INPUT' // NaN or ±Infinity where a finite number is required
+    | 'ATTN_OVERFLOW' // valid input whose result leaves the float32 range
+    | 'ATTN_TOO_LARGE' // an array or a call's outputs beyond the memory budget (limits.memoryBudgetBytes)
+    | 'ATTN_INTERNAL'; // a bug: please report it
+}
+
+/** createEngine's own failures: no WebAssembly SIMD when forced, or the .wasm file not found. */
+export interface LoadError extends Error {
+  code: 'ATTN_UNSUPPORTED' | 'ATTN_LOAD_FAILED';
+}
+
+/** The limits the core checks every call against (the same numbers its messages name). */
+export interface EngineLimits {
+  /** the largest n, m, d, dv, dIn, dOut, t of attention, attentionStreaming and the projections (65536) */
+  maxDim: number;
+  /** the most one array, or one call's outputs together, may take in the wasm heap: 1 GiB */
+  memoryBudgetBytes: number;
+  /** the largest sigma of randomNormal / textVector: every sample then fits float32 */
+  maxSigma: number;
+  /** the lesson's measurements: tokens t, widths d and dIn, samples, widths per sweep, draws, heads, bins */
+  lesson: {
+    maxTokens: number;
+    maxWidth: number;
+    maxSamples: number;
+    maxWidths: number;
+    maxDraws: number;
+    maxHeads: number;
+    maxBins: number;
+  };
 }
 
 export interface Engine {
@@ -67,12 +103,15 @@ export interface Engine {
   readonly simd: boolean;
   /** instruction set of the kernels: 'wasm' (SIMD128) or 'emulated' (scalar build) */
   readonly arch: string;
+  /** the core's limits */
+  readonly limits: EngineLimits;
   softmax(scores: Float32Array | ArrayLike<number>, options?: { temperature?: number }): Float32Array;
   attention(input: AttentionInput): AttentionResult;
   /**
    * The output alone, softmax(scale·q·kᵀ) v, by online softmax (no n×m matrix): long sequences
    * fit (16,384 × 64 in a 64 MB heap). `out` (n·dv floats) receives the output instead of a new
-   * array, and is returned as `output`.
+   * array, and is returned as `output`. It adds up p·v before dividing by Σp: |v|·m must stay
+   * below 3.4e38, else ATTN_OVERFLOW.
    */
   attentionStreaming(input: StreamingInput): { output: Float32Array; scale: number };
   /** count samples of N(0, sigma²); the same for a given 32-bit seed on every platform */
@@ -83,7 +122,7 @@ export interface Engine {
   project(x: Float32Array | ArrayLike<number>, t: number, dIn: number, w: Float32Array | ArrayLike<number>, dOut: number): Float32Array;
   /** a copy of x (t×d) plus strength × sinusoidal positional encoding */
   addPositionalEncoding(x: Float32Array | ArrayLike<number>, t: number, d: number, options?: { strength?: number }): Float32Array;
-  /** current size of the wasm heap in bytes (grows on demand, never shrinks) */
+  /** current size of the wasm heap in bytes (grows on demand, never shrinks; a call that fails its checks does not grow it) */
   heapBytes(): number;
   /** deterministic N(0, sigma²) vector of width d derived from the text */
   textVector(text: string, d: number, options?: { sigma?: number }): Float32Array;
@@ -150,6 +189,11 @@ export interface SaturationSweep {
   regime: Float32Array;
   /** ‖∂L/∂scores‖₂ for L = ⟨g, p⟩ with a fixed seeded upstream gradient g per row */
   gradNorm: Float32Array;
+  /** per width: how many of the t rows are extremely peaked / nearly flat */
+  peakedCount: Float32Array;
+  flatCount: Float32Array;
+  /** ln t: the entropy of a uniform row, the most a row of t weights can have */
+  maxEntropy: number;
   /** per width, over the rows */
   mean: {
     maxWeight: Float32Array;
@@ -168,6 +212,8 @@ export interface StepTrace {
   dot: number;
   /** 1/√d when scaled, else 1 */
   scale: number;
+  /** √d */
+  sqrtD: number;
   /** scale·q·k_j for every key j (m) */
   scores: Float32Array;
   rowMax: number;
@@ -183,6 +229,8 @@ export interface StepTrace {
   /** the row's largest weight and entropy (nats), as attention() reports them */
   maxWeight: number;
   entropy: number;
+  /** the smallest weight of a visible key (> 0: every visible key gets some weight) */
+  minWeight: number;
   temperature: number;
   /** keys 0 … visible − 1 are visible */
   visible: number;
@@ -198,6 +246,10 @@ export interface NaiveSoftmax {
   exps: Float32Array;
   sum: number;
   weights: Float32Array;
+  /** max z / T: past expOverflowThreshold its exp is Infinity */
+  largest: number;
+  /** true when the sum or any weight is not finite */
+  overflowed: boolean;
 }
 
 export interface HeadWeights {
@@ -224,10 +276,12 @@ export interface MultiHeadResult {
 
 export interface Engine {
   readonly lessonConstants: LessonConstants;
-  /** histograms of q·k and q·k/√d for random q, k ~ N(0, I_d); range defaults to ±4√d, scaledRange to ±4 */
+  /** histograms of q·k and q·k/√d for random q, k ~ N(0, I_d); the core picks range ±4√d and scaledRange ±4 when omitted */
   dotHistograms(options: { seed?: number; d: number; samples?: number; bins?: number; range?: [number, number]; scaledRange?: [number, number] }): {
     d: number;
     samples: number;
+    /** √d */
+    sqrtD: number;
     unscaled: DotHistogram;
     scaled: DotHistogram;
   };
@@ -241,9 +295,9 @@ export interface Engine {
   /** LayerNorm(x) W_Q and LayerNorm(x) W_K (t×d each) */
   projectHead(options: { x: Floats; t: number; weights: HeadWeights }): { q: Float32Array; k: Float32Array };
   saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
-  /** diag(p) − p pᵀ, m×m */
+  /** diag(p) − p pᵀ, m×m, for a row p of probabilities (numbers from 0 to 1) */
   softmaxJacobian(p: Floats): Float32Array;
-  /** p ⊙ (dp − ⟨p, dp⟩) */
+  /** p ⊙ (dp − ⟨p, dp⟩), for p probabilities and dp finite */
   softmaxBackward(p: Floats, dp: Floats): Float32Array;
   upstreamGradient(seed: number, row: number, m: number): Float32Array;
   /** one query row step by step; visible (default m) hides keys j ≥ visible, e.g. row + 1 under a causal mask */
