@@ -7,7 +7,7 @@ export type { LabSettings, LabState, Projection };
 
 /** An error of this API: a TypeError or RangeError whose message names the argument, the value and what was expected. */
 export interface LabError extends Error {
-  code: 'ATTN_INVALID_ARGUMENT' | 'ATTN_INVALID_SHAPE' | 'ATTN_NON_FINITE_INPUT' | 'ATTN_OVERFLOW' | string;
+  code: 'ATTN_INVALID_ARGUMENT' | 'ATTN_INVALID_SHAPE' | 'ATTN_NON_FINITE_INPUT' | 'ATTN_OVERFLOW' | 'ATTN_TOO_LARGE' | 'ATTN_LOAD_FAILED' | string;
 }
 
 export const INVALID_ARGUMENT: 'ATTN_INVALID_ARGUMENT';

@@ -14,12 +14,13 @@ import { LabPipeline } from '../lab/inputs.js';
 import { parseVectors } from '../lab/paste.js';
 import { SETTINGS, createStore, defaultSettings } from '../lab/settings.js';
 import { labState as stateOf } from '../lab/state.js';
+import { tokenize as tokensOf } from '../lab/tokenize.js';
 import { FIGURE_VIEWS, figureSvg } from '../views/figure.js';
 import { toMarkup } from '../views/h.js';
 import { numbersCsv, numbersJson } from '../views/numbers.js';
 import { THEMES } from '../views/theme.js';
 
-export { tokenize, MAX_TOKENS } from '../lab/tokenize.js';
+export { MAX_TOKENS } from '../lab/tokenize.js';
 export { DK_STEPS, PROJECTIONS, SETTINGS, TEMPERATURE_STEPS, defaultSettings } from '../lab/settings.js';
 export { WORD_DIM } from '../lab/inputs.js';
 export { heatmapData, probeRow, queryRow } from '../lab/state.js';
@@ -28,6 +29,11 @@ export { THEMES } from '../views/theme.js';
 
 /** Code of an error in the arguments of this API (the engine's name for the same thing). */
 export const INVALID_ARGUMENT = 'ATTN_INVALID_ARGUMENT';
+
+/** The page's tokenizer: text → lower-case word and punctuation tokens, as GloVe was trained on. */
+export function tokenize(text) {
+  return guard(() => tokensOf(text));
+}
 
 /**
  * The word vectors the lab uses, loaded once and shared (the same file the page reads): in Node
