@@ -157,6 +157,17 @@ test('JSON: the settings, and the selected row’s numbers as the engine’s flo
   assert.deepEqual([probe.rows[0].query, probe.rows[0].token], ['probe', 'animal']);
 });
 
+test('a sentence longer than the lab takes: the first 128 tokens, and the caption says so', async () => {
+  const sentence = Array.from({ length: 130 }, (_, i) => `w${i}`).join(' ');
+  const { status, out } = await run('render', '--sentence', sentence, '--view', 'heatmap', '--no-caption');
+  assert.equal(status, EXIT_OK);
+  assert.equal([...out.matchAll(/<title>/g)].length, 128 * 128);
+  assert.doesNotMatch(out, /Only the first/);
+  const captioned = await run('render', '--sentence', sentence, '--view', 'bars');
+  assert.match(captioned.out, /Only the first 128 tokens of the sentence are used\./);
+  assert.equal([...captioned.out.matchAll(/<g data-key=/g)].length, 128);
+});
+
 test('--output writes the file, in the format of its extension; --help names every option; --version is the package’s', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'attention-lab-cli-'));
   try {

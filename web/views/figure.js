@@ -75,6 +75,7 @@ function captionLines(state) {
   if (s.causal) parts.push('causal mask');
   if (s.positional) parts.push('positional encoding');
   const lines = [parts.join(' · ')];
+  if (s.truncated) lines.push(`Only the first ${state.n} tokens of the sentence are used.`);
   if (state.unknown.length) lines.push(`Not in the vocabulary (each gets a fixed vector made from its spelling): ${state.unknown.map(shortLabel).join(', ')}`);
   return lines;
 }
