@@ -57,10 +57,10 @@ What to compute (the page's settings, the same defaults and ranges):
   --probe WORD          the cross-attention probe word, "" for none (default "${SETTINGS.probe.default}")
   --projection NAME     identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)
                         or pasted (your own vectors: --q, --k) (default ${SETTINGS.projection.default})
-  --dk N                d_k of the random projection, 1 to 1024 (default ${SETTINGS.dk.default})
-  --seed N              seed of the random projections, 0 to 4294967295 (default ${SETTINGS.seed.default})
+  --dk N                d_k of the random projection: ${SETTINGS.dk.type.expected} (default ${SETTINGS.dk.default})
+  --seed N              seed of the random projections: ${SETTINGS.seed.type.expected} (default ${SETTINGS.seed.default})
   --no-scale            do not divide q·k by √d_k (--scale: divide, the default)
-  --temperature T       softmax(scores / T), 0.01 to 100 (default ${SETTINGS.temperature.default})
+  --temperature T       softmax(scores / T): ${SETTINGS.temperature.type.expected} (default ${SETTINGS.temperature.default})
   --causal              query i sees keys j ≤ i only (--no-causal: the default)
   --positional          add the sinusoidal positional encoding (--no-positional: the default)
   --q FILE, --k FILE    pasted Q (n×d) and K (m×d), CSV rows or JSON [[…], …] (as the page's
@@ -264,7 +264,7 @@ async function render(request) {
   } catch (error) {
     // a paste error names its matrix (Q, K, V): say which file that is
     const option = error.name === 'PasteError' && error.matrix ? `--${error.matrix.toLowerCase()}` : null;
-    if (option && request.files[option.slice(2)]) error.message = TEXT.inFile(option, request.files[option.slice(2)], error.message);
+    if (option && request.files?.[option.slice(2)]) error.message = TEXT.inFile(option, request.files[option.slice(2)], error.message);
     throw error;
   }
   if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
