@@ -130,6 +130,17 @@ for (const { name, patch, args } of CASES) {
   });
 }
 
+test('attention-lab/lab in the browser: loadVocab fetches the page’s vectors, and labInputs gives the element’s numbers', async () => {
+  const shown = await pageState(CASES[1].patch);
+  const computed = await page.evaluate(async ({ patch, base }) => {
+    const { createEngine } = await import(new URL('core/engine.js', base).href);
+    const { labInputs, loadVocab } = await import(new URL('api/lab.js', base).href);
+    const [engine, vocab] = await Promise.all([createEngine(), loadVocab()]);
+    return Array.from(engine.attention(labInputs(patch, { engine, vocab })).weights);
+  }, { patch: CASES[1].patch, base: browser.url });
+  assert.deepEqual(computed, shown.weights);
+});
+
 test('the figure is an SVG file a browser parses and draws at its size, in both themes', async () => {
   const blank = await browser.newPage(); // no page policy: an image from a blob: URL may load
   for (const theme of ['light', 'dark']) {
@@ -149,4 +160,8 @@ test('the figure is an SVG file a browser parses and draws at its size, in both 
     assert.ok(drawn.width >= 200 && drawn.height >= 200, JSON.stringify(drawn));
   }
   await blank.close();
+});
+
+test('no console error, page error, failed request or CSP violation on the way', () => {
+  assert.deepEqual(browser.problems, []);
 });
