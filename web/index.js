@@ -7,7 +7,7 @@ customElements
   .whenDefined('attention-lab')
   .then(() => lab.ready)
   .then(() => new Promise((painted) => requestAnimationFrame(() => setTimeout(painted))))
-  .then(() => import('./components/attention-lesson.js'));
+  .then(() => import('./components/lesson/attention-lesson.js'));
 
 for (const button of document.querySelectorAll('.guide button[data-set]')) {
   button.addEventListener('click', () => {

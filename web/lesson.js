@@ -1,53 +1,86 @@
 // The lesson on its own, for lesson authors who want only the instruments: its own bar of
 // controls (sentence, d_k, query word, scaling, seed) in place of <attention-lab>, feeding the
-// same <attention-lesson> element as the demo page. Tokens and word vectors are made exactly as
-// the lab makes them (web/lab/tokenize.js, web/lab/vectors.js), so a sentence gives the same
-// numbers on both pages. State flows one way: controls → here → instruments.
-import { LESSON_MAX_TOKENS } from './components/attention-lesson.js';
+// same <attention-lesson> as the demo page. The state is the lab's own: its settings store
+// (web/lab/settings.js), its pipeline (web/lab/inputs.js) and labState (web/lab/state.js), on
+// the Random projection — so a sentence gives the same numbers on both pages, through the same
+// code. State flows one way: controls and the instruments' requests → store → state → lesson.
+import { LESSON_MAX_TOKENS } from './lesson/model.js';
 import { createEngine } from './core/engine.js';
 import { fetchVocab } from './core/vocab.js';
+import { LabPipeline } from './lab/inputs.js';
+import { createStore } from './lab/settings.js';
+import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
-import { VectorBuilder, WORD_DIM } from './lab/vectors.js';
+import { shortLabel } from './views/format.js';
+import './components/lesson/attention-lesson.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
 
+// The bar's controls as a patch of lab settings. The sweeps and heads take at most
+// LESSON_MAX_TOKENS tokens: this page takes no more, so every instrument shows every word.
+function readControls() {
+  const sentence = $('sentence').value;
+  return {
+    sentence,
+    tokens: tokenize(sentence).slice(0, LESSON_MAX_TOKENS),
+    dk: 2 ** Number($('dk').value),
+    scaled: $('scaled').checked,
+    seed: Math.max(0, Math.min(0xffffffff, Math.floor(Number($('seed').value) || 0))),
+  };
+}
+
+// The query words of the bar's select, kept when the sentence changes (the index is clamped).
+let shownRows = null;
+function showRows(tokens) {
+  const select = $('row');
+  if (shownRows === tokens.join('\u0000')) return;
+  shownRows = tokens.join('\u0000');
+  const previous = Number(select.value) || 0;
+  select.replaceChildren(...tokens.map((word, i) => new Option(`${i + 1}. ${shortLabel(word)}`, String(i))));
+  select.value = String(Math.min(previous, Math.max(0, tokens.length - 1)));
+}
+
 async function main() {
   const [engine, vocab] = await Promise.all([createEngine(), fetchVocab(new URL('./assets/glove-100d.bin', import.meta.url))]);
-  const words = new VectorBuilder(engine, vocab);
+  const pipeline = new LabPipeline(engine, vocab);
+  const store = createStore();
   const lesson = document.querySelector('attention-lesson');
-  let tokens = null;
+  lesson.engine = engine;
 
-  function update() {
-    const next = tokenize($('sentence').value).slice(0, LESSON_MAX_TOKENS);
-    const vectors = new Float32Array(next.length * WORD_DIM);
-    const unknown = [];
-    next.forEach((token, i) => {
-      const { vector, known } = words.word(token);
-      if (!known) unknown.push(token);
-      vectors.set(vector, i * WORD_DIM);
-    });
-    const select = $('row');
-    if (!tokens || tokens.join(' ') !== next.join(' ')) {
-      const previous = Number(select.value) || 0;
-      select.replaceChildren(...next.map((w, i) => new Option(`${i + 1}. ${w}`, String(i))));
-      select.value = String(Math.min(previous, Math.max(0, next.length - 1)));
+  function draw(settings) {
+    $('dk-value').textContent = String(settings.dk);
+    let state;
+    try {
+      state = labState(settings, pipeline, engine);
+    } catch (error) {
+      status.textContent = settings.tokens.length === 0 ? 'Type a sentence.' : `${error.message} Showing the previous result.`;
+      return;
     }
-    tokens = next;
-    const dk = 2 ** Number($('dk').value);
-    const seed = Math.max(0, Math.min(0xffffffff, Math.floor(Number($('seed').value) || 0)));
-    $('dk-value').textContent = String(dk);
-    lesson.inputs = { engine, tokens, vectors, dk, scaled: $('scaled').checked, selectedRow: Number(select.value) || 0, seed };
+    lesson.state = state;
+    const unknown = state.unknown ?? [];
     status.textContent =
-      tokens.length === 0
-        ? 'Type a sentence.'
-        : `${tokens.length} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.join(', ')}` : ''}. ` +
-          `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
+      `${state.n} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.map(shortLabel).join(', ')}` : ''}. ` +
+      (state.temperature === 1 ? '' : `Temperature T = ${state.temperature}, for every instrument (the slider of “Temperature”). `) +
+      `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
   }
 
-  $('controls').addEventListener('input', update);
+  const set = (patch) => {
+    const { rejected } = store.set(patch);
+    for (const [name, reason] of Object.entries(rejected)) console.warn(`lesson.html: ${name} ${reason}`);
+  };
+  const fromControls = () => {
+    const patch = readControls();
+    showRows(patch.tokens);
+    return { ...patch, selected: Number($('row').value) || 0 };
+  };
+  set({ projection: 'random', probe: '', ...fromControls() });
+  store.subscribe(draw);
+  draw(store.get());
+  $('controls').addEventListener('input', () => set(fromControls()));
   $('controls').addEventListener('submit', (event) => event.preventDefault());
-  update();
+  // a lab setting the learner changed inside an instrument (the overflow demo's temperature)
+  lesson.addEventListener('input', () => set(lesson.value));
   document.documentElement.dataset.ready = 'true';
 }
 

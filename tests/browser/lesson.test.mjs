@@ -68,6 +68,15 @@ async function settle(page) {
   await page.evaluate(() => document.fonts.ready);
 }
 
+// Moves the range input of an instrument as a learner would: a new value, then its input event.
+async function moveSlider(page, tag, value) {
+  await page.locator(tag).evaluate((el, v) => {
+    const slider = el.shadowRoot.querySelector('input[type=range]');
+    slider.value = v;
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  }, value);
+}
+
 async function assertClean(page, problems) {
   const csp = await page.evaluate(() => window.__cspViolations);
   assert.deepEqual(csp, [], 'CSP violations');
@@ -108,11 +117,9 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   await settle(page);
   const saturation = await page.evaluate(() => document.querySelector('saturation-plot').shadowRoot.textContent);
   assert.match(saturation, /At d_k = 1024: unscaled, \d+ of 10 rows are extremely peaked/);
-  // temperature 0.01 pushes z/T past ln(FLT_MAX): the naive row shows ∞ and NaN, labelled broken
-  await page.evaluate(() => {
-    const demo = document.querySelector('overflow-demo');
-    demo.temperature = 0.01;
-  });
+  // temperature 0.01 pushes z/T past ln(FLT_MAX): the naive row shows ∞ and NaN, labelled broken.
+  // The overflow demo's slider asks for it; the page's settings take it, so every instrument follows.
+  await moveSlider(page, 'overflow-demo', '-2');
   await page.waitForFunction(() =>
     document.querySelector('overflow-demo').shadowRoot.querySelector('.status.bad'),
   );
@@ -127,14 +134,14 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   assert.ok(overflow.naiveRows.every((label) => label.startsWith('naive (broken)')));
   assert.ok(overflow.broken.includes('∞') && overflow.broken.includes('NaN'), overflow.broken.join(' '));
   assert.ok(overflow.stable.slice(0, 10).every((text) => text !== 'NaN' && text !== '∞'));
+  await settle(page);
+  assert.match(await page.evaluate(() => document.querySelector('step-by-step').shadowRoot.textContent), /all ≤ 0; T = 0\.01/);
+  assert.match(await page.locator('#status').textContent(), /Temperature T = 0\.01, for every instrument/);
   // a new sentence with an unknown word, then a step-by-step key click and 8 heads
   await page.fill('#sentence', 'attention is all you need zyzzyvas');
   await settle(page);
-  await page.evaluate(() => {
-    const root = document.querySelector('step-by-step').shadowRoot;
-    root.querySelectorAll('.keys button')[2].click();
-    document.querySelector('multi-head-view').heads = 8;
-  });
+  await page.evaluate(() => document.querySelector('step-by-step').shadowRoot.querySelectorAll('.keys button')[2].click());
+  await moveSlider(page, 'multi-head-view', '8');
   await settle(page);
   const after = await page.evaluate(() => ({
     status: document.getElementById('status').textContent,
@@ -144,6 +151,7 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
   assert.match(after.status, /6 tokens; not in the vocabulary \(random vectors\): zyzzyvas/);
   assert.equal(after.pressed, 'all');
   assert.equal(after.heads, 8);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attention-lesson').settings), { heads: 8, key: 2 });
   await assertClean(page, problems);
   await context.close();
 });
@@ -165,4 +173,129 @@ test('screenshots at 360 and 1440 px, light and dark', async () => {
       await context.close();
     }
   }
+});
+
+test('D4: words KaTeX cannot parse (control characters, lone surrogates, leading combining marks, TeX specials) are shown, never typeset', async () => {
+  const { context, page, problems } = await open();
+  const sentence = '∑ cat \u0007bell \uD800 \u0301a {x}_ \\alpha $ % # & ^ ~';
+  await page.evaluate((text) => {
+    const field = document.getElementById('sentence');
+    field.value = text;
+    document.getElementById('controls').dispatchEvent(new Event('input'));
+  }, sentence);
+  await settle(page);
+  for (const key of [0, 2, 3, 4, 5, 10]) {
+    await page.evaluate((k) => document.querySelector('step-by-step').shadowRoot.querySelectorAll('.keys button')[k].click(), key);
+    await settle(page);
+    const report = await page.evaluate(() => {
+      const root = document.querySelector('step-by-step').shadowRoot;
+      return {
+        text: root.textContent,
+        words: [...root.querySelectorAll('.word')].map((span) => span.textContent),
+        pressed: root.querySelector('[aria-pressed="true"]').textContent,
+        katex: root.querySelectorAll('.katex').length,
+        errors: root.querySelectorAll('.katex-error').length,
+        query: document.getElementById('row').selectedOptions[0].textContent.replace(/^\d+\. /, ''),
+      };
+    });
+    assert.doesNotMatch(report.text, /Cannot draw|ParseError|KaTeX parse error/);
+    assert.equal(report.errors, 0);
+    assert.ok(report.katex >= 10, `formulas: ${report.katex}`);
+    assert.deepEqual(report.words, [`“${report.query}”`, `“${report.pressed}”`], 'the query and key words, as text beside the formulas');
+  }
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('D9: heading-level takes 1 to 6; anything else is the default (2), with a warning', async () => {
+  const { context, page, problems } = await open();
+  const warnings = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  const headings = await page.evaluate(() =>
+    ['-1', '1e3', '2.5', 'Infinity', '', ' ', 'two', '0', '3', '6'].map((level) => {
+      const lesson = document.createElement('attention-lesson');
+      lesson.setAttribute('heading-level', level);
+      document.body.append(lesson);
+      const tags = [...new Set([...lesson.querySelectorAll('section > :first-child')].map((el) => el.localName))];
+      lesson.remove();
+      return [level, tags];
+    }),
+  );
+  assert.deepEqual(headings, [
+    ['-1', ['h2']], ['1e3', ['h2']], ['2.5', ['h2']], ['Infinity', ['h2']], ['', ['h2']], [' ', ['h2']], ['two', ['h2']], ['0', ['h2']],
+    ['3', ['h3']], ['6', ['h6']],
+  ]);
+  await page.waitForTimeout(100);
+  assert.equal(warnings.length, 8, warnings.join('\n'));
+  assert.match(warnings[0], /heading-level="-1" is not a whole number from 1 to 6; using 2/);
+  // the warnings were expected here; nothing else may have gone wrong
+  await assertClean(page, problems.filter((p) => !p.includes('heading-level')));
+  await context.close();
+});
+
+test('a very long word is shown cut with “…”, and the page does not grow sideways', async () => {
+  const { context, page, problems } = await open({ width: 360 });
+  const started = Date.now();
+  await page.evaluate(() => {
+    document.getElementById('sentence').value = `the ${'x'.repeat(100_000)} cat`;
+    document.getElementById('controls').dispatchEvent(new Event('input'));
+  });
+  await settle(page);
+  const elapsed = Date.now() - started;
+  const report = await page.evaluate(() => {
+    const root = document.querySelector('step-by-step').shadowRoot;
+    return {
+      buttons: [...root.querySelectorAll('.keys button')].map((b) => b.textContent.length),
+      title: root.querySelectorAll('.keys button')[1].title.length,
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+    };
+  });
+  assert.deepEqual(report.buttons, [3, 25, 3], 'the long word as 24 characters and …');
+  assert.ok(report.title < 300, `its tooltip is cut too: ${report.title} characters`);
+  assert.ok(report.overflow <= 0, `the page scrolls sideways by ${report.overflow}px`);
+  // generous: six instruments drawn in idle time on a shared machine
+  assert.ok(elapsed < 15000, `${elapsed} ms to draw every instrument`);
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('theme="dark" and "light" on <attention-lesson> redraw the instruments in that scheme, whatever the reader’s', async () => {
+  const { context, page, problems } = await open({ colorScheme: 'light' });
+  // a hollow dot of claim 1 is filled with the theme's background
+  const hollow = () => page.locator('variance-lab').evaluate((el) => el.shadowRoot.querySelector('circle[stroke]').getAttribute('fill'));
+  const light = await hollow();
+  await page.evaluate(() => document.querySelector('attention-lesson').setAttribute('theme', 'dark'));
+  await page.waitForFunction((before) => document.querySelector('variance-lab').shadowRoot.querySelector('circle[stroke]').getAttribute('fill') !== before, light);
+  assert.equal(await hollow(), 'rgb(18, 21, 26)', 'the dark palette’s bg, #12151a');
+  await page.evaluate(() => document.querySelector('attention-lesson').setAttribute('theme', 'light'));
+  await page.waitForFunction((before) => document.querySelector('variance-lab').shadowRoot.querySelector('circle[stroke]').getAttribute('fill') === before, light);
+  assert.equal(light, 'rgb(255, 255, 255)');
+  await assertClean(page, problems);
+  await context.close();
+});
+
+test('keyboard: a slider or key button keeps focus while its instrument redraws around it', async () => {
+  const { context, page, problems } = await open();
+  await page.locator('multi-head-view').evaluate((el) => el.shadowRoot.querySelector('input[type=range]').focus());
+  for (const key of ['ArrowRight', 'ArrowRight']) {
+    await page.keyboard.press(key);
+    await settle(page);
+  }
+  const heads = await page.locator('multi-head-view').evaluate((el) => ({
+    focused: el.shadowRoot.activeElement === el.shadowRoot.querySelector('input[type=range]'),
+    drawn: el.shadowRoot.querySelectorAll('.grid > div').length,
+  }));
+  assert.deepEqual(heads, { focused: true, drawn: 6 });
+  await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.keys button')[1].focus());
+  await page.keyboard.press('Enter');
+  await settle(page);
+  const step = await page.locator('step-by-step').evaluate((el) => ({
+    focused: el.shadowRoot.activeElement?.textContent,
+    pressed: el.shadowRoot.querySelector('[aria-pressed="true"]').textContent,
+  }));
+  assert.deepEqual(step, { focused: 'cat', pressed: 'cat' });
+  await assertClean(page, problems);
+  await context.close();
 });

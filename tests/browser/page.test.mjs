@@ -85,6 +85,11 @@ test('d_k and scaling set in the lab reach the instruments; the guide’s button
     slider.dispatchEvent(new Event('input', { bubbles: true }));
   });
   await until(() => page.locator('attention-lab').evaluate((el) => el.settings.temperature), (t) => t === 0.1, { what: 'T = 0.1 in the lab' });
+  // and the lab's new state comes back to every instrument: one temperature on the page
+  await showAll();
+  assert.match(await page.locator('.lesson-status').textContent(), /T = 0\.1/);
+  assert.match(await text('step-by-step'), /all ≤ 0; T = 0\.1/);
+  assert.equal(await page.locator('overflow-demo').evaluate((el) => el.shadowRoot.querySelector('input[type=range]').value), '-1');
 });
 
 test('pasted vectors: the instruments of one row use them; the sweeps say what they need', async () => {
@@ -99,6 +104,31 @@ test('pasted vectors: the instruments of one row use them; the sweeps say what t
   assert.match(await text('step-by-step'), /q=Q/);
   const lab = await page.locator('attention-lab').evaluate((el) => el.state.result.maxWeight[0].toFixed(3));
   assert.equal(await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelector('.row-stats [data-k="max"]').textContent), lab);
+  // the causal mask means the same in both: 2 queries and 3 keys have no causal order, the lab
+  // refuses the setting, and the lesson keeps drawing the lab's last state (never a mask dropped silently)
+  await page.locator('attention-lab').evaluate((el) => el.set({ causal: true }));
+  await showAll();
+  assert.equal(await page.locator('attention-lab').evaluate((el) => el.state.causal), false);
+  assert.doesNotMatch(await page.locator('.lesson-status').textContent(), /causal/);
+  assert.equal(await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelector('.row-stats [data-k="max"]').textContent), lab);
+  await page.locator('attention-lab').evaluate((el) => el.set({ causal: false }));
+});
+
+test('D4 on index.html: a token KaTeX cannot parse is shown as text beside the formulas', async () => {
+  await openLab(page, browser.url);
+  const tokens = ['∑ cat', '\u0007', '\uD800', '\u0301a', '\\text{', 'the'];
+  await page.locator('attention-lab').evaluate((el, t) => el.set({ tokens: t, sentence: t.join(' '), selected: 0 }), tokens);
+  await showAll();
+  for (const key of [0, 1, 2, 3, 4]) {
+    await page.locator('step-by-step').evaluate((el, k) => el.shadowRoot.querySelectorAll('.keys button')[k].click(), key);
+    await showAll();
+    const report = await page.locator('step-by-step').evaluate((el) => ({
+      text: el.shadowRoot.textContent,
+      words: [...el.shadowRoot.querySelectorAll('.word')].map((span) => span.textContent),
+    }));
+    assert.doesNotMatch(report.text, /Cannot draw|KaTeX parse error/);
+    assert.deepEqual(report.words, [`“${tokens[0]}”`, `“${tokens[key]}”`]);
+  }
 });
 
 test('screenshots of the whole page with every instrument drawn: 360 and 1440 px, light and dark', async () => {

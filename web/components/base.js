@@ -69,7 +69,7 @@ export class AlElement extends HTMLElement {
   }
 }
 
-// Small DOM helpers every element draws with (presentation only).
+// Small DOM functions every element draws with (presentation only).
 
 /**
  * Writes text only when it changes: an unchanged view costs no style or layout work. An

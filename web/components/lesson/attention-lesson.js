@@ -1,0 +1,326 @@
+// <attention-lesson>: the six lesson instruments ("why divide by √d_k?"), one section each, all
+// drawn from one lab state by one model (web/lesson/model.js). Two ways to drive it:
+//
+//   <attention-lesson for="lab"></attention-lesson>   follows <attention-lab id="lab">: its
+//       engine, and every state it announces (its `change` event)
+//   lesson.engine = engine; lesson.state = labState(…)  a page with its own controls
+//       (web/lesson.js builds its state with the lab's own web/lab/state.js)
+//
+// The instruments only draw; what the learner asks for in them arrives here as their
+// `input`/`change` events, which stop here. The lesson's own settings (`heads`, the `key` of
+// step by step) are kept here (`lesson.settings`); a request that is a lab setting (the
+// temperature) is passed to the lab it follows (lab.set), and announced as this element's own
+// `input`/`change` with `.value` holding it (e.g. { temperature: 0.1 }), for a page without a lab.
+//
+// Light DOM (no shadow root): the page styles the sections, and the instruments stay
+// addressable as document.querySelector('variance-lab') etc. Attributes: `for`,
+// `heading-level` (1–6, default 2), `loading="eager"`, `theme` (light, dark or auto, as the lab's).
+//
+// Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
+// only when its section comes near the viewport, and a new state reaches an instrument only
+// when it is near the viewport, once the lab's states stop coming for 150 ms (never during a
+// slider drag), after the next frame (the lab paints first) and in idle time, one instrument per
+// idle callback. loading="eager" draws every instrument (still after the frame and in idle
+// time), for a page that is only the lesson. `pending` is true while a drawing is due.
+import { shortLabel } from '../../views/format.js';
+import { h, toDom } from '../../views/h.js';
+import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
+
+const sub = (text) => h('sub', {}, text);
+
+// The order of the lesson: tag, section id, title, the model's results for it.
+const SECTIONS = [
+  { tag: 'variance-lab', id: 'claim-1', title: ['1 · The variance of q·k grows with d', sub('k')], part: 'variance' },
+  { tag: 'saturation-plot', id: 'claim-2', title: '2 · Unscaled scores make softmax extremely peaked', part: 'saturation' },
+  { tag: 'gradient-view', id: 'claim-3', title: '3 · A saturated softmax passes back almost no gradient', part: 'gradient' },
+  { tag: 'step-by-step', id: 'claim-4', title: '4 · Step by step: each row becomes a probability distribution', part: 'step' },
+  { tag: 'overflow-demo', id: 'overflow', title: 'Temperature, and why softmax subtracts the max', part: 'overflow' },
+  { tag: 'multi-head-view', id: 'heads', title: 'Several heads', part: 'heads' },
+];
+export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
+
+const DEFAULT_HEADING_LEVEL = 2;
+const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
+const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
+const SETTLE_MS = 150; // the lab's states are taken up once they stop coming for this long (a slider drag ends)
+
+/** The heading level of the sections: a whole number from 1 to 6, else the default (with a warning). */
+export function headingLevel(text) {
+  if (text === null) return DEFAULT_HEADING_LEVEL;
+  const level = Number(text);
+  if (text.trim() !== '' && Number.isInteger(level) && level >= 1 && level <= 6) return level;
+  console.warn(`<attention-lesson>: heading-level="${text}" is not a whole number from 1 to 6; using ${DEFAULT_HEADING_LEVEL}.`);
+  return DEFAULT_HEADING_LEVEL;
+}
+
+/** The sentence saying how the instruments follow the lab's `state`, as view nodes. */
+export function followingStatus(state) {
+  const { n, m, d } = state;
+  const setting = [
+    state.scaled ? ['scaled by 1/√d', sub('k')] : h('b', {}, 'unscaled'),
+    `, seed ${state.settings.seed}, T = ${state.temperature}`,
+    state.causal ? ', causal' : '',
+  ];
+  const query = `query “${shortLabel(state.queryLabels[state.selected])}”`;
+  const rowViews = 'the gradient, step-by-step and overflow views use the lab’s own Q and K';
+  if (state.projection === 'pasted')
+    return h('p', { class: 'lesson-status' }, [
+      `Following the lab: your pasted Q (${n} × ${d}) and K (${m} × ${d}), ${query}, `, setting, `; ${rowViews}. `,
+      'The sweeps over d', sub('k'), ' and the heads need word vectors: choose Identity or Random.',
+    ]);
+  const t = Math.min(n, LESSON_MAX_TOKENS);
+  const cut = n > t ? ` (the sweeps take the first ${t} of ${n})` : '';
+  const where =
+    state.projection === 'random'
+      ? ['d', sub('k'), ` = ${d}, as in the lab; ${rowViews}, and the sweeps over d`, sub('k'), ' use the lab’s Random projection at every width']
+      : [`the lab is on Identity (q = k = the 100-d word vectors, d = ${d}): ${rowViews}; the sweeps over d`, sub('k'),
+          ' show seeded random projections of the same words (the lab’s Random mode), ◆ marking the lab’s own row'];
+  return h('p', { class: 'lesson-status' }, [`Following the lab: ${n} tokens${cut}, ${query}, `, setting, '; ', where, '.']);
+}
+
+// The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
+const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
+
+export class AttentionLesson extends HTMLElement {
+  static observedAttributes = ['theme'];
+
+  #engine = null;
+  #model = null;
+  #state = null; // the lab state the instruments draw
+  #pendingState = null; // the lab's latest state, not yet taken up
+  #settings = LESSON_DEFAULTS;
+  #value = null;
+  #sections = []; // { tag, part, section, element, loaded, near, stale }
+  #scheduled = false;
+  #settle = 0; // timer: running while the lab's states keep coming
+  #lab = null;
+  #status = null;
+  #observer = null;
+
+  constructor() {
+    super();
+    for (const type of ['input', 'change']) this.addEventListener(type, (event) => this.#onRequest(event));
+  }
+
+  attributeChangedCallback(name, _previous, value) {
+    if (name !== 'theme') return;
+    const known = value !== null && Object.hasOwn(COLOR_SCHEMES, value);
+    if (value !== null && !known)
+      console.warn(`<attention-lesson>: theme="${value}" is not one of ${Object.keys(COLOR_SCHEMES).join(', ')}; the page's scheme is used.`);
+    // set through the CSSOM (allowed under style-src 'self'); without it, the page's or the reader's scheme
+    if (known) this.style.setProperty('--al-color-scheme', COLOR_SCHEMES[value]);
+    else this.style.removeProperty('--al-color-scheme');
+    for (const s of this.#sections) s.element.themeChanged?.();
+  }
+
+  connectedCallback() {
+    if (!this.#sections.length) this.#build();
+    this.#observer = new IntersectionObserver((entries) => this.#onIntersect(entries), { rootMargin: NEAR_VIEWPORT });
+    for (const s of this.#sections) this.#observer.observe(s.section);
+    const id = this.getAttribute('for');
+    if (id) this.#follow(document.getElementById(id));
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    this.#lab?.removeEventListener('change', this.#onLabState);
+    clearTimeout(this.#settle);
+    this.#settle = 0;
+    this.#lab = null;
+  }
+
+  /** The engine the model computes with (set by the page, or the followed lab's). */
+  get engine() {
+    return this.#engine;
+  }
+
+  set engine(engine) {
+    if (engine === this.#engine) return;
+    this.#engine = engine;
+    this.#model = null;
+    this.#invalidateAll();
+  }
+
+  /** The lab state the instruments draw (LabState of attention-lab.d.ts); each is drawn when near the viewport. */
+  get state() {
+    return this.#state;
+  }
+
+  set state(state) {
+    this.#pendingState = null;
+    this.#state = state;
+    this.#invalidateAll();
+  }
+
+  /** The lesson's own settings: { heads, key } (web/lesson/model.js). Setting a patch keeps the other fields. */
+  get settings() {
+    return this.#settings;
+  }
+
+  set settings(patch) {
+    const { settings, rejected } = updateLessonSettings(this.#settings, patch);
+    for (const [name, reason] of Object.entries(rejected)) console.warn(`<attention-lesson>: settings.${name} ${reason}.`);
+    this.#settings = settings;
+    this.#invalidateAll();
+  }
+
+  /** The lab setting the learner last asked for in an instrument, e.g. { temperature: 0.1 }. */
+  get value() {
+    return this.#value;
+  }
+
+  /** True while an instrument in or near the viewport (every one, when eager) has not drawn the latest state. */
+  get pending() {
+    return Boolean(this.#pendingState) || this.#sections.some((s) => s.stale && this.#visible(s));
+  }
+
+  #build() {
+    const level = headingLevel(this.getAttribute('heading-level'));
+    if (this.hasAttribute('for')) {
+      this.#status = toDom(h('p', { class: 'lesson-status' }, 'Waiting for the lab…'));
+      this.append(this.#status);
+    }
+    this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
+      const section = toDom(h('section', { id, class: 'instrument' }, [h(`h${level}`, {}, title), h(tag)]));
+      this.append(section);
+      return { tag, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
+    });
+  }
+
+  #follow(lab) {
+    if (!lab || lab === this.#lab) return;
+    this.#lab = lab;
+    lab.addEventListener('change', this.#onLabState);
+    if (lab.state) this.#onLabState();
+  }
+
+  // Runs inside the lab's update: it only records the state. The work waits until the states
+  // stop coming (no instrument work, not even the status line, during a slider drag), then for a
+  // frame and idle time.
+  #onLabState = () => {
+    const state = this.#lab?.state;
+    if (!state || state === this.#state || state === this.#pendingState) return;
+    this.#pendingState = state;
+    clearTimeout(this.#settle);
+    this.#settle = setTimeout(() => {
+      this.#settle = 0;
+      this.#schedule();
+    }, SETTLE_MS);
+  };
+
+  // An instrument's request: the lesson's own settings are kept here; lab settings go to the lab.
+  #onRequest(event) {
+    const source = event.target;
+    if (source === this || !this.#sections.some((s) => s.element === source)) return;
+    event.stopPropagation();
+    const lesson = {};
+    const lab = {};
+    for (const [name, value] of Object.entries(source.value ?? {})) (name in LESSON_DEFAULTS ? lesson : lab)[name] = value;
+    if (Object.keys(lesson).length) this.settings = lesson;
+    if (Object.keys(lab).length) {
+      this.#value = Object.freeze(lab);
+      this.#lab?.set(lab);
+      this.dispatchEvent(new Event(event.type, { bubbles: true }));
+    }
+  }
+
+  #onIntersect(entries) {
+    const eager = this.getAttribute('loading') === 'eager';
+    for (const entry of entries) {
+      const s = this.#sections.find((x) => x.section === entry.target);
+      s.near = entry.isIntersecting;
+      if ((s.near || eager) && !s.loaded) this.#load(s);
+    }
+    if (eager) for (const s of this.#sections) if (!s.loaded) this.#load(s);
+    this.#schedule();
+  }
+
+  #load(s) {
+    s.loaded = true;
+    import(`./${s.tag}.js`).then(
+      () => this.#schedule(),
+      (error) => {
+        s.section.append(toDom(h('p', { class: 'error' }, `Could not load this part: ${error.message}`)));
+        console.error(error);
+      },
+    );
+  }
+
+  #invalidateAll() {
+    for (const s of this.#sections) s.stale = true;
+    this.#schedule();
+  }
+
+  #visible(s) {
+    return s.near || this.getAttribute('loading') === 'eager';
+  }
+
+  #wanted(s) {
+    return s.stale && this.#visible(s) && customElements.get(s.tag);
+  }
+
+  // After the next frame (the lab's update is painted first), in idle time: one instrument per callback.
+  #schedule() {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    requestAnimationFrame(() => idle(() => this.#step()));
+  }
+
+  #step() {
+    this.#scheduled = false;
+    if (this.#settle) return; // the lab is still changing: its timer schedules the next step
+    if (this.#pendingState) {
+      this.#state = this.#pendingState;
+      this.#pendingState = null;
+      if (this.#lab.engine !== this.#engine) {
+        this.#engine = this.#lab.engine;
+        this.#model = null;
+      }
+      if (this.#status) {
+        const status = toDom(followingStatus(this.#state));
+        this.#status.replaceWith(status);
+        this.#status = status;
+      }
+      for (const s of this.#sections) s.stale = true;
+    }
+    if (!this.#state || !this.#engine) return;
+    const next = this.#sections.find((s) => this.#wanted(s));
+    if (!next) return;
+    next.stale = false;
+    this.#draw(next);
+    if (this.#sections.some((s) => this.#wanted(s))) {
+      this.#scheduled = true;
+      idle(() => this.#step());
+    }
+  }
+
+  // Gives an instrument its results; an instrument whose results did not change is not redrawn.
+  #draw(s) {
+    this.#model ??= new LessonModel(this.#engine);
+    let results;
+    try {
+      results = this.#model[s.part](this.#state, this.#settings);
+    } catch (error) {
+      results = { empty: `Cannot compute this part: ${error.message}` };
+      console.error(error);
+    }
+    if (!sameResults(s.element.results, results)) s.element.results = results;
+    const settings = { projection: this.#state.projection };
+    if (!sameResults(s.element.settings, settings)) s.element.settings = settings;
+  }
+}
+
+// Results compared field by field: the model hands out the same arrays while nothing they depend on changed.
+function sameResults(a, b) {
+  if (sameValue(a, b)) return true;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || ArrayBuffer.isView(a) || Array.isArray(a)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameResults(a[key], b[key]));
+}
+
+function idle(callback) {
+  if (window.requestIdleCallback) requestIdleCallback(callback, { timeout: IDLE_TIMEOUT_MS });
+  else setTimeout(callback, 1);
+}
+
+customElements.define('attention-lesson', AttentionLesson);

@@ -1,0 +1,180 @@
+// The one base of the lesson's instruments: an AlElement that draws `view(results, settings,
+// theme, { width })` (a pure function of web/views/) at its own width, in the theme's concrete
+// colours, whenever its results, its settings or its width change.
+//
+//   class VarianceLab extends Instrument { static view = varianceView; }
+//   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw' }
+//   element.settings = { projection: state.projection };
+//
+// Redraws patch the shadow DOM in place (same tag at the same place: attributes and text
+// updated, the node kept), so a slider or a key button keeps focus and a drag goes on while the
+// numbers around it change, and a formula is typeset again only when its TeX changes.
+// What the learner asks for (a key, a number of heads, a temperature) goes out as `input` and
+// `change` events, after which `.value` holds it, e.g. { heads: 6 }: the lesson routes it.
+import { AlElement } from '../base.js';
+import { readTheme, sheet } from '../theme.js';
+import { h, toDom } from '../../views/h.js';
+
+/** What every instrument's shadow root shares, after the theme and the basics. */
+export const instrumentSheet = sheet(`
+  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); }
+  .explain { margin: 0 0 .6em; max-width: 70ch; }
+  .note { color: var(--_muted); font-size: 12.5px; margin: .3em 0; }
+  .stats { font-variant-numeric: tabular-nums; }
+  svg { display: block; overflow: visible; }
+  .legend { display: flex; flex-wrap: wrap; gap: .4em 1.2em; font-size: 12.5px; margin: .3em 0; }
+  .legend .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -2px; margin-right: .3em; }
+  .empty { color: var(--_muted); font-style: italic; }
+  label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
+  h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
+  .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
+  .scroll { overflow-x: auto; margin: .3em 0; }
+  table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
+  th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
+  th[scope=row] { text-align: left; font-weight: normal; }
+  thead th { font-weight: 600; }
+`);
+
+// The SVG colours are concrete: a change of the reader's colour scheme redraws.
+const DARK = globalThis.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+
+export class Instrument extends AlElement {
+  static styles = [instrumentSheet];
+  static template = '<div class="root"></div>';
+  /** (results, settings, theme, { width }) → view nodes: the picture this element draws. */
+  static view = null;
+  /** Draws a formula for toDom (KaTeX for step by step); null draws its TeX source. */
+  static tex = null;
+
+  #results = null;
+  #settings = {};
+  #width = 0;
+  #observer = null;
+  #value = null;
+
+  /** The results to draw (a model method's), or { empty: text }. */
+  get results() {
+    return this.#results;
+  }
+
+  set results(results) {
+    this.#results = results;
+    this.invalidate();
+  }
+
+  /** The settings the view labels (e.g. { projection }). */
+  get settings() {
+    return this.#settings;
+  }
+
+  set settings(settings) {
+    this.#settings = settings ?? {};
+    this.invalidate();
+  }
+
+  /** The learner's latest request, e.g. { key: 2 } (null until there is one). */
+  get value() {
+    return this.#value;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.#observer = new ResizeObserver((entries) => {
+      const width = Math.floor(entries[0].contentRect.width);
+      if (width !== this.#width) {
+        this.#width = width;
+        this.invalidate();
+      }
+    });
+    this.#observer.observe(this);
+    DARK?.addEventListener('change', this.themeChanged);
+  }
+
+  disconnectedCallback() {
+    this.#observer?.disconnect();
+    DARK?.removeEventListener('change', this.themeChanged);
+  }
+
+  /** Draws again in the colours of now (the colour scheme, a theme attribute or a --al-* property changed). */
+  themeChanged = () => this.invalidate();
+
+  /** Sets `.value` to the learner's request and tells the host ('input', then 'change' once settled). */
+  request(value, type = 'input') {
+    this.#value = Object.freeze({ ...value });
+    this.emit(type);
+  }
+
+  render() {
+    if (!this.#width) return;
+    const root = this.$('.root');
+    const results = this.#results;
+    if (!results) return patch(root, [message('Loading the core…')]);
+    if (results.empty) return patch(root, [message(results.empty)]);
+    try {
+      const theme = readTheme(this);
+      patch(root, [this.constructor.view(results, this.#settings, theme, { width: this.#width })], this.constructor.tex);
+    } catch (error) {
+      // a wrong input is shown where the instrument would be, and reported as an error
+      root.replaceChildren(toDom(message(`Cannot draw: ${error.message}`)));
+      console.error(error);
+    }
+  }
+}
+
+function message(text) {
+  return h('p', { class: 'empty' }, text);
+}
+
+// ---- patching the DOM to a view tree ----
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const texSources = new WeakMap(); // a typeset formula's element → the TeX (and mode) it shows
+
+/** Makes `parent`'s children the DOM of `nodes`, reusing every node of the same kind in its place. */
+function patch(parent, nodes, tex = null, svg = parent.namespaceURI === SVG_NS && parent.localName !== 'foreignObject') {
+  const children = parent.childNodes;
+  nodes.forEach((node, i) => {
+    const current = children[i] ?? null;
+    if (current && update(current, node, tex, svg)) return;
+    const fresh = create(node, tex, svg);
+    if (current) current.replaceWith(fresh);
+    else parent.append(fresh);
+  });
+  while (children.length > nodes.length) parent.lastChild.remove();
+}
+
+function create(node, tex, svg) {
+  if (node.tag !== '#tex') return toDom(node, { tex, svg });
+  const element = toDom(node, { tex });
+  texSources.set(element, texKey(node));
+  return element;
+}
+
+const texKey = (node) => `${node.attrs.display ? 'display' : 'inline'}:${node.attrs.source}`;
+
+// Brings `current` to `node` when they are of the same kind (returns true), else leaves it.
+function update(current, node, tex, svg) {
+  if (typeof node === 'string') {
+    if (current.nodeType !== Node.TEXT_NODE) return false;
+    if (current.data !== node) current.data = node;
+    return true;
+  }
+  if (node.tag === '#tex') return texSources.get(current) === texKey(node);
+  const inSvg = svg || node.tag === 'svg';
+  if (current.nodeType !== Node.ELEMENT_NODE || current.localName !== node.tag) return false;
+  if ((current.namespaceURI === SVG_NS) !== inSvg) return false;
+  for (const attribute of [...current.attributes]) {
+    const value = node.attrs[attribute.name];
+    if (value === undefined || value === null || value === false) current.removeAttribute(attribute.name);
+  }
+  for (const [name, value] of Object.entries(node.attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    const text = value === true ? '' : String(value);
+    if (current.getAttribute(name) === text) continue;
+    current.setAttribute(name, text);
+    // an input the learner has moved no longer follows its value attribute: set the property too
+    if (name === 'value' && 'value' in current) current.value = text;
+  }
+  patch(current, node.children, tex, inSvg && node.tag !== 'foreignObject');
+  return true;
+}

@@ -1,0 +1,139 @@
+// Pieces the lesson's plots share: scales, axes, polylines, legends, the ◆ of the lab's own
+// row. Presentation math only (positions, ticks). Every colour is a concrete colour of the
+// theme object and every text a child string, so a plot is the same in a page and as a
+// standalone SVG file (toMarkup).
+import { mix } from './color.js';
+import { fmt, prefix } from './format.js';
+import { h } from './h.js';
+
+export const linear = (d0, d1, r0, r1) => (v) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0);
+export const log2Scale = (d0, d1, r0, r1) => (v) => r0 + ((Math.log2(v) - Math.log2(d0)) / (Math.log2(d1) - Math.log2(d0))) * (r1 - r0);
+
+/** A panel's width: two side by side from 640 px, else the whole width. */
+export function panelWidth(width) {
+  return width >= 640 ? Math.floor((width - 20) / 2) : width;
+}
+
+/** An <svg> plot whose texts carry the theme's font and colour (a standalone file has no style sheet). */
+export function plot(theme, { width, height, label }, ...children) {
+  return h(
+    'svg',
+    { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, 'font-family': theme.font, 'font-size': 11, fill: theme.text },
+    children,
+  );
+}
+
+/** Secondary text of a plot (axis labels, notes). */
+export function mutedText(theme, attrs, text) {
+  return h('text', { ...attrs, fill: theme.muted }, text);
+}
+
+/** A horizontal log₂ axis of key widths at y, with ticks at the widths `dims`. */
+export function widthAxis(theme, x, y, dims, { label = 'd_k (log scale)', every = 1 } = {}) {
+  return h('g', { class: 'axis', stroke: theme.grid }, [
+    h('line', { x1: x(dims[0]), x2: x(dims[dims.length - 1]), y1: y, y2: y }),
+    dims.map((d, i) =>
+      i % every
+        ? null
+        : [h('line', { x1: x(d), x2: x(d), y1: y, y2: y + 4 }), mutedText(theme, { x: x(d), y: y + 16, 'text-anchor': 'middle', stroke: 'none' }, String(d))],
+    ),
+    mutedText(theme, { x: (x(dims[0]) + x(dims[dims.length - 1])) / 2, y: y + 32, 'text-anchor': 'middle', stroke: 'none' }, label),
+  ]);
+}
+
+/** A vertical axis with the given tick values at x (labels to the left). */
+export function valueAxis(theme, x, y, ticks, { format = fmt, label } = {}) {
+  return h('g', { class: 'axis', stroke: theme.grid }, [
+    ticks.map((v) => [
+      h('line', { x1: x - 4, x2: x, y1: y(v), y2: y(v) }),
+      mutedText(theme, { x: x - 7, y: y(v) + 4, 'text-anchor': 'end', stroke: 'none' }, format(v)),
+    ]),
+    label ? mutedText(theme, { x: x - 7, y: y(ticks[ticks.length - 1]) - 10, 'text-anchor': 'start', stroke: 'none' }, label) : null,
+  ]);
+}
+
+/** The dotted vertical line marking the lab's d_k on a sweep plot. */
+export function dkLine(theme, x, top, bottom) {
+  return h('line', { x1: x, x2: x, y1: top, y2: bottom, stroke: theme.muted, 'stroke-dasharray': '2 3' });
+}
+
+/** A polyline through points [x, y]. */
+export function polyline(points, attrs) {
+  return h('polyline', { fill: 'none', 'stroke-width': 2, ...attrs, points: points.map((p) => p.join(',')).join(' ') });
+}
+
+/** A ◆ at (cx, cy): the lab's own row on a sweep plot. */
+export function labMarker(cx, cy, color, title) {
+  const r = 6;
+  return h(
+    'path',
+    { class: 'lab-marker', d: `M${cx},${cy - r}L${cx + r},${cy}L${cx},${cy + r}L${cx - r},${cy}Z`, fill: 'none', stroke: color, 'stroke-width': 2 },
+    h('title', {}, title),
+  );
+}
+
+/** A legend row: [{ color, text, dashed? }, …], each with a small swatch drawn as SVG. */
+export function legend(items) {
+  return h(
+    'div',
+    { class: 'legend' },
+    items.map(({ color, text, dashed = false }) =>
+      h('span', {}, [
+        h(
+          'svg',
+          { class: 'swatch', width: 12, height: 12, viewBox: '0 0 12 12', 'aria-hidden': 'true' },
+          dashed
+            ? h('rect', { x: 1, y: 1, width: 10, height: 10, rx: 2, fill: 'none', stroke: color, 'stroke-width': 2, 'stroke-dasharray': '3 2' })
+            : h('rect', { x: 0, y: 0, width: 12, height: 12, rx: 2, fill: color }),
+        ),
+        text,
+      ]),
+    ),
+  );
+}
+
+/**
+ * What the sweeps over d_k are when the lab is on Identity, which has no d_k (seeded random
+ * projections of the same words, the lab's Random mode), and where the lab's own row sits.
+ * Null for any other projection.
+ */
+export function identityNote(projection, { marked = true } = {}) {
+  if (projection !== 'identity') return null;
+  return h(
+    'p',
+    { class: 'note identity' },
+    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random ' +
+      'projections of the same words to each d_k — what the lab shows on Random.' +
+      (marked ? ' ◆ marks the lab’s own row, at d = 100.' : ''),
+  );
+}
+
+/** A word for a tight label (the Jacobian's axes): its first characters and "…" past `max`. */
+export function short(word, max = 8) {
+  return word.length > max ? `${prefix(word, max - 1)}…` : word;
+}
+
+// Colour ramps of 101 steps (whole percents, as CSS color-mix takes them), mixed once per theme
+// and pair of colours: a view with thousands of cells mixes at most 101 colours per ramp.
+const ramps = new WeakMap(); // theme → Map(`${a}|${b}` → 101 colours)
+
+function ramp(theme, a, b) {
+  let byPair = ramps.get(theme);
+  if (!byPair) ramps.set(theme, (byPair = new Map()));
+  const key = `${a}|${b}`;
+  let steps = byPair.get(key);
+  if (!steps) byPair.set(key, (steps = Array.from({ length: 101 }, (_, i) => mix(a, b, i / 100))));
+  return steps;
+}
+
+/** A weight in [0, 1] as a colour: the theme's empty cell to its accent, on a square-root ramp in Oklab. */
+export function weightColor(theme, p) {
+  const v = p > 0 ? Math.min(1, p) : 0;
+  return ramp(theme, theme.accent, theme.cell)[Math.round(Math.sqrt(v) * 100)];
+}
+
+/** A signed value relative to `extent` as a colour: positive and negative hues from the empty cell. */
+export function divergingColor(theme, v, extent) {
+  const f = extent > 0 && Number.isFinite(v) ? Math.max(-1, Math.min(1, v / extent)) : 0;
+  return ramp(theme, f >= 0 ? theme.positive : theme.negative, theme.cell)[Math.round(Math.sqrt(Math.abs(f)) * 100)];
+}
