@@ -158,18 +158,14 @@ bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, c
                        const StreamingOptions& opt, float* output, Error* err) noexcept {
   if (!output) return fail(err, Status::invalid_argument, "the output array is required");
   ScorePosition at;
-  if (!kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at))
+  if (kernel(q, k, v, s.n, s.m, s.d, s.dv, opt.scale, opt.causal, output, &at)) return true;
+  if (at.key < 0)  // the kernel adds up p·v (p ≤ 1) before it divides by Σp: |v|·m must fit float32
     return fail(err, Status::overflow,
-                "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
-                at.key);
-  // the kernel sums p·v with p ≤ 1 before it divides by Σp (online softmax): |v| · m must fit float32
-  const std::size_t count = static_cast<std::size_t>(s.n) * s.dv, bad = first_non_finite(output, count);
-  if (bad < count)
-    return fail(err, Status::overflow,
-                "the output of query %zu, component %zu overflows float32: the streaming forward adds up p·v "
-                "before dividing by Σp, so |v| must stay below about 3.4e38 / m",
-                bad / s.dv, bad % s.dv);
-  return true;
+                "the output of query %d overflows float32: the streaming forward adds up p·v before dividing by "
+                "Σp, so |v| must stay below about 3.4e38 / m",
+                at.query);
+  return fail(err, Status::overflow,
+              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query, at.key);
 }
 
 }  // namespace

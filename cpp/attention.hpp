@@ -152,9 +152,10 @@ void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const floa
               std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) noexcept;
 
 // out (n×dv) = softmax(scale · q kᵀ) v without an n×m matrix (online softmax), no validation.
-// Returns false and the position of a score (q·k or scale·q·k) that overflowed float32; out is
-// then unspecified. The SIMD version tiles queries and keys (streaming.cpp); the `_ref` one
-// walks one query and one key at a time (kernels_ref.cpp).
+// Returns false and the position of a score (q·k or scale·q·k) that overflowed float32, or with
+// key −1 the query whose output did (Σ p·v is summed before it is divided by Σp, so |v|·m must
+// fit float32); out is then unspecified. The SIMD version tiles queries and keys (streaming.cpp);
+// the `_ref` one walks one query and one key at a time (kernels_ref.cpp).
 struct ScorePosition {
   int query = -1, key = -1;
 };

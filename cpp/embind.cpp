@@ -1,7 +1,7 @@
-// The JavaScript binding: plain adapters, no math. Each adapter receives its input arrays as a
-// pointer and a length each (placed by web/core/engine.js in the input blocks below), converts
-// the JavaScript numbers it is given, validates through the core, then declares its outputs by
-// name and length (cpp/boundary.hpp) and lets the core write them. The engine builds the result
+// The JavaScript binding: plain adapters, no math. Each adapter finds its input arrays in the
+// input blocks below (placed there by web/core/engine.js, with their lengths), converts the
+// JavaScript numbers it is given, validates through the core, then declares its outputs by name
+// and length (cpp/boundary.hpp) and lets the core write them. The engine builds the result
 // object from the published descriptor. No C++ exception crosses into JavaScript: every adapter
 // returns a Status code, and the message of the last failure is read with lastError().
 //
@@ -29,16 +29,22 @@ using attn::Status;
 attn::Error g_error;
 attn::Block g_output_block;
 attn::Descriptor g_descriptor;
+// The input arrays of a call, by slot: the engine copies input i of a call into the block of slot
+// i (reserve_input) and writes its length to g_input_lengths[i] (negative: not given), so that an
+// adapter takes no pointer or length arguments (each Embind argument costs ~12 ns, a twentieth
+// of a whole call at n = 16). Slots are numbered in the order of each adapter's input(i) calls.
 constexpr int kInputSlots = 4;  // the most input arrays of one call (attention: q, k, v, mask)
 attn::Block g_inputs[kInputSlots];
+double g_input_lengths[kInputSlots];
 
 int status(bool ok) { return ok ? 0 : static_cast<int>(g_error.status); }
 int failed() { return static_cast<int>(g_error.status); }
 
-// An input array as the engine placed it; a negative length means "not given" (null).
-attn::Input input(uintptr_t data, double length) {
+// Input `slot` of the call as the engine placed it; a negative length means "not given" (null).
+attn::Input input(int slot) {
+  const double length = g_input_lengths[slot];
   if (length < 0) return {};
-  return {reinterpret_cast<const float*>(data), static_cast<std::uint64_t>(length)};
+  return {g_inputs[slot].data(), static_cast<std::uint64_t>(length)};
 }
 
 attn::Outputs outputs() { return attn::Outputs(g_output_block, g_descriptor); }
@@ -72,6 +78,7 @@ uintptr_t reserve_input(int slot, double length, const std::string& name) {
 double input_capacity(int slot) { return static_cast<double>(g_inputs[slot].capacity()); }
 double input_keep_from(int slot) { return static_cast<double>(g_inputs[slot].keep_from()); }
 uintptr_t descriptor() { return reinterpret_cast<uintptr_t>(&g_descriptor); }
+uintptr_t input_lengths() { return reinterpret_cast<uintptr_t>(g_input_lengths); }
 std::string last_error() { return g_error.message; }
 std::string simd_arch() { return attn::simd_arch_name(); }
 
@@ -86,13 +93,12 @@ bool resolve_scale(int flags, double scale, int d, float* out) {
   return attn::to_float32("scale", scale, out, &g_error);
 }
 
-int attention(uintptr_t q, double q_length, uintptr_t k, double k_length, uintptr_t v, double v_length, uintptr_t mask,
-              double mask_length, int n, int m, int d, int dv, int flags, double scale, double temperature) {
+int attention(int n, int m, int d, int dv, int flags, double scale, double temperature) {
   attn::AttentionOptions opt;
   opt.causal = (flags & kCausal) != 0;
-  opt.mask = input(mask, mask_length);
+  opt.mask = input(3);
   const attn::AttentionShape shape{n, m, d, dv};
-  const attn::Input qs = input(q, q_length), ks = input(k, k_length), vs = input(v, v_length);
+  const attn::Input qs = input(0), ks = input(1), vs = input(2);
   if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::to_float32("temperature", temperature, &opt.temperature, &g_error) ||
       !attn::validate_attention(qs, ks, vs, shape, opt, &g_error))
     return failed();
@@ -111,12 +117,11 @@ int attention(uintptr_t q, double q_length, uintptr_t k, double k_length, uintpt
 
 // `out_length`: the length of the array the engine will copy the output into (the caller's
 // `out`), or negative when it makes a new one.
-int attention_streaming(uintptr_t q, double q_length, uintptr_t k, double k_length, uintptr_t v, double v_length, int n,
-                        int m, int d, int dv, int flags, double scale, double out_length) {
+int attention_streaming(int n, int m, int d, int dv, int flags, double scale, double out_length) {
   attn::StreamingOptions opt;
   opt.causal = (flags & kCausal) != 0;
   const attn::AttentionShape shape{n, m, d, dv};
-  const attn::Input qs = input(q, q_length), ks = input(k, k_length), vs = input(v, v_length);
+  const attn::Input qs = input(0), ks = input(1), vs = input(2);
   if (!resolve_scale(flags, scale, d, &opt.scale) || !attn::validate_streaming(qs, ks, vs, shape, opt, &g_error))
     return failed();
   if (out_length >= 0 && !attn::check_count("out", static_cast<std::uint64_t>(out_length),
@@ -130,8 +135,8 @@ int attention_streaming(uintptr_t q, double q_length, uintptr_t k, double k_leng
       attn::attention_streaming_forward_validated(qs.data, ks.data, vs.data, shape, opt, out[output], &g_error));
 }
 
-int softmax(uintptr_t z, double z_length, double temperature) {
-  const attn::Input scores = input(z, z_length);
+int softmax(double temperature) {
+  const attn::Input scores = input(0);
   int m;
   float t;
   if (!attn::check_row_length("scores", scores, attn::kMaxDim, &m, &g_error) ||
@@ -164,8 +169,8 @@ int random_projection(uint32_t seed, int d_in, int d_out) {
   return status(attn::random_projection(seed, d_in, d_out, out[w], &g_error));
 }
 
-int project(uintptr_t x, double x_length, int t, int d_in, uintptr_t w, double w_length, int d_out) {
-  const attn::Input xs = input(x, x_length), ws = input(w, w_length);
+int project(int t, int d_in, int d_out) {
+  const attn::Input xs = input(0), ws = input(1);
   if (!attn::validate_project(xs, t, d_in, ws, d_out, &g_error)) return failed();
   attn::Outputs out = outputs();
   const auto output = out.array("output", static_cast<std::uint64_t>(t) * d_out);
@@ -173,8 +178,8 @@ int project(uintptr_t x, double x_length, int t, int d_in, uintptr_t w, double w
   return status(attn::project(xs.data, t, d_in, ws.data, d_out, out[output], &g_error));
 }
 
-int add_positional_encoding(uintptr_t x, double x_length, int t, int d, double strength) {
-  const attn::Input xs = input(x, x_length);
+int add_positional_encoding(int t, int d, double strength) {
+  const attn::Input xs = input(0);
   float s;
   if (!attn::to_float32("strength", strength, &s, &g_error) ||
       !attn::validate_positional_encoding(xs, t, d, s, &g_error))
@@ -252,10 +257,9 @@ int lesson_dot_variance_curve(uint32_t seed, emscripten::val dims, int samples) 
   });
 }
 
-int lesson_token_variance_curve(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, emscripten::val dims,
-                                int draws) {
+int lesson_token_variance_curve(int t, int d_in, uint32_t seed, emscripten::val dims, int draws) {
   return guarded([&] {
-    const attn::Input xs = input(x, x_length);
+    const attn::Input xs = input(0);
     const std::vector<int> w = widths(dims);
     const int count = static_cast<int>(w.size());
     if (!attn::validate_token_dot_variance_curve(xs, t, d_in, w.data(), count, draws, &g_error)) return false;
@@ -266,9 +270,9 @@ int lesson_token_variance_curve(uintptr_t x, double x_length, int t, int d_in, u
   });
 }
 
-int lesson_head_projections(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, int head, int d) {
+int lesson_head_projections(int t, int d_in, uint32_t seed, int head, int d) {
   return guarded([&] {
-    const attn::Input xs = input(x, x_length);
+    const attn::Input xs = input(0);
     if (!attn::validate_head_projections(xs, t, d_in, head, d, &g_error)) return false;
     const std::uint64_t td = static_cast<std::uint64_t>(t) * d;
     attn::Outputs out = outputs();
@@ -288,10 +292,9 @@ int lesson_head_weights(uint32_t seed, int head, int d_in, int d) {
   });
 }
 
-int lesson_project_head(uintptr_t x, double x_length, int t, int d_in, uintptr_t wq, double wq_length, uintptr_t wk,
-                        double wk_length, int d) {
+int lesson_project_head(int t, int d_in, int d) {
   return guarded([&] {
-    const attn::Input xs = input(x, x_length), wqs = input(wq, wq_length), wks = input(wk, wk_length);
+    const attn::Input xs = input(0), wqs = input(1), wks = input(2);
     if (!attn::validate_project_head(xs, t, d_in, wqs, wks, {}, d, &g_error)) return false;
     const std::uint64_t td = static_cast<std::uint64_t>(t) * d;
     attn::Outputs out = outputs();
@@ -301,10 +304,9 @@ int lesson_project_head(uintptr_t x, double x_length, int t, int d_in, uintptr_t
   });
 }
 
-int lesson_saturation_sweep(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, emscripten::val dims,
-                            bool scaled) {
+int lesson_saturation_sweep(int t, int d_in, uint32_t seed, emscripten::val dims, bool scaled) {
   return guarded([&] {
-    const attn::Input xs = input(x, x_length);
+    const attn::Input xs = input(0);
     const std::vector<int> w = widths(dims);
     const int count = static_cast<int>(w.size());
     if (!attn::validate_saturation_sweep(xs, t, d_in, w.data(), count, &g_error)) return false;
@@ -328,9 +330,9 @@ int lesson_saturation_sweep(uintptr_t x, double x_length, int t, int d_in, uint3
   });
 }
 
-int lesson_softmax_jacobian(uintptr_t p, double p_length) {
+int lesson_softmax_jacobian() {
   return guarded([&] {
-    const attn::Input ps = input(p, p_length);
+    const attn::Input ps = input(0);
     int m;
     if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
         !attn::validate_softmax_jacobian(ps.data, m, &g_error))
@@ -341,9 +343,9 @@ int lesson_softmax_jacobian(uintptr_t p, double p_length) {
   });
 }
 
-int lesson_softmax_backward(uintptr_t p, double p_length, uintptr_t dp, double dp_length) {
+int lesson_softmax_backward() {
   return guarded([&] {
-    const attn::Input ps = input(p, p_length), dps = input(dp, dp_length);
+    const attn::Input ps = input(0), dps = input(1);
     int m;
     if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
         !attn::validate_softmax_backward(ps.data, dps, m, &g_error))
@@ -363,10 +365,9 @@ int lesson_upstream_gradient(uint32_t seed, int row, int m) {
   return 0;
 }
 
-int lesson_step_by_step(uintptr_t q, double q_length, uintptr_t k, double k_length, int m, int d, int key, bool scaled,
-                        double temperature, int visible) {
+int lesson_step_by_step(int m, int d, int key, bool scaled, double temperature, int visible) {
   return guarded([&] {
-    const attn::Input qs = input(q, q_length), ks = input(k, k_length);
+    const attn::Input qs = input(0), ks = input(1);
     float t;
     if (!attn::to_float32("temperature", temperature, &t, &g_error) ||
         !attn::validate_step_by_step(qs, ks, m, d, key, t, visible, &g_error))
@@ -389,9 +390,9 @@ int lesson_step_by_step(uintptr_t q, double q_length, uintptr_t k, double k_leng
   });
 }
 
-int lesson_softmax_gradient_norm(uintptr_t p, double p_length, uint32_t seed, int row) {
+int lesson_softmax_gradient_norm(uint32_t seed, int row) {
   return guarded([&] {
-    const attn::Input ps = input(p, p_length);
+    const attn::Input ps = input(0);
     int m;
     if (!attn::check_row_length("p", ps, attn::kMaxDim, &m, &g_error) ||
         !attn::validate_softmax_gradient_norm(ps.data, m, row, &g_error))
@@ -403,8 +404,8 @@ int lesson_softmax_gradient_norm(uintptr_t p, double p_length, uint32_t seed, in
 }
 
 // The broken naive version, raw (see lesson.hpp).
-int lesson_softmax_naive(uintptr_t z, double z_length, double temperature) {
-  const attn::Input zs = input(z, z_length);
+int lesson_softmax_naive(double temperature) {
+  const attn::Input zs = input(0);
   int m;
   float t;
   if (!attn::check_row_length("scores", zs, attn::kMaxDim, &m, &g_error) ||
@@ -422,9 +423,9 @@ int lesson_softmax_naive(uintptr_t z, double z_length, double temperature) {
   return 0;
 }
 
-int lesson_multi_head(uintptr_t x, double x_length, int t, int d_in, uint32_t seed, int heads, int d, bool scaled) {
+int lesson_multi_head(int t, int d_in, uint32_t seed, int heads, int d, bool scaled) {
   return guarded([&] {
-    const attn::Input xs = input(x, x_length);
+    const attn::Input xs = input(0);
     if (!attn::validate_multi_head(xs, t, d_in, heads, d, &g_error)) return false;
     const std::uint64_t h = heads, tt = t;
     attn::Outputs out = outputs();
@@ -470,6 +471,7 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   function("inputCapacity", &input_capacity);
   function("inputKeepFrom", &input_keep_from);
   function("descriptor", &descriptor);
+  function("inputLengths", &input_lengths);
   function("lastError", &last_error);
   function("simdArch", &simd_arch);
 

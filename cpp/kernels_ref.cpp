@@ -143,6 +143,10 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
     }
     const float inv_sum = row_sum > 0.0 ? static_cast<float>(1.0 / row_sum) : 0.0f;  // no visible key: zeros
     for (int c = 0; c < dv; ++c) out_row[c] *= inv_sum;
+    if (!all_finite_ref(out_row, static_cast<std::size_t>(dv))) {  // Σ p·v overflowed: |v|·m beyond float32
+      *overflow = {i, -1};
+      return false;
+    }
   }
   return true;
 }

@@ -58,13 +58,22 @@ void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t row
     for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = 0.0f;
 }
 
-// row (width) *= factor
-void scale_row(float* row, std::size_t width, float factor) noexcept {
+// row (width) *= factor; false when a result is not finite (x − x is NaN for ±Inf and NaN)
+bool scale_row(float* row, std::size_t width, float factor) noexcept {
   const std::size_t width_vec = width - width % kLanes;
   const batch factor_b(factor);
-  for (std::size_t c = 0; c < width_vec; c += kLanes)
-    (batch::load_unaligned(row + c) * factor_b).store_unaligned(row + c);
-  for (std::size_t c = width_vec; c < width; ++c) row[c] *= factor;
+  batch check(0.0f);
+  for (std::size_t c = 0; c < width_vec; c += kLanes) {
+    const batch x = batch::load_unaligned(row + c) * factor_b;
+    x.store_unaligned(row + c);
+    check += x - x;
+  }
+  float tail = 0.0f;
+  for (std::size_t c = width_vec; c < width; ++c) {
+    row[c] *= factor;
+    tail += row[c] - row[c];
+  }
+  return xsimd::reduce_add(check) + tail == 0.0f;
 }
 
 // First (query, key) of a tile whose score is not finite, skipping keys hidden by the causal
@@ -198,9 +207,15 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
       gemm(s_t, 1, kQueryBlock, v + j0 * value_width, value_width, out_block, value_width, rows, value_width, keys,
            j0 > 0);
     }
-    // pass 4: normalise each row by its sum (> 0: every query sees at least key 0)
-    for (std::size_t r = 0; r < rows; ++r)
-      scale_row(out_block + r * value_width, value_width, row_sum[r] > 0.0 ? static_cast<float>(1.0 / row_sum[r]) : 0.0f);
+    // pass 4: normalise each row by its sum (> 0: every query sees at least key 0). A row that is
+    // not finite now overflowed as Σ p·v (|v|·m beyond float32): the check costs one add here.
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float inv_sum = row_sum[r] > 0.0 ? static_cast<float>(1.0 / row_sum[r]) : 0.0f;
+      if (!scale_row(out_block + r * value_width, value_width, inv_sum)) {
+        *overflow = {static_cast<int>(i0 + r), -1};
+        return false;
+      }
+    }
   }
   return true;
 }

@@ -27,11 +27,12 @@ function time(name, f, reps = Math.max(200, Math.round(2e6 / (N * N * D)))) {
   return best;
 }
 
-// the bare calls of the second instance: inputs placed once in its input blocks (cpp/embind.cpp)
+// the bare calls of the second instance: q, k, v placed once in its input slots 0-2, no mask (cpp/embind.cpp)
 const [qp, kp, vp] = [q, k, v].map((array, slot) => wasm.reserveInput(slot, N * D, 'qkv'[slot]));
 [q, k, v].forEach((array, slot) => wasm.HEAPF32.set(array, [qp, kp, vp][slot] / 4));
+wasm.HEAPF64.set([N * D, N * D, N * D, -1], wasm.inputLengths() / 8);
 const descriptor = wasm.descriptor() / 4; // after a call: [block address, floats, ...] (cpp/boundary.hpp)
-const bareAttention = () => wasm.attention(qp, N * D, kp, N * D, vp, N * D, 0, -1, N, N, D, D, 1, 1, 1);
+const bareAttention = () => wasm.attention(N, N, D, D, 1, 1, 1);
 
 console.log(`N = ${N}, d = ${D}, SIMD build, ${process.version}`);
 time('engine.attention() (everything a view needs)', () => engine.attention({ q, k, v, n: N, m: N, d: D, dv: D }));
@@ -50,4 +51,4 @@ time('engine.attentionStreaming() (output only)', () => engine.attentionStreamin
 const out = new Float32Array(N * D);
 time('engine.attentionStreaming({ out }) (no new output array)', () =>
   engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D, out }));
-time('  bare attentionStreaming binding', () => wasm.attentionStreaming(qp, N * D, kp, N * D, vp, N * D, N, N, D, D, 1, 1, -1));
+time('  bare attentionStreaming binding', () => wasm.attentionStreaming(N, N, D, D, 1, 1, -1));

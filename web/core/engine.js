@@ -62,8 +62,9 @@ class Engine {
   #wasm;
   #codes; // status number → error code, from the core's Status enum
   #descriptor; // word index of the descriptor the core publishes after each call (cpp/boundary.hpp)
+  #inputLengths; // index in HEAPF64 of the lengths of the inputs of the next call, by slot (cpp/embind.cpp)
   #paths = new Map(); // name address in the descriptor → the result path it names (["mean", "entropy"])
-  // one reused heap block per input slot (cpp/embind.cpp reserve_input): address, and the lengths it serves
+  // one reused heap block per input slot (cpp/embind.cpp reserve_input): float index, and the lengths it serves
   #inputAt;
   #inputCapacity;
   #inputKeepFrom;
@@ -77,6 +78,7 @@ class Engine {
     this.#codes = [];
     for (const [name, status] of Object.entries(wasm.Status)) if (typeof status?.value === 'number') this.#codes[status.value] = name;
     this.#descriptor = wasm.descriptor() >>> 2;
+    this.#inputLengths = wasm.inputLengths() >>> 3;
     this.#inputAt = new Array(wasm.inputSlots).fill(0);
     this.#inputCapacity = new Array(wasm.inputSlots).fill(-1); // -1: no block yet
     this.#inputKeepFrom = new Array(wasm.inputSlots).fill(0);
@@ -109,7 +111,8 @@ class Engine {
     const { temperature = 1 } = optionsOf('softmax', options);
     const z = floatArray('scores', scores);
     number('temperature', temperature);
-    this.#check(this.#wasm.softmax(this.#place(0, 'scores', z), z.length, temperature), 'softmax');
+    this.#place(0, 'scores', z);
+    this.#check(this.#wasm.softmax(temperature), 'softmax');
     return this.#result().weights;
   }
 
@@ -139,8 +142,9 @@ class Engine {
     int32('dOut', dOut);
     const xa = floatArray('x', x);
     const wa = floatArray('w', w);
-    const xAt = this.#place(0, 'x', xa);
-    this.#check(this.#wasm.project(xAt, xa.length, t, dIn, this.#place(1, 'w', wa), wa.length, dOut), 'project');
+    this.#place(0, 'x', xa);
+    this.#place(1, 'w', wa);
+    this.#check(this.#wasm.project(t, dIn, dOut), 'project');
     return this.#result().output;
   }
 
@@ -151,7 +155,8 @@ class Engine {
     int32('d', d);
     number('strength', strength);
     const xa = floatArray('x', x);
-    this.#check(this.#wasm.addPositionalEncoding(this.#place(0, 'x', xa), xa.length, t, d, strength), 'addPositionalEncoding');
+    this.#place(0, 'x', xa);
+    this.#check(this.#wasm.addPositionalEncoding(t, d, strength), 'addPositionalEncoding');
     return this.#result().output;
   }
 
@@ -185,13 +190,11 @@ class Engine {
     const maskArray = mask === null ? null : floatArray('mask', mask);
     const flags = optionFlags(scale, causal);
     number('temperature', temperature);
-    const qAt = this.#place(0, 'q', qa), kAt = this.#place(1, 'k', ka), vAt = this.#place(2, 'v', va);
-    const maskAt = this.#place(3, 'mask', maskArray);
-    this.#check(
-      this.#wasm.attention(qAt, qa.length, kAt, ka.length, vAt, lengthOf(va), maskAt, lengthOf(maskArray),
-        n, m, d, dv, flags, scaleValue(scale), temperature),
-      'attention',
-    );
+    this.#place(0, 'q', qa);
+    this.#place(1, 'k', ka);
+    this.#place(2, 'v', va);
+    this.#place(3, 'mask', maskArray);
+    this.#check(this.#wasm.attention(n, m, d, dv, flags, scaleValue(scale), temperature), 'attention');
     return this.#result();
   }
 
@@ -211,14 +214,11 @@ class Engine {
     const ka = floatArray('k', k);
     const va = floatArray('v', v);
     const flags = optionFlags(scale, causal);
-    if (out !== null && (typedArrayKind.call(out) !== 'Float32Array' || out.length !== typedArrayLength.call(out)))
-      throw typeError(`out must be a Float32Array, got ${describe(out)}`);
-    const qAt = this.#place(0, 'q', qa), kAt = this.#place(1, 'k', ka), vAt = this.#place(2, 'v', va);
-    this.#check(
-      this.#wasm.attentionStreaming(qAt, qa.length, kAt, ka.length, vAt, va.length, n, m, d, dv, flags, scaleValue(scale),
-        lengthOf(out)),
-      'attentionStreaming',
-    );
+    if (out !== null && typedArrayKind.call(out) !== 'Float32Array') throw typeError(`out must be a Float32Array, got ${describe(out)}`);
+    this.#place(0, 'q', qa);
+    this.#place(1, 'k', ka);
+    this.#place(2, 'v', va);
+    this.#check(this.#wasm.attentionStreaming(n, m, d, dv, flags, scaleValue(scale), lengthOf(out)), 'attentionStreaming');
     return this.#result(out && { output: out });
   }
 
@@ -229,21 +229,25 @@ class Engine {
 
   // ---- the one call path: place the inputs, call, read the result the core describes ----
 
-  // Copies `array` into the block of input slot `slot` and returns its heap address (0 for null:
-  // no array). The block is reserved by the core (which checks its size) only when the cached one
-  // is too small or far too large. Growing the heap detaches HEAPF32: it is read after that.
+  // Input `slot` of the next call: copies `array` into the slot's block and writes its length
+  // where the core reads it (-1 for null: not given). The block is reserved by the core (which
+  // checks its size) only when the cached one is too small or far too large; that may grow the
+  // heap, which detaches HEAPF32 and HEAPF64: they are read after it.
   #place(slot, name, array) {
-    if (array === null) return 0;
-    const length = array.length;
+    const length = lengthOf(array);
+    if (length < 0) {
+      this.#wasm.HEAPF64[this.#inputLengths + slot] = -1;
+      return;
+    } // not array.length: a typed array's own `length` can lie
     if (length > this.#inputCapacity[slot] || length < this.#inputKeepFrom[slot]) {
       const at = this.#wasm.reserveInput(slot, length, name);
       this.#inputCapacity[slot] = at ? this.#wasm.inputCapacity(slot) : -1;
       this.#inputKeepFrom[slot] = at ? this.#wasm.inputKeepFrom(slot) : 0;
-      this.#inputAt[slot] = at;
+      this.#inputAt[slot] = at >>> 2;
       if (!at) this.#check(this.#wasm.Status.ATTN_TOO_LARGE.value);
     }
-    this.#wasm.HEAPF32.set(array, this.#inputAt[slot] >>> 2);
-    return this.#inputAt[slot];
+    this.#wasm.HEAPF32.set(array, this.#inputAt[slot]);
+    this.#wasm.HEAPF64[this.#inputLengths + slot] = length;
   }
 
   // Throws the core's error for a failed call: a RangeError with the core's message and code.
@@ -357,10 +361,8 @@ class Engine {
     uint32('seed', seed);
     const widths = widthList(dims);
     int32('draws', draws);
-    this.#check(
-      this.#wasm.lessonTokenVarianceCurve(this.#place(0, 'x', xa), xa.length, t, dIn, seed, widths, draws),
-      'tokenVarianceCurve',
-    );
+    this.#place(0, 'x', xa);
+    this.#check(this.#wasm.lessonTokenVarianceCurve(t, dIn, seed, widths, draws), 'tokenVarianceCurve');
     return { dims: widths, ...this.#result() };
   }
 
@@ -371,7 +373,8 @@ class Engine {
     uint32('seed', seed);
     int32('head', head);
     int32('d', d);
-    this.#check(this.#wasm.lessonHeadProjections(this.#place(0, 'x', xa), xa.length, t, dIn, seed, head, d), 'headProjections');
+    this.#place(0, 'x', xa);
+    this.#check(this.#wasm.lessonHeadProjections(t, dIn, seed, head, d), 'headProjections');
     return this.#result();
   }
 
@@ -400,8 +403,10 @@ class Engine {
     int32('weights.d', d);
     const wq = floatArray('weights.wq', weights.wq);
     const wk = floatArray('weights.wk', weights.wk);
-    const xAt = this.#place(0, 'x', xa), wqAt = this.#place(1, 'weights.wq', wq), wkAt = this.#place(2, 'weights.wk', wk);
-    this.#check(this.#wasm.lessonProjectHead(xAt, xa.length, t, dIn, wqAt, wq.length, wkAt, wk.length, d), 'projectHead');
+    this.#place(0, 'x', xa);
+    this.#place(1, 'weights.wq', wq);
+    this.#place(2, 'weights.wk', wk);
+    this.#check(this.#wasm.lessonProjectHead(t, dIn, d), 'projectHead');
     return this.#result();
   }
 
@@ -418,17 +423,16 @@ class Engine {
     uint32('seed', seed);
     const widths = widthList(dims);
     boolean('scaled', scaled);
-    this.#check(
-      this.#wasm.lessonSaturationSweep(this.#place(0, 'x', xa), xa.length, t, dIn, seed, widths, scaled),
-      'saturationSweep',
-    );
+    this.#place(0, 'x', xa);
+    this.#check(this.#wasm.lessonSaturationSweep(t, dIn, seed, widths, scaled), 'saturationSweep');
     return { dims: widths, t, scaled, ...this.#result() };
   }
 
   /** The softmax Jacobian diag(p) − p pᵀ of one row of weights p (m×m, row-major). */
   softmaxJacobian(p) {
     const pa = floatArray('p', p);
-    this.#check(this.#wasm.lessonSoftmaxJacobian(this.#place(0, 'p', pa), pa.length), 'softmaxJacobian');
+    this.#place(0, 'p', pa);
+    this.#check(this.#wasm.lessonSoftmaxJacobian(), 'softmaxJacobian');
     return this.#result().jacobian;
   }
 
@@ -436,8 +440,9 @@ class Engine {
   softmaxBackward(p, dp) {
     const pa = floatArray('p', p);
     const da = floatArray('dp', dp);
-    const pAt = this.#place(0, 'p', pa);
-    this.#check(this.#wasm.lessonSoftmaxBackward(pAt, pa.length, this.#place(1, 'dp', da), da.length), 'softmaxBackward');
+    this.#place(0, 'p', pa);
+    this.#place(1, 'dp', da);
+    this.#check(this.#wasm.lessonSoftmaxBackward(), 'softmaxBackward');
     return this.#result().dz;
   }
 
@@ -468,11 +473,9 @@ class Engine {
     number('temperature', temperature);
     const qa = floatArray('q', q);
     const ka = floatArray('k', k);
-    const qAt = this.#place(0, 'q', qa);
-    this.#check(
-      this.#wasm.lessonStepByStep(qAt, qa.length, this.#place(1, 'k', ka), ka.length, m, d, key, scaled, temperature, visible),
-      'stepByStep',
-    );
+    this.#place(0, 'q', qa);
+    this.#place(1, 'k', ka);
+    this.#check(this.#wasm.lessonStepByStep(m, d, key, scaled, temperature, visible), 'stepByStep');
     return { key, temperature, visible, ...this.#result() };
   }
 
@@ -485,7 +488,8 @@ class Engine {
     const pa = floatArray('p', p);
     uint32('seed', seed);
     int32('row', row);
-    this.#check(this.#wasm.lessonSoftmaxGradientNorm(this.#place(0, 'p', pa), pa.length, seed, row), 'softmaxGradientNorm');
+    this.#place(0, 'p', pa);
+    this.#check(this.#wasm.lessonSoftmaxGradientNorm(seed, row), 'softmaxGradientNorm');
     return this.#result().norm;
   }
 
@@ -499,7 +503,8 @@ class Engine {
     const { temperature = 1 } = optionsOf('softmaxNaive', options);
     const z = floatArray('scores', scores);
     number('temperature', temperature);
-    this.#check(this.#wasm.lessonSoftmaxNaive(this.#place(0, 'scores', z), z.length, temperature), 'softmaxNaive');
+    this.#place(0, 'scores', z);
+    this.#check(this.#wasm.lessonSoftmaxNaive(temperature), 'softmaxNaive');
     return { naive: true, temperature, ...this.#result() };
   }
 
@@ -515,7 +520,8 @@ class Engine {
     int32('heads', heads);
     int32('d', d);
     boolean('scaled', scaled);
-    this.#check(this.#wasm.lessonMultiHead(this.#place(0, 'x', xa), xa.length, t, dIn, seed, heads, d, scaled), 'multiHead');
+    this.#place(0, 'x', xa);
+    this.#check(this.#wasm.lessonMultiHead(t, dIn, seed, heads, d, scaled), 'multiHead');
     return { heads, t, d, scaled, ...this.#result() };
   }
 }
@@ -620,21 +626,15 @@ const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
 const typedArrayKind = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 const typedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
 
-// -1 for an input that is not given (null); the binding reads a negative length that way.
+// The true length of a Float32Array, or -1 for null (the binding reads a negative length as "not given").
 function lengthOf(array) {
-  return array === null ? -1 : array.length;
+  return array === null ? -1 : typedArrayLength.call(array);
 }
 
-// A Float32Array as is; any other typed array or array of numbers as a float32 copy. What is
-// returned always has its true length as `length`.
+// A Float32Array as is; any other typed array or array of numbers as a float32 copy.
 function floatArray(name, value) {
   const kind = typedArrayKind.call(value);
-  if (kind === 'Float32Array') {
-    const length = typedArrayLength.call(value);
-    if (value.length !== length)
-      throw typeError(`${name}.length says ${describe(value.length)}, but ${name} holds ${length} numbers: pass an unmodified Float32Array`);
-    return value;
-  }
+  if (kind === 'Float32Array') return value; // its length is read with the intrinsic getter (#place)
   if (kind === 'BigInt64Array' || kind === 'BigUint64Array') throw typeError(`${name} must hold numbers, got a ${kind}`);
   if (kind !== undefined) return new Float32Array(value); // reads the source's own slots, not its properties
   let isArray;
