@@ -42,8 +42,10 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
 
   const children = [];
   let y = PAD;
-  let right = width;
+  let right = 0; // the figure is as wide as what it holds, and at most `width` unless a panel is wider
+  const fit = (text, px) => Math.min(width, textWidth(text, px) + 2 * PAD);
   for (const { title, svg } of panels) {
+    right = Math.max(right, fit(title, TITLE_PX));
     children.push(h('text', { x: PAD, y: y + TITLE_PX, 'font-size': TITLE_PX, 'font-weight': 650, fill: theme.text }, title));
     y += TITLE_PX + TITLE_GAP;
     children.push({ ...svg, attrs: { ...svg.attrs, x: PAD, y } });
@@ -55,13 +57,21 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
     for (const line of captionLines(state)) {
       y += NOTE_PX + 8;
       children.push(h('text', { x: PAD, y, 'font-size': NOTE_PX, fill: theme.muted }, line));
+      right = Math.max(right, fit(line, NOTE_PX));
     }
   }
+  right = Math.ceil(right);
   const height = Math.ceil(y + PAD);
   return h('svg', { width: right, height, viewBox: `0 0 ${right} ${height}`, role: 'img',
     'aria-label': panels.map((panel) => panel.title).join('; '), 'font-family': theme.font },
   h('rect', { width: right, height, fill: theme.bg }),
   children);
+}
+
+// Width of text in px at `px`, where no font can be measured: 0.6 em a character, as the
+// heatmap's approximateMeasure (bold titles run a little wider, within the padding).
+function textWidth(text, px) {
+  return text.length * 0.6 * px;
 }
 
 // The settings a reader needs to reproduce the figure, and the words without a GloVe vector.
