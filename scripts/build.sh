@@ -38,11 +38,12 @@ for flavour in simd scalar; do
   cp -p "build/wasm-$flavour/attention-$flavour.mjs" "build/wasm-$flavour/attention-$flavour.wasm" web/build/
 done
 
-# KaTeX (npm dependency) served from the site itself — no CDN, works under the strict CSP
-# (no eval). Only the woff2 fonts: every browser that runs WebAssembly SIMD reads woff2.
+# KaTeX (npm devDependency) served from the site itself — no CDN, works under the strict CSP
+# (no eval), with its licence, which goes wherever a copy goes. Only the woff2 fonts: every
+# browser that runs WebAssembly SIMD reads woff2.
 if [ -f node_modules/katex/dist/katex.mjs ]; then
   mkdir -p web/vendor/katex/fonts
-  cp -p node_modules/katex/dist/katex.mjs node_modules/katex/dist/katex.min.css web/vendor/katex/
+  cp -p node_modules/katex/dist/katex.mjs node_modules/katex/dist/katex.min.css node_modules/katex/LICENSE web/vendor/katex/
   cp -p node_modules/katex/dist/fonts/*.woff2 web/vendor/katex/fonts/
 else
   echo "[build] node_modules/katex is missing: run scripts/setup.sh (npm ci)" >&2

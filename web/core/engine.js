@@ -32,7 +32,9 @@ export async function createEngine({ simd = 'auto' } = {}) {
   if (IN_NODE) return new Engine(await (await loading).default(), useSimd); // the loader reads its .wasm file (cpp/wasm-pre.js)
   // In a browser the .wasm is fetched and compiled while its loader module is imported (not
   // after it), and handed to the loader compiled.
-  const url = new URL(`../build/attention-${useSimd ? 'simd' : 'scalar'}.wasm`, import.meta.url);
+  // Two literal URLs, not one template: bundlers (Vite's dependency optimizer among them) rewrite
+  // new URL('<literal>', import.meta.url) to where the file is served, and cannot follow a template.
+  const url = useSimd ? new URL('../build/attention-simd.wasm', import.meta.url) : new URL('../build/attention-scalar.wasm', import.meta.url);
   const [loader, module] = await Promise.all([loading, compileWasm(url)]);
   let failed;
   const failure = new Promise((_, reject) => (failed = reject));

@@ -1,5 +1,7 @@
 // Types for web/core/vocab.js: GloVe word vectors loaded word by word (web/assets/glove/), and the
 // legacy single-file vocabulary (web/assets/glove-100d.bin) the lab reads until it moves.
+// Every error carries error.code: 'ATTN_INVALID_ARGUMENT' (a wrong argument) or
+// 'ATTN_LOAD_FAILED' (a file that could not be read, or is not a valid vocabulary file).
 
 /** The vocabulary shipped in web/assets/glove/. */
 export const GLOVE: Readonly<{

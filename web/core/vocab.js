@@ -38,6 +38,12 @@ export const PACK = 0xffff;
 /** Largest integer code: components are round(x / scale) in [−CODE_MAX, CODE_MAX], scale = max|x| / CODE_MAX. */
 export const CODE_MAX = (1 << (GLOVE.bits - 1)) - 1;
 
+// Every error carries error.code, as the engine's do: a wrong argument, or a file that could not
+// be read or is not what it should be (the message names the file and the reason).
+const INVALID = 'ATTN_INVALID_ARGUMENT';
+const LOAD_FAILED = 'ATTN_LOAD_FAILED';
+const coded = (error, code) => Object.assign(error, { code });
+
 const HEADER_BYTES = 18;
 const CHECKSUM_BYTES = 4;
 const MAX_WORD_BYTES = 255; // a record's u8 length
@@ -90,7 +96,7 @@ export function crc32(bytes) {
  * scripts/build-first-view.mjs; parseBucket is its inverse.
  */
 export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim, size = GLOVE.size, records }) {
-  if (dim % 2) throw new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`);
+  if (dim % 2) throw coded(new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`), INVALID);
   const words = records.map(({ word }) => utf8.encode(word));
   const recordBytes = (n) => 1 + n + 4 + (dim * 3) / 2;
   const total = HEADER_BYTES + words.reduce((t, w) => t + recordBytes(w.length), 0) + CHECKSUM_BYTES;
@@ -107,8 +113,8 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
   let p = HEADER_BYTES;
   records.forEach(({ word, scale, q }, r) => {
     const w = words[r];
-    if (w.length < 1 || w.length > MAX_WORD_BYTES) throw new RangeError(`encodeBucket: word ${JSON.stringify(word)} has ${w.length} UTF-8 bytes, expected 1–${MAX_WORD_BYTES}`);
-    if (q.length !== dim) throw new RangeError(`encodeBucket: "${word}" has ${q.length} codes, expected ${dim}`);
+    if (w.length < 1 || w.length > MAX_WORD_BYTES) throw coded(new RangeError(`encodeBucket: word ${JSON.stringify(word)} has ${w.length} UTF-8 bytes, expected 1–${MAX_WORD_BYTES}`), INVALID);
+    if (q.length !== dim) throw coded(new RangeError(`encodeBucket: "${word}" has ${q.length} codes, expected ${dim}`), INVALID);
     bytes[p++] = w.length;
     bytes.set(w, p);
     p += w.length;
@@ -116,7 +122,7 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
     p += 4;
     for (let k = 0; k < dim; k += 2) {
       for (const v of [q[k], q[k + 1]]) {
-        if (!Number.isInteger(v) || Math.abs(v) > CODE_MAX) throw new RangeError(`encodeBucket: "${word}" has code ${v}, expected an integer in ±${CODE_MAX}`);
+        if (!Number.isInteger(v) || Math.abs(v) > CODE_MAX) throw coded(new RangeError(`encodeBucket: "${word}" has code ${v}, expected an integer in ±${CODE_MAX}`), INVALID);
       }
       const a = q[k] + CODE_MAX + 1;
       const b = q[k + 1] + CODE_MAX + 1;
@@ -139,7 +145,7 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
 export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
   const bytes = toBytes(data, 'parseBucket');
   const fail = (msg) => {
-    throw new Error(`${name}: ${msg}`);
+    throw coded(new Error(`${name}: ${msg}`), LOAD_FAILED);
   };
   const r = reader(bytes, fail);
   const magic = String.fromCharCode(...r.bytes(4, 'magic'));
@@ -325,16 +331,16 @@ function candidate(word) {
 }
 
 function checkWord(word, where) {
-  if (typeof word !== 'string') throw new TypeError(`${where}: word must be a string, got ${describe(word)}`);
+  if (typeof word !== 'string') throw coded(new TypeError(`${where}: word must be a string, got ${describe(word)}`), INVALID);
 }
 
 function checkWords(words) {
   if (typeof words === 'string' || words == null || typeof words[Symbol.iterator] !== 'function') {
-    throw new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`);
+    throw coded(new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`), INVALID);
   }
   const list = [...words];
   list.forEach((word, i) => {
-    if (typeof word !== 'string') throw new TypeError(`load: words[${i}] must be a string, got ${describe(word)}`);
+    if (typeof word !== 'string') throw coded(new TypeError(`load: words[${i}] must be a string, got ${describe(word)}`), INVALID);
   });
   return list;
 }
@@ -359,11 +365,13 @@ export async function readBytes(url) {
     try {
       return new Uint8Array(readFileSync(new URL(href)));
     } catch (error) {
-      throw new Error(`${href}: ${error.code ?? error.message}`);
+      throw coded(new Error(`${href}: ${error.code ?? error.message}`), LOAD_FAILED);
     }
   }
-  const res = await fetch(href);
-  if (!res.ok) throw new Error(`${href}: HTTP ${res.status}`);
+  const res = await fetch(href).catch((error) => {
+    throw coded(new Error(`${href}: ${error.message}`), LOAD_FAILED);
+  });
+  if (!res.ok) throw coded(new Error(`${href}: HTTP ${res.status}`), LOAD_FAILED);
   return new Uint8Array(await res.arrayBuffer());
 }
 
@@ -393,7 +401,7 @@ function reader(bytes, fail) {
 function toBytes(data, where) {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw new TypeError(`${where}: expected an ArrayBuffer or ArrayBufferView, got ${describe(data)}`);
+  throw coded(new TypeError(`${where}: expected an ArrayBuffer or ArrayBufferView, got ${describe(data)}`), INVALID);
 }
 
 // ---------- legacy: web/assets/glove-100d.bin and glove-first-view.json ----------
@@ -419,7 +427,7 @@ const PROB_SCALE = 1 << PROB_BITS;
 const RANS_L = 1 << 23; // lower bound of the rANS state; also the encoder's initial state
 
 function fail(msg) {
-  throw new Error(`decodeVocab: ${msg}`);
+  throw coded(new Error(`decodeVocab: ${msg}`), LOAD_FAILED);
 }
 
 // Decodes one rANS block into n byte symbols (byte-wise renormalisation, after ryg_rans).
@@ -463,7 +471,7 @@ function ransDecode(r, n, what) {
 
 function legacyBytes(data) {
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return toBytes(data);
-  throw new TypeError('decodeVocab: expected an ArrayBuffer or ArrayBufferView');
+  throw coded(new TypeError('decodeVocab: expected an ArrayBuffer or ArrayBufferView'), INVALID);
 }
 
 function readHeader(r) {
@@ -554,7 +562,7 @@ export function decodeVocab(data) {
 /** Fetches (or, for a file: URL in Node, reads) and decodes the asset. */
 export async function fetchVocab(url) {
   return decodeVocab(await readBytes(url).catch((error) => {
-    throw new Error(`fetchVocab: ${error.message}`);
+    throw coded(new Error(`fetchVocab: ${error.message}`), error.code ?? LOAD_FAILED);
   }));
 }
 
@@ -589,7 +597,13 @@ export function decodeWordSubset(json) {
 /** Fetches (or reads, for a file: URL) and decodes a word subset (see decodeWordSubset). */
 export async function fetchWordSubset(url) {
   const bytes = await readBytes(url).catch((error) => {
-    throw new Error(`fetchWordSubset: ${error.message}`);
+    throw coded(new Error(`fetchWordSubset: ${error.message}`), error.code ?? LOAD_FAILED);
   });
-  return decodeWordSubset(JSON.parse(new TextDecoder().decode(bytes)));
+  let json;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch (error) {
+    throw coded(new Error(`fetchWordSubset: ${String(url)} is not JSON (${error.message})`), LOAD_FAILED);
+  }
+  return decodeWordSubset(json);
 }
