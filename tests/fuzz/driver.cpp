@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "input.hpp"
+#include "random.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -35,19 +36,15 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 constexpr std::size_t kMaxLength = 1024;  // generated inputs stay small: values past the end are generated
 
-class Rng {  // splitmix64
+// The generated inputs come from the core's seeded generator: the same stream in every build.
+class Rng {
  public:
-  explicit Rng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit Rng(std::uint64_t seed) : rng_(seed) {}
+  std::uint64_t next() { return rng_.next_u64(); }
   std::size_t below(std::size_t n) { return n ? static_cast<std::size_t>(next() % n) : 0; }
 
  private:
-  std::uint64_t state_;
+  attn::Rng rng_;
 };
 
 std::vector<Bytes> read_corpus(const std::vector<std::string>& dirs) {
