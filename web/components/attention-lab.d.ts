@@ -3,7 +3,7 @@
 // The state is built without a page by labState() (web/lab/state.js), from settings
 // (web/lab/settings.js) and the pipeline of web/lab/inputs.js.
 import type { AttentionResult, Engine } from '../core/engine.js';
-import type { Vocab } from '../core/vocab.js';
+import type { BucketVocab } from '../core/vocab.js';
 
 export type Projection = 'identity' | 'random' | 'pasted';
 
@@ -96,8 +96,11 @@ export class AttentionLab extends HTMLElement {
   readonly state: Readonly<LabState> | null;
   readonly settings: Readonly<LabSettings>;
   readonly engine: Engine | null;
-  /** The vocabulary in use (null until loaded): first a word subset (partial: true), then the full one. */
-  readonly vocab: Vocab | null;
+  /**
+   * The page's vocabulary (shared by every lab of the page; null before the element is connected):
+   * a sentence's words load with it, and a result is drawn only when none is 'loading'.
+   */
+  readonly vocab: BucketVocab | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };
   /** 'change': a new state (read `event.target.state`). 'statechange': its older name, the state as `detail`. */

@@ -7,10 +7,12 @@
 // State flows one way: controls → settings (web/lab/settings.js) → state (web/lab/state.js:
 // inputs.js builds Q, K, V with the engine, results.js computes the result) → views (the
 // elements below, which only draw what they are given) → 'change'. Each render does those steps
-// in that order, one method each; loading the engine and the words is web/lab/assets.js.
+// in that order, one method each; loading the engine and the words is web/lab/assets.js. A
+// result is computed only once every word of the settings is known or unknown: while a word's
+// vectors load, its chip says so and the previous result stays.
 // Public API for lesson scripts: `state`, the 'change' event (and its older name 'statechange'),
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
-import { covers, loadCore, loadFullVocab } from '../../lab/assets.js';
+import { loadEngine, loadingWords, pageVocab } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
 import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
@@ -60,6 +62,8 @@ const styles = sheet(`
   .probe .note { margin-bottom: 10px; }
   #bars-title { overflow-wrap: anywhere; }
   .foot { margin: 0; text-align: right; }
+  /* words of the settings are loading: the result on show is the previous one */
+  .lab[aria-busy="true"] :is(.main, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
   .alert { margin: 0; }
 `);
 
@@ -120,7 +124,7 @@ export class AttentionLab extends AlElement {
   #pipeline = null;
   #state = null;
   #loading = null;
-  #fullRequested = false;
+  #wordsFailed = ''; // the last failure to load word vectors (shown until a load succeeds)
   #preparing = null; // the seed whose projections are being computed in idle time
   #oovHtml = '';
   #resolveReady;
@@ -135,6 +139,7 @@ export class AttentionLab extends AlElement {
     super();
     const $ = (selector) => this.$(selector);
     this.#els = {
+      lab: $('.lab'),
       sentence: $('#sentence'),
       chips: $('token-chips'),
       oov: $('.note.oov'),
@@ -191,7 +196,7 @@ export class AttentionLab extends AlElement {
     return this.#engine;
   }
 
-  /** The vocabulary in use: first the default sentence's words (partial: true), then all of GloVe's. */
+  /** The page's vocabulary (web/core/vocab.js createVocab): words load as sentences need them. */
   get vocab() {
     return this.#vocab;
   }
@@ -229,12 +234,42 @@ export class AttentionLab extends AlElement {
   render() {
     const s = this.#store.get();
     this.#showSettings(s);
-    if (this.#vocab && !covers(this.#vocab, s)) this.#needFullVocab(); // drawn again when it arrives
-    if (!this.#pipeline || !covers(this.#vocab, s)) return this.#showControls(s, this.#state);
+    const loading = this.#vocab ? this.#needWords(s) : [];
+    setBusy(this.#els.lab, loading.length > 0);
+    if (!this.#pipeline || loading.length > 0) {
+      this.#showLoading(s, loading);
+      return this.#showControls(s, this.#state);
+    }
     const state = this.#compute(s);
     if (!state) return;
     this.#showState(state);
     this.#publish(state);
+  }
+
+  // The words of `s` still loading, whose buckets are asked for (drawn again when they arrive).
+  #needWords(s) {
+    const loading = loadingWords(this.#vocab, s);
+    if (loading.length > 0) {
+      this.#vocab.load(loading).then(
+        () => {
+          this.#wordsFailed = '';
+          this.invalidate();
+        },
+        (error) => {
+          this.#wordsFailed = `Could not load word vectors (${error.message}). Change the sentence to try again.`;
+          this.#showError(this.#wordsFailed);
+        },
+      );
+    }
+    return loading;
+  }
+
+  // While words load: their chips say so (the others as known or not), the last result stays.
+  #showLoading(s, loading) {
+    if (s.projection === 'pasted') return;
+    const vocab = this.#vocab;
+    this.#els.chips.status = vocab ? s.tokens.map((token) => vocab.status(token)) : s.tokens.map(() => 'loading');
+    if (loading.length > 0) this.#showNote('note loading', `Loading the word vectors of ${wordList(loading)}…`);
   }
 
   // The settings as they are, before anything is computed: the fields and the chips.
@@ -270,7 +305,7 @@ export class AttentionLab extends AlElement {
     const e = this.#els;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
-    e.chips.known = s.projection === 'pasted' ? null : state.tokens.map((token) => token.known);
+    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (token.known ? 'known' : 'unknown'));
     e.chips.selected = selected;
     this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
@@ -284,23 +319,21 @@ export class AttentionLab extends AlElement {
   }
 
   #showUnknownWords(state) {
-    const note = this.#els.oov;
     if (state.projection === 'pasted') {
-      this.#oovHtml = '';
-      note.hidden = false;
-      note.className = 'note';
-      note.textContent = 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.';
+      this.#showNote('note', 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.');
       return;
     }
-    if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = state.unknown;
-    setHidden(note, unknown.length === 0);
-    if (unknown.length > 0) {
-      const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(shortLabel(w))}</b>`).join(', ');
-      const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
-      const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
-      if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
-    }
+    if (unknown.length === 0) return this.#showNote('note oov', '');
+    this.#showNote('note oov', `Not in vocabulary: ${wordList(unknown)}. Each gets a fixed random vector made from its spelling.`);
+  }
+
+  // The note under the chips: its kind (class) and HTML, or hidden when `html` is empty.
+  #showNote(className, html) {
+    const note = this.#els.oov;
+    if (note.className !== className) note.className = className;
+    setHidden(note, html === '');
+    if (html !== '' && this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
   }
 
   // The new state goes out: the property, the events, the first-result marks, and idle work.
@@ -315,14 +348,11 @@ export class AttentionLab extends AlElement {
       performance.mark('attention-lab:first-result');
       resolve(this);
       // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
-      // The full vocabulary and <vector-paste> (a closed panel below the bars, and its parser)
-      // are fetched after that frame: they never delay the first bars.
+      // <vector-paste> (a closed panel below the bars, and its parser) is fetched after that
+      // frame: it never delays the first bars.
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
-        setTimeout(() => {
-          this.#needFullVocab();
-          import('./vector-paste.js');
-        });
+        setTimeout(() => import('./vector-paste.js'));
       });
     }
   }
@@ -331,34 +361,24 @@ export class AttentionLab extends AlElement {
     if (this.#els.alert.textContent !== message) this.#els.alert.textContent = message;
   }
 
-  // ---- loading: the engine, then the words ------------------------------------------------
+  // ---- loading: the engine and the words, in parallel ------------------------------------
 
   #load() {
-    return loadCore()
-      .then(async ({ engine, words }) => {
+    this.#vocab = pageVocab();
+    this.invalidate(); // asks for the sentence's words while the engine compiles
+    return loadEngine()
+      .then((engine) => {
         this.#engine = engine;
-        this.#useVocab(words ?? (await loadFullVocab()));
+        this.#pipeline = new LabPipeline(engine, this.#vocab);
+        this.#els.foot.textContent =
+          `Core: WebAssembly ${engine.simd ? 'SIMD' : '(scalar)'} · ${this.#vocab.size.toLocaleString('en')} GloVe words, ${this.#vocab.dim}-d`;
+        this.render();
       })
       .catch((error) => this.#failed(error));
   }
 
-  #useVocab(vocab) {
-    this.#vocab = vocab;
-    this.#pipeline = new LabPipeline(this.#engine, vocab);
-    this.#els.foot.textContent =
-      `Core: WebAssembly ${this.#engine.simd ? 'SIMD' : '(scalar)'} · ` +
-      (vocab.partial ? 'loading the GloVe vocabulary…' : `${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`);
-    this.render();
-  }
-
-  #needFullVocab() {
-    if (this.#fullRequested) return;
-    this.#fullRequested = true;
-    loadFullVocab().then((vocab) => this.#useVocab(vocab), (error) => this.#failed(error));
-  }
-
   #failed(error) {
-    this.#showError(`Could not load the attention core or the word vectors: ${error.message}`);
+    this.#showError(`Could not load the attention core: ${error.message}`);
     if (!this.#state) for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
   }
 
@@ -373,6 +393,16 @@ export class AttentionLab extends AlElement {
     };
     idle(step);
   }
+}
+
+function setBusy(element, busy) {
+  if ((element.getAttribute('aria-busy') === 'true') !== busy) element.setAttribute('aria-busy', String(busy));
+}
+
+// Up to 8 words in bold, then how many more.
+function wordList(words) {
+  const list = words.slice(0, 8).map((w) => `<b>${escapeHtml(shortLabel(w))}</b>`).join(', ');
+  return words.length > 8 ? `${list} and ${words.length - 8} more` : list;
 }
 
 customElements.define('attention-lab', AttentionLab);

@@ -3,7 +3,9 @@
 // F2 edits, Delete/Backspace removes, typing in the last field adds. A chip shows at most
 // LABEL_CHARS characters of its token (then "…", the token in its tooltip).
 //
-//   chips.tokens   = string[]             chips.known = boolean[] | null (null: not known yet)
+//   chips.tokens   = string[]             chips.status = ('known' | 'unknown' | 'loading')[] | null
+//                                          (a word's vectors: in the vocabulary, not in it, or still
+//                                          loading; null: nothing to say, as for pasted vectors)
 //   chips.selected = number
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
@@ -19,6 +21,8 @@ const styles = sheet(`
   .chip { display: inline-flex; align-items: stretch; border: 1px solid var(--_border); border-radius: 999px;
           background: var(--_raised); min-height: 32px; }
   .chip.oov { border-style: dashed; border-color: var(--_warn); background: var(--_warn-bg); }
+  .chip.loading { border-style: dotted; }
+  .chip.loading .mark { color: var(--_muted); font-weight: 400; }
   .chip.selected { border-color: var(--_accent); background: var(--_accent); color: var(--_accent-text); }
   .tok { border: 0; background: none; padding: 4px 4px 4px 12px; border-radius: 999px 0 0 999px; cursor: pointer;
          font-size: 0.9375rem; white-space: nowrap; color: inherit; }
@@ -36,6 +40,18 @@ const styles = sheet(`
   .add::placeholder { color: var(--_muted); }
 `);
 
+// How a chip shows the status of its word's vectors (a known word has no mark).
+const MARKS = {
+  unknown: {
+    class: 'oov',
+    html: '<span class="mark" aria-hidden="true" title="not in vocabulary">?</span><span class="visually-hidden">, not in vocabulary</span>',
+  },
+  loading: {
+    class: 'loading',
+    html: '<span class="mark" aria-hidden="true" title="loading its word vector">…</span><span class="visually-hidden">, loading</span>',
+  },
+};
+
 export class TokenChips extends AlElement {
   static styles = [styles];
   static template = `
@@ -47,7 +63,7 @@ export class TokenChips extends AlElement {
     <p class="alert" role="alert"></p>`;
 
   #tokens = [];
-  #known = null;
+  #status = null;
   #selected = 0;
   #focusIndex = 0; // the chip that holds the Tab stop
   #editing = -1;
@@ -90,9 +106,9 @@ export class TokenChips extends AlElement {
     return { tokens: this.#tokens.slice(), selected: this.#selected };
   }
 
-  set known(known) {
-    const same = known === this.#known || (known && this.#known && sameList(known, this.#known));
-    this.#known = known;
+  set status(status) {
+    const same = status === this.#status || (status && this.#status && sameList(status, this.#status));
+    this.#status = status;
     if (!same) this.#render();
   }
 
@@ -112,12 +128,12 @@ export class TokenChips extends AlElement {
     const hadFocus = this.shadowRoot.activeElement?.classList.contains('tok');
     this.#focusIndex = Math.min(this.#focusIndex, Math.max(0, this.#tokens.length - 1));
     const html = this.#tokens.map((token, i) => {
-      const oov = this.#known && this.#known[i] === false;
+      const status = this.#status?.[i];
       const label = shortLabel(token);
       const shortened = label !== token;
-      return `<span class="chip${oov ? ' oov' : ''}" data-i="${i}">` +
+      return `<span class="chip${MARKS[status] ? ` ${MARKS[status].class}` : ''}" data-i="${i}">` +
         `<button type="button" class="tok" data-i="${i}"${shortened ? ` title="${escapeHtml(tipLabel(token))}"` : ''}>${escapeHtml(label)}` +
-        (oov ? '<span class="mark" aria-hidden="true" title="not in vocabulary">?</span><span class="visually-hidden">, not in vocabulary</span>' : '') +
+        (MARKS[status]?.html ?? '') +
         `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escapeHtml(label)}”">×</button></span>`;
     });
     this.#list.innerHTML = html.join('');
@@ -232,7 +248,7 @@ export class TokenChips extends AlElement {
 
   #change(tokens) {
     this.#tokens = tokens;
-    this.#known = null; // unknown until the lab says
+    this.#status = null; // nothing to say until the lab says
     this.#render();
     this.emit('input');
     this.emit('change');
