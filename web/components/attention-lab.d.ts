@@ -33,6 +33,8 @@ export interface LabAttributes {
   causal?: string;
   /** boolean: add the sinusoidal positional encoding. Default off */
   positional?: string;
+  /** the query row shown as bars, a whole number from 0 to 127, counted from 0 (beyond the last token: the last). Default "1" */
+  selected?: string;
   /** "light" | "dark" | "auto" (the reader's system setting). Default "auto" */
   theme?: string;
 }
