@@ -52,17 +52,18 @@ test('the first result is drawn well under a second after navigation', async () 
 
 test('the page hints what its first view fetches, and each hinted file is fetched once', async () => {
   await openLab(page, browser.url);
-  const { hinted, fetched } = await page.evaluate(() => {
+  const { hinted, scripts, fetched } = await page.evaluate(() => {
     const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
     return {
       hinted: [...document.querySelectorAll('link[rel=modulepreload], link[rel=preload]')].map((link) => link.href),
+      scripts: [...document.querySelectorAll('script[src]')].map((script) => script.src),
       fetched: performance.getEntriesByType('resource').filter((e) => e.startTime < first).map((e) => e.name),
     };
   });
   // a preload the page does not use, or uses with other request options (crossorigin), is fetched twice
   for (const url of hinted) assert.equal(fetched.filter((u) => u === url).length, 1, `${url}: fetched ${fetched.filter((u) => u === url).length} times before the first result`);
-  // scripts, wasm and data found only as the modules run are hinted (index.js is in the markup)
-  const late = fetched.filter((url) => /\.(m?js|wasm|json)$/.test(new URL(url).pathname) && !hinted.includes(url) && !url.endsWith('/index.js'));
+  // scripts, wasm and data found only as the modules run are hinted (the page's scripts are in the markup)
+  const late = fetched.filter((url) => /\.(m?js|wasm|json|bin)$/.test(new URL(url).pathname) && !hinted.includes(url) && !scripts.includes(url));
   assert.deepEqual(late, [], 'fetched before the first result without a preload hint in index.html');
 });
 

@@ -3,7 +3,8 @@
 // wherever it is embedded. The vocabulary comes word by word (web/core/vocab.js): the demo
 // sentence's words in one small pack read at once (index.html preloads it), any other word with
 // its bucket when a sentence needs it — a first result never waits for the whole vocabulary.
-import { createEngine } from '../core/engine.js';
+// The engine's module is imported when it is first asked for (pages hint it with modulepreload):
+// this module stays small, so that web/first-words.js, which needs only the vocabulary, runs early.
 import { GLOVE, createVocab } from '../core/vocab.js';
 
 let engine = null;
@@ -11,7 +12,7 @@ let vocabulary = null;
 
 /** The engine (created once). */
 export function loadEngine() {
-  engine ??= createEngine();
+  engine ??= import('../core/engine.js').then(({ createEngine }) => createEngine());
   return engine;
 }
 

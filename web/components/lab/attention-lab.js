@@ -26,7 +26,8 @@ import './probability-bars.js';
 import './token-chips.js';
 
 const styles = sheet(`
-  :host { display: block; font-family: var(--_font); color: var(--_text); line-height: 1.45; }
+  /* its own background where its text stands: a dark lab on a white page (or the reverse) stays readable */
+  :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg); line-height: 1.45; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
   /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
   .card { background: var(--_surface); border: 1px solid var(--_border); border-radius: 12px; padding: 16px; min-width: 0;

@@ -181,7 +181,7 @@ export class AttentionLesson extends HTMLElement {
       this.append(this.#status);
     }
     this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
-      const section = toDom(h('section', { id, class: 'instrument' }, [h(`h${level}`, {}, title), h(tag)]));
+      const section = toDom(h('section', { id, class: 'instrument', 'data-part': part }, [h(`h${level}`, {}, title), h(tag)]));
       this.append(section);
       return { tag, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
     });
