@@ -159,17 +159,22 @@ function paintText(ctx, node, style, env) {
   let x = Number(node.attrs.x ?? 0) - (anchor === 'middle' ? width / 2 : anchor === 'end' ? width : 0);
   const y = Number(node.attrs.y ?? 0);
   ctx.textAlign = 'left';
-  ctx.textBaseline = style['dominant-baseline'] === 'central' ? 'middle' : 'alphabetic';
+  ctx.textBaseline = 'alphabetic';
+  const central = style['dominant-baseline'] === 'central';
   for (const run of runs) {
     x += run.dx;
     ctx.font = fontOf(run.style);
+    // SVG's central baseline (as Chromium draws it) is the middle of the font's box: the
+    // alphabetic baseline lies below it by half of (ascent − descent). Canvas's 'middle', the
+    // middle of the em square, sits ~1 px off at 12 px.
+    const metrics = ctx.measureText(run.text);
+    const baseline = central ? y + (metrics.fontBoundingBoxAscent - metrics.fontBoundingBoxDescent) / 2 : y;
     if (run.style.fill !== 'none') {
       ctx.fillStyle = paintOf(ctx, run.style.fill, env);
-      ctx.fillText(run.text, x, y);
+      ctx.fillText(run.text, x, baseline);
       if (node.attrs['text-decoration'] === 'underline') {
         const size = Number(run.style['font-size']);
-        const under = ctx.textBaseline === 'middle' ? y + size * 0.55 : y + size * 0.15;
-        ctx.fillRect(x, under, run.width, Math.max(1, size / 14));
+        ctx.fillRect(x, baseline + size * 0.15, run.width, Math.max(1, size / 14));
       }
     }
     x += run.width;
