@@ -133,13 +133,15 @@ export class LabShare extends AlElement {
     const src = new URL(this.#query(), EMBED_URL).href;
     const title = `Attention Lab: ${this.#lab?.settings.sentence ?? ''}`.trim();
     return `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" width="100%" height="${this.frameHeight}" ` +
-      `loading="lazy" allow="clipboard-write" style="border:0"></iframe>\n` +
+      // frameborder, not style: a lesson page's style-src may forbid inline styles
+      `loading="lazy" allow="clipboard-write" frameborder="0"></iframe>\n` +
       `<script src="${escapeHtml(RESIZER_URL.href)}" async></script>`;
   }
 
   /** The file of `what` (heatmap, bars, numbers) in `format` (png, svg, csv, json), in the lab's colours. */
   export(what, format) {
-    return exportFile(this.#lab?.state ?? null, { what, format, theme: readTheme(this.#lab) });
+    const state = this.#lab?.state ?? null;
+    return exportFile(state, { what, format, theme: state && readTheme(this.#lab) });
   }
 
   render() {
@@ -166,9 +168,11 @@ export class LabShare extends AlElement {
     const text = kind === 'link' ? this.link : this.embedCode;
     this.#field.value = text;
     setHidden(this.#output, false);
-    let copied = await navigator.clipboard?.writeText(text).then(() => true, () => false);
+    // a frame without clipboard-write (a lesson platform's iframe) may not use the Clipboard API:
+    // the old way there, then by hand
+    const allowed = (document.permissionsPolicy ?? document.featurePolicy)?.allowsFeature('clipboard-write') ?? true;
+    let copied = allowed && (await navigator.clipboard?.writeText(text).then(() => true, () => false));
     if (!copied) {
-      // in a frame without clipboard-write (a lesson platform's iframe): the old way, then by hand
       this.#field.select();
       copied = document.execCommand?.('copy') ?? false;
     }
