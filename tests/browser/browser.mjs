@@ -1,7 +1,7 @@
 // Shared set-up of the browser suites: the static server of scripts/serve.mjs (with its strict
 // CSP) and Debian's Chromium driven by playwright-core, in a fresh profile per launch. Every
 // page records console errors, page errors and CSP violations, for the tests to assert on.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,4 +110,35 @@ export function readSummary(page, bars = '#bars') {
 
 export async function ensureDir(dir) {
   await mkdir(dir, { recursive: true });
+}
+
+/**
+ * A made-up lesson platform on another site than the lab's (http://localhost:<port>, while the
+ * lab is served at 127.0.0.1), sending the policy a strict platform would: its own scripts and
+ * the lab's, frames from the lab only. `page(path, body)` writes a lesson page holding `body`
+ * and returns its URL; every message such a page receives is kept in window.__messages as
+ * { origin, data }. Both sites are on the loopback address, as the browser requires of a plain
+ * http page that loads the other's script.
+ */
+export async function startHost(lab) {
+  const labOrigin = new URL(lab).origin;
+  const root = await mkdtemp(join(tmpdir(), 'attention-lab-host-'));
+  await writeFile(join(root, 'favicon.ico'), ''); // asked for by every page: no 404 in the console
+  await writeFile(join(root, 'record.js'), 'window.__messages = []; addEventListener("message", (e) => window.__messages.push({ origin: e.origin, data: e.data }));\n');
+  const policy = `default-src 'self'; script-src 'self' ${labOrigin}; frame-src ${labOrigin}; style-src 'self'`;
+  const server = await startServer({ port: 0, root, policy });
+  const origin = `http://localhost:${server.address().port}`;
+  return {
+    origin,
+    async page(path, body) {
+      await writeFile(join(root, path), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3: attention</title>
+        <script src="./record.js"></script></head>
+        <body><h1>Week 3: attention</h1>${body}<p id="after">After the lab.</p></body></html>\n`);
+      return `${origin}/${path}`;
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(root, { recursive: true, force: true });
+    },
+  };
 }
