@@ -34,7 +34,7 @@ const styles = sheet(`
     contain: layout style; }
   h2, .title { display: block; margin: 0 0 4px; font-size: 1rem; font-weight: 650; letter-spacing: 0.005em; }
   .card > .hint { margin: 0 0 12px; }
-  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
+  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_control); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
   .text:focus-visible { outline-offset: 0; border-color: var(--_focus); }
   .tokens { display: grid; gap: 10px; }
   .tokens .title { margin: 0; }

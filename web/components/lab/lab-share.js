@@ -34,7 +34,7 @@ const styles = sheet(`
   button.primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
   .status { margin: 4px 0 0; font-size: 0.875rem; min-height: 1.3em; }
   .output { display: grid; gap: 4px; margin-top: 8px; font-size: 0.8125rem; color: var(--_muted); }
-  textarea { width: 100%; min-height: 4.5em; resize: vertical; padding: 6px 8px; border: 1px solid var(--_border); border-radius: 6px;
+  textarea { width: 100%; min-height: 4.5em; resize: vertical; padding: 6px 8px; border: 1px solid var(--_control); border-radius: 6px;
     background: var(--_bg); color: var(--_text); font-family: var(--_mono); font-size: 0.8125rem; }
 `);
 

@@ -35,7 +35,7 @@ const styles = sheet(`
   .x:hover { color: var(--_danger); }
   .chip.selected .x:hover { color: inherit; opacity: 1; }
   .edit { width: 7em; border: 0; border-radius: 999px; padding: 4px 12px; background: var(--_bg); color: var(--_text); }
-  .add { width: 9em; min-height: 32px; border: 1px dashed var(--_border); border-radius: 999px; padding: 4px 12px;
+  .add { width: 9em; min-height: 32px; border: 1px dashed var(--_control); border-radius: 999px; padding: 4px 12px;
          background: transparent; color: var(--_text); }
   .add::placeholder { color: var(--_muted); }
 `);
