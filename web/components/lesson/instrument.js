@@ -17,7 +17,8 @@ import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
-  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); }
+  /* its own background where its text stands (the card's colour): a dark instrument on a white page stays readable */
+  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); background: var(--_surface); }
   .explain { margin: 0 0 .6em; max-width: 70ch; }
   .note { color: var(--_muted); font-size: 12.5px; margin: .3em 0; }
   .stats { font-variant-numeric: tabular-nums; }
