@@ -2,7 +2,9 @@
 // The site is plain static files: any static host works the same. Every response carries the
 // strict Content-Security-Policy the README promises, exactly — the one a lesson page may
 // impose: nothing from another origin, no eval, no inline script or style, WebAssembly allowed.
-// So every page runs under it here, and every browser test with it.
+// So every page runs under it here, and every browser test with it. The files may be used by
+// other sites (Access-Control-Allow-Origin: *): a lesson page elsewhere may load <attention-lab>
+// from here, as it would from any static host that allows it.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -30,7 +32,8 @@ export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'w
 
 /**
  * A static file server for `root`; resolves to the listening http.Server. `policy`: the
- * Content-Security-Policy of every response (tests serve a host page of their own with another).
+ * Content-Security-Policy of every response, or a function of the request's path that returns
+ * it (tests serve host pages of their own with other policies).
  */
 export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT, policy = CONTENT_SECURITY_POLICY } = {}) {
   const server = createServer(async (req, res) => {
@@ -47,7 +50,8 @@ export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT,
       res.writeHead(200, {
         'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
         'Content-Length': info.size,
-        'Content-Security-Policy': policy,
+        'Content-Security-Policy': typeof policy === 'function' ? policy(url.pathname) : policy,
+        'Access-Control-Allow-Origin': '*',
         'Cache-Control': 'no-cache',
       });
       if (req.method === 'HEAD') return res.end();

@@ -21,7 +21,8 @@ const requests = [];
 before(async () => {
   browser = await launch({ viewport: { width: 1000, height: 800 } });
   host = await startHost(browser.url);
-  browser.context.on('request', (request) => requests.push({ url: request.url(), frame: request.frame()?.url() ?? '' }));
+  browser.context.on('request', (request) =>
+    requests.push({ url: request.url(), frame: request.frame()?.url() ?? '', navigation: request.isNavigationRequest() }));
   page = await browser.newPage();
 });
 
@@ -180,12 +181,23 @@ test('outside a frame embed.html posts nothing; it fetches what its first view n
   assert.ok(timing.firstBucket <= timing.lab, `buckets asked for at ${timing.firstBucket} ms, the lab's module arrived at ${timing.lab} ms`);
 });
 
+test('<attention-lab> on another site, loaded from the lab’s origin under the site’s strict policy', async () => {
+  const lab = new URL(browser.url).origin;
+  const url = await host.page('element.html', `<script type="module" src="${browser.url}components/attention-lab.js"></script>
+    <attention-lab sentence="Dogs chase cats" projection="random" dk="32"></attention-lab>`,
+  { policy: `default-src 'self'; script-src 'self' ${lab} 'wasm-unsafe-eval'; connect-src 'self' ${lab}; style-src 'self'` });
+  await page.goto(url);
+  const state = await page.locator('attention-lab').evaluate((el) => el.ready.then(() => ({ tokens: el.state.tokens.map((t) => t.text), d: el.state.d })));
+  assert.deepEqual(state, { tokens: ['dogs', 'chase', 'cats'], d: 32 });
+});
+
 test('no request leaves the lab’s origin and the host’s; no console errors or CSP violations', () => {
   const origins = new Set(requests.map((r) => new URL(r.url).origin));
   origins.delete(new URL(browser.url).origin);
   origins.delete(host.origin);
   assert.deepEqual([...origins], []);
-  const fromFrame = requests.filter((r) => r.frame.startsWith(browser.url)).filter((r) => !r.url.startsWith(browser.url));
+  // what the lab's pages asked for (the test's own navigations aside)
+  const fromFrame = requests.filter((r) => r.frame.startsWith(browser.url) && !r.navigation && !r.url.startsWith(browser.url));
   assert.deepEqual(fromFrame, [], 'the frame asked another origin');
   assert.deepEqual(browser.problems, []);
 });
