@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { VIEWS } from '../../web/lab/url.js';
 import { launch, until } from './browser.mjs';
 
 // One value per parameter, none the default (written by hand).
@@ -167,6 +168,13 @@ test('every invalid attribute warns, naming it, its value and what was expected;
     );
   }
   assert.equal(warnings.length, Object.keys(INVALID).length);
+});
+
+test('every view a link may name is a section of the lesson, in its order', async () => {
+  await open('');
+  await page.waitForFunction(() => document.querySelectorAll('attention-lesson section[data-part]').length > 0);
+  const parts = await page.evaluate(() => [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part));
+  assert.deepEqual(['lab', ...parts], VIEWS);
 });
 
 test('no console errors, page errors or CSP violations', () => {

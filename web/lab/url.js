@@ -12,11 +12,15 @@
 // Parameters: every attribute of <attention-lab> (sentence, probe, projection, dk, scaled, seed,
 // temperature, causal, positional, selected, theme), then the page's own: view (the lab, or one
 // instrument of the lesson) and lang (the language of the page's text).
-import { LESSON_PARTS } from '../lesson/parts.js';
 import { ATTRIBUTES, SETTINGS, applyText, attributeDefault, choiceType, createStore } from './settings.js';
 
-/** What a page shows: the lab, or one part of the lesson (web/lesson/parts.js). */
-export const VIEWS = Object.freeze(['lab', ...LESSON_PARTS]);
+/**
+ * What a page shows: the lab, or one part of the lesson — a method of LessonModel
+ * (web/lesson/model.js) and a section of <attention-lesson>, in the lesson's order. Written
+ * here rather than imported, so that a page reads its URL without loading the lesson (the
+ * tests check the two agree).
+ */
+export const VIEWS = Object.freeze(['lab', 'variance', 'saturation', 'gradient', 'step', 'overflow', 'heads']);
 /** Languages of the pages' text; '' (the default) follows the page or the browser. */
 export const LANGUAGES = Object.freeze(['en', 'nb']);
 
