@@ -9,6 +9,7 @@
 //   share.frameHeight = 1234               the iframe's height in the embed code (default: measured)
 //   share.link, share.embedCode            what the buttons copy
 //   await share.export('heatmap', 'png')   → { name, type, blob, width, height } (export.js)
+// Types in lab-share.d.ts.
 import { writeUrl } from '../../lab/url.js';
 import { EXPORTS, exportFile } from '../../views/export.js';
 import { embedStrings, format } from '../../i18n/embed.js';
