@@ -8,7 +8,9 @@
 //     lab, its theme to the page and its elements, and what could not be followed is listed in
 //     the page's #url-notice, politely (each such setting takes its default);
 //  3. from then on the URL follows the learner (history.replaceState: a reload or a copied
-//     address reopens the same state; the Back button is not filled with every slider step).
+//     address reopens the same state; the Back button is not filled with every slider step),
+//     once changes settle: a slider drag costs no history work per step (replaceState takes
+//     milliseconds, and a browser throttles a page that calls it hundreds of times).
 import { pageVocab } from './lab/assets.js';
 import { MAX_TOKENS, tokenize } from './lab/tokenize.js';
 import { PARAMETERS, readUrl, writeUrl } from './lab/url.js';
@@ -40,12 +42,22 @@ function follow() {
   const { rejected } = lab.set(link.settings);
   for (const [name, reason] of Object.entries(rejected)) console.warn(`The link's ${name} was not applied: it ${reason}.`);
   if (link.problems.length > 0) showProblems(notice, link.problems);
-  lab.addEventListener('change', () => {
+  let timer = 0;
+  const write = () => {
+    clearTimeout(timer);
+    timer = 0;
     const url = new URL(location.href);
     url.search = writeUrl(lab.settings, page);
     if (url.href !== location.href) history.replaceState(history.state, '', url);
+  };
+  lab.addEventListener('change', () => {
+    clearTimeout(timer);
+    timer = setTimeout(write, SETTLE_MS);
   });
+  addEventListener('pagehide', () => timer && write()); // a change within SETTLE_MS of leaving is kept too
 }
+
+const SETTLE_MS = 250; // the URL is written once the lab's changes stop for this long
 
 // The strings are loaded only for a link with problems.
 async function showProblems(notice, problems) {
