@@ -10,6 +10,8 @@ import { LabPipeline } from './lab/inputs.js';
 import { createStore } from './lab/settings.js';
 import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
+import { messageOf } from './i18n/i18n.js';
+import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
 
@@ -51,12 +53,13 @@ async function main() {
 
   function draw(settings) {
     $('dk-value').textContent = String(settings.dk);
+    const t = strings.t;
     const loading = loadingWords(vocab, settings);
     if (loading.length > 0) {
-      status.textContent = `Loading the word vectors of ${loading.map(shortLabel).join(', ')}…`;
+      status.textContent = t('lab.loadingWords', { list: loading.map(shortLabel).join(', ') });
       vocab.load(loading).then(
         () => store.get() === settings && draw(settings),
-        (error) => (status.textContent = `Could not load word vectors (${error.message}). Change the sentence to try again.`),
+        (error) => (status.textContent = t('lab.wordsFailed', { message: error.message })),
       );
       return;
     }
@@ -64,16 +67,18 @@ async function main() {
     try {
       state = labState(settings, pipeline, engine);
     } catch (error) {
-      status.textContent = settings.tokens.length === 0 ? 'Type a sentence.' : `${error.message} Showing the previous result.`;
+      status.textContent = settings.tokens.length === 0 ? t('lessonPage.typeSentence') : t('lab.previous', { message: messageOf(error, strings) });
       return;
     }
     lesson.state = state;
     document.documentElement.dataset.ready = 'true'; // the first state is drawn (tests wait for it)
     const unknown = state.unknown ?? [];
-    status.textContent =
-      `${state.n} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.map(shortLabel).join(', ')}` : ''}. ` +
-      (state.temperature === 1 ? '' : `Temperature T = ${state.temperature}, for every instrument (the slider of “Temperature”). `) +
-      `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
+    const tokens = t('lessonPage.tokens', { count: state.n });
+    status.textContent = [
+      `${unknown.length ? `${tokens}; ${t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) })}` : tokens}.`,
+      state.temperature === 1 ? '' : t('lessonPage.temperature', { t: strings.fmt(state.temperature) }),
+      t(engine.simd ? 'lessonPage.coreSimd' : 'lessonPage.coreScalar'),
+    ].filter(Boolean).join(' ');
   }
 
   const set = (patch) => {
@@ -95,7 +100,7 @@ async function main() {
 }
 
 main().catch((error) => {
-  status.textContent = `Could not start: ${error.message}`;
+  status.textContent = strings.t('lessonPage.couldNotStart', { message: error.message });
   status.classList.add('error');
   console.error(error);
 });

@@ -6,13 +6,15 @@
 //     waits for no word;
 //  2. when <attention-lab> is defined, before its first render: the link's settings go to the
 //     lab, its theme to the page and its elements, and what could not be followed is listed in
-//     the page's #url-notice, politely (each such setting takes its default);
+//     the page's #url-notice, politely, in the page's language (each such setting takes its
+//     default). The link's `lang` is web/i18n/page.js's to apply;
 //  3. from then on the URL follows the learner (history.replaceState: a reload or a copied
 //     address reopens the same state; the Back button is not filled with every slider step),
 //     once changes settle: a slider drag costs no history work per step (replaceState takes
 //     milliseconds, and a browser throttles a page that calls it hundreds of times).
 import { pageVocab } from './lab/assets.js';
 import { MAX_TOKENS, tokenize } from './lab/tokenize.js';
+import { quote } from './lab/settings.js';
 import { PARAMETERS, readUrl, writeUrl } from './lab/url.js';
 
 const link = readUrl(location.search);
@@ -36,8 +38,6 @@ function follow() {
   if (page.theme === 'auto') root.removeAttribute('data-theme');
   else root.dataset.theme = page.theme;
   if (page.theme !== 'auto') for (const element of [lab, ...document.querySelectorAll('attention-lesson'), ...shares]) element.setAttribute('theme', page.theme);
-  // only the elements whose text is translated say so: the lab's own text is English until it is
-  if (page.lang) for (const element of [notice, ...shares]) element.lang = page.lang;
   for (const share of shares) share.page = page;
   const { rejected } = lab.set(link.settings);
   for (const [name, reason] of Object.entries(rejected)) console.warn(`The link's ${name} was not applied: it ${reason}.`);
@@ -59,16 +59,27 @@ function follow() {
 
 const SETTLE_MS = 250; // the URL is written once the lab's changes stop for this long
 
-// The strings are loaded only for a link with problems.
+// A problem of readUrl (web/lab/url.js) in the page's language (web/i18n/page.js), whose
+// table names each kind (the keys named here, so that the tables' test finds them).
+const PROBLEMS = { unknown: 'link.unknown', repeated: 'link.repeated', invalid: 'link.invalid' };
+
 async function showProblems(notice, problems) {
-  const { embedStrings, problemText } = await import('./i18n/embed.js');
-  const t = embedStrings(notice);
+  const { strings } = await import('./i18n/page.js');
+  const t = strings.t;
   const title = document.createElement('p');
-  title.textContent = t.problemsTitle;
+  title.textContent = t('link.problems');
   const list = document.createElement('ul');
   for (const problem of problems) {
     const item = document.createElement('li');
-    item.textContent = problemText(t, problem, PARAMETERS);
+    const fallback = problem.fallback === '' ? t('link.pageLanguage') : JSON.stringify(problem.fallback);
+    item.textContent = t(PROBLEMS[problem.reason], {
+      name: quote(problem.name),
+      value: quote(problem.value),
+      times: String(problem.count),
+      error: problem.error,
+      fallback,
+      list: PARAMETERS.join(', '),
+    });
     list.append(item);
   }
   notice.replaceChildren(title, list);

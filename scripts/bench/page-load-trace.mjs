@@ -5,11 +5,9 @@
 // and the network.
 //   node scripts/bench/page-load-trace.mjs [ROOT] [--visits N] [--at-launch]   (N ≥ 2 also traces later visits)
 // Writes artifacts/bench/load-trace-<k>.json (open in chrome://tracing or the DevTools Performance panel).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
 import { markFirstFrame } from './first-frame.mjs';
@@ -22,13 +20,8 @@ const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline'
 
 const server = await startServer({ port: 0, root });
 const url = `http://127.0.0.1:${server.address().port}/`;
-const profile = await mkdtemp(join(tmpdir(), 'attention-lab-trace-'));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run'],
-  viewport: { width: 1440, height: 900 },
-});
+const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
+const { context, profile } = chromium;
 await context.addInitScript(markFirstFrame);
 await mkdir(OUT, { recursive: true });
 try {
@@ -56,9 +49,8 @@ try {
     await page.close();
   }
 } finally {
-  await context.close();
+  await chromium.close();
   server.close();
-  await rm(profile, { recursive: true, force: true });
 }
 
 function summarise(trace) {

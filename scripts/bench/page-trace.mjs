@@ -8,13 +8,15 @@
 // and the main-thread time per input by trace event. The trace is written to
 // artifacts/bench/trace.json.
 //
-//   node scripts/bench/page-trace.mjs [ROOT] [--inputs 30] [--invalidations] [--detail]
+//   node scripts/bench/page-trace.mjs [ROOT] [--inputs 30] [--invalidations] [--detail] [--profile]
 //     ROOT             another copy of web/ (default: this repository's)
+//     --profile        instead of a trace, a CPU profile of the same inputs: self time per
+//                      function and input (V8's sampling profiler, 100 µs)
 //     --invalidations  also count style and layout invalidations by node and reason
 //     --detail         also record the 'blink' and 'cc' categories (more events, more overhead)
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
+import { SENTENCE_64, launchChromium } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 
 const { values: options, positionals } = parseArgs({
@@ -23,6 +25,7 @@ const { values: options, positionals } = parseArgs({
     inputs: { type: 'string', default: '30' },
     invalidations: { type: 'boolean', default: false },
     detail: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 const root = positionals[0] ?? SITE_ROOT;
@@ -32,30 +35,72 @@ const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline'
 if (options.invalidations) categories.push('disabled-by-default-devtools.timeline.invalidationTracking');
 if (options.detail) categories.push('blink', 'cc');
 
+await mkdir(new URL('../../artifacts/bench/', import.meta.url), { recursive: true });
 const server = await startServer({ port: 0, root });
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
+let cpuProfile = null;
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  const page = await chromium.context.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.locator('attention-lab').evaluate(async (lab) => {
+  await page.locator('attention-lab').evaluate(async (lab, sentence) => {
     await lab.ready;
-    const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
-    lab.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 1 });
-    await new Promise((resolve) => lab.addEventListener('statechange', resolve, { once: true }));
-  });
+    const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
+    lab.set({ sentence, projection: 'random', dk: 1 });
+    await changed;
+  }, SENTENCE_64);
   await page.waitForTimeout(1500);
   const slider = page.getByRole('slider', { name: 'd_k', exact: true });
   await slider.focus();
-  await browser.startTracing(page, { path: OUT, categories });
+  const cdp = await chromium.context.newCDPSession(page);
+  if (options.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  } else {
+    await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReturnAsStream' });
+  }
   // from d_k = 1 (the first stop): ten presses up, ten down, …: every press changes d_k
   for (let k = 0; k < N; k++) {
     await page.keyboard.press(Math.floor(k / 10) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
     await page.waitForTimeout(100);
   }
-  await browser.stopTracing();
+  if (options.profile) cpuProfile = (await cdp.send('Profiler.stop')).profile;
+  else await writeFile(OUT, await endTrace(cdp));
 } finally {
-  await browser.close();
+  await chromium.close();
   server.close();
+}
+
+if (cpuProfile) {
+  printProfile(cpuProfile);
+  process.exit(0);
+}
+
+// Ends a CDP trace and reads its stream.
+async function endTrace(cdp) {
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  return text;
+}
+
+// Self time per function and input, the 30 largest.
+function printProfile(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${(ms / N).toFixed(2).padStart(6)} ms/input  ${key}`);
 }
 
 const { traceEvents } = JSON.parse(await readFile(OUT, 'utf8'));

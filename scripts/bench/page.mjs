@@ -16,23 +16,20 @@
 //   node scripts/bench/page.mjs --root /tmp/old-web   # another copy of web/ (e.g. a previous commit)
 //   node scripts/bench/page.mjs --at-launch           # first visit right after launch, sharing the
 //                                                     # CPU with the browser's start-up (the old method)
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
-import { chromium } from 'playwright-core';
-
+import { SENTENCE_64, launchChromium } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
 import { markFirstFrame } from './first-frame.mjs';
 
 const TARGETS = { firstViewBytes: 1_000_000, firstBarsMs: 400, inputToPaintMs: 16 };
 const OUT = fileURLToPath(new URL('../../artifacts/bench/page.json', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run'];
 
 const { values: options } = parseArgs({
   options: {
@@ -112,11 +109,11 @@ async function sliderInputs(context, url) {
   const page = await context.newPage();
   await page.goto(url);
   await page.evaluate(firstBars);
-  await page.locator('attention-lab').evaluate(async (lab) => {
-    const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
-    lab.set({ sentence: Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' '), projection: 'random', dk: 64 });
-    await new Promise((resolve) => lab.addEventListener('statechange', resolve, { once: true }));
-  });
+  await page.locator('attention-lab').evaluate(async (lab, sentence) => {
+    const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
+    lab.set({ sentence, projection: 'random', dk: 64 });
+    await changed;
+  }, SENTENCE_64);
   await page.evaluate(() => {
     window.__rafMs = [];
     window.__slow = [];
@@ -159,12 +156,8 @@ async function sliderInputs(context, url) {
 async function main() {
   const server = await startServer({ port: 0, root: options.root });
   const url = `http://127.0.0.1:${server.address().port}/${options.page}`;
-  const profile = await mkdtemp(join(tmpdir(), 'attention-lab-bench-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: ARGS,
-    viewport: { width: 1440, height: 900 },
-  });
+  const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
+  const { context, profile } = chromium;
   try {
     await context.addInitScript(markFirstFrame);
     const idle = options['at-launch'] ? null : await waitForBrowserIdle(profile);
@@ -201,9 +194,8 @@ async function main() {
     await writeFile(OUT, `${JSON.stringify(result, null, 2)}\n`);
     print(result);
   } finally {
-    await context.close();
+    await chromium.close();
     await new Promise((resolve) => server.close(resolve));
-    await rm(profile, { recursive: true, force: true });
   }
 }
 

@@ -20,8 +20,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { chromium } from 'playwright-core';
-
+import { launchChromium } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
 import { markFirstFrame } from './first-frame.mjs';
@@ -31,8 +30,6 @@ const DEMO = 'demo sentence';
 const COMMON = 'she bought fresh bread and milk at the corner shop'; // 10 common words, 1 shared with the demo
 const TIMEOUT_MS = 60_000;
 const OUT = fileURLToPath(new URL('../../artifacts/bench/vocab-load.json', import.meta.url));
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run'];
 
 const { values: options } = parseArgs({
   options: {
@@ -71,8 +68,8 @@ async function siteWithSentence(root, sentence) {
 }
 
 async function firstVisit(url) {
-  const profile = await mkdtemp(join(tmpdir(), 'attention-lab-vocab-profile-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: ARGS, viewport: { width: 1440, height: 900 } });
+  const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
+  const { context, profile } = chromium;
   try {
     await context.addInitScript(markFirstFrame);
     await waitForBrowserIdle(profile);
@@ -88,8 +85,7 @@ async function firstVisit(url) {
     const tokens = await page.locator('attention-lab').evaluate((lab) => lab.state?.tokens ?? lab.state?.queryLabels ?? null);
     return { frameMs, files, tokens };
   } finally {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
+    await chromium.close();
   }
 }
 

@@ -1,72 +1,75 @@
 // Shared set-up of the browser suites: the static server of scripts/serve.mjs (with its strict
-// CSP) and Debian's Chromium driven by playwright-core, in a fresh profile per launch. Every
-// page records console errors, page errors and CSP violations, for the tests to assert on.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// CSP) and Chromium as scripts/chromium.mjs launches it, in a fresh profile per launch. Every
+// page records console errors, page errors, failed requests and CSP violations; each test
+// asserts its own (checkEachTest), so a test holds alone, in any order.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { afterEach } from 'node:test';
 
-import { chromium } from 'playwright-core';
-
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
-export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
+export { SENTENCE_64 } from '../../scripts/chromium.mjs';
 
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Starts the server and a browser; returns { url, context, newPage, problems, close }. */
+/** Starts the server and a browser; returns { url, context, newPage, takeProblems, close }. */
 export async function launch({ viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
   const server = await startServer({ port: 0 });
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const profile = await mkdtemp(join(tmpdir(), 'attention-lab-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    viewport,
-    colorScheme,
-  });
-  /** Console errors, uncaught exceptions and CSP violations seen on any page so far. */
-  const problems = [];
+  const chromium = await launchChromium({ viewport, colorScheme });
+  const { context } = chromium;
+  // Console errors, uncaught exceptions, failed requests and CSP violations not yet taken.
+  let problems = [];
   await context.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
       console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`);
     });
   });
-  context.on('page', (page) => watch(page, problems));
-  for (const page of context.pages()) watch(page, problems);
+  const record = (problem) => problems.push(problem);
+  context.on('page', (page) => watch(page, record));
+  for (const page of context.pages()) watch(page, record);
   return {
     url,
     context,
-    problems,
-    async newPage() {
-      const page = await context.newPage();
-      return page;
+    newPage: () => context.newPage(),
+    /** The problems seen since the last call (on any page of this browser), and forgets them. */
+    takeProblems() {
+      const taken = problems;
+      problems = [];
+      return taken;
     },
     async close() {
-      await context.close();
+      await chromium.close();
       await new Promise((resolve) => server.close(resolve));
-      await rm(profile, { recursive: true, force: true });
     },
   };
 }
 
-function watch(page, problems) {
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text().slice(0, 300)}`);
+/**
+ * After each test of the file: no console error, page error, failed request or CSP violation
+ * happened during it. `getBrowser` returns the file's browser (launched in `before`);
+ * `allowed(problem)` may excuse problems a test causes on purpose.
+ */
+export function checkEachTest(getBrowser, allowed = () => false) {
+  afterEach(() => {
+    const browser = getBrowser();
+    if (!browser) return;
+    assert.deepEqual(browser.takeProblems().filter((problem) => !allowed(problem)), [], 'console errors, page errors, failed requests or CSP violations');
   });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+}
+
+function watch(page, record) {
+  page.on('console', (message) => {
+    if (message.type() === 'error') record(`console error: ${message.text().slice(0, 300)}`);
+  });
+  page.on('pageerror', (error) => record(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) record(`HTTP ${response.status()}: ${response.url()}`);
+  });
   page.on('requestfailed', (request) => {
     const reason = request.failure()?.errorText ?? '';
-    if (!reason.includes('ERR_ABORTED')) problems.push(`request failed: ${request.url()} ${reason}`);
+    if (!reason.includes('ERR_ABORTED')) record(`request failed: ${request.url()} ${reason}`);
   });
 }
 
@@ -107,11 +110,6 @@ export function readSummary(page, bars = '#bars') {
     return { sum: text('sum'), entropy: text('entropy'), max: text('max') };
   });
 }
-
-export async function ensureDir(dir) {
-  await mkdir(dir, { recursive: true });
-}
-
 /**
  * A made-up lesson platform on another site than the lab's (http://localhost:<port>, while the
  * lab is served at 127.0.0.1), sending the policy a strict platform would: its own scripts and

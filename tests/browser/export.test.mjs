@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 
-import { launch, startHost, until } from './browser.mjs';
+import { checkEachTest, launch, startHost, until } from './browser.mjs';
 
 // The numbers in a file are the engine's float32 values as their shortest decimal text: read
 // back, they are those values (Math.fround). A figure's labels show 3 decimals.
@@ -28,6 +28,8 @@ after(async () => {
   await browser?.close();
   await host?.close();
 });
+
+checkEachTest(() => browser);
 
 // index.html in a given state, with <lab-share> loaded.
 async function openShared(settings = SETTINGS) {
@@ -260,6 +262,3 @@ test('a bad export request names what was wrong; before a result there is nothin
   assert.match(early, /state must be a lab state, got null/);
 });
 
-test('no console errors, page errors or CSP violations', () => {
-  assert.deepEqual(browser.problems, []);
-});

@@ -4,6 +4,7 @@
 // every number comes from the vocabulary or the engine, so the same code runs in a page and in
 // Node. Arrays are row-major Float32Arrays, t tokens × width; they are shared with the lab's
 // state (and cached here) and must be treated as read-only.
+import { localError } from '../i18n/i18n.js';
 
 /** Width of the GloVe vectors (web/assets/glove/). */
 export const WORD_DIM = 100;
@@ -92,7 +93,7 @@ export class LabPipeline {
   }
 
   #fromPaste(pasted) {
-    if (!pasted) throw new Error('Paste Q and K first (under “Bring your own vectors”).');
+    if (!pasted) throw localError(Error, 'paste.first');
     const { q, k, v, n, m, d, dv } = pasted;
     return {
       tokens: [],
@@ -108,7 +109,7 @@ export class LabPipeline {
 
   #fromWords({ tokens, projection, dk, seed, positional, probe }) {
     const t = tokens.length;
-    if (t === 0) throw new Error('Type at least one token.');
+    if (t === 0) throw localError(Error, 'lab.noTokens');
     const entries = tokens.map((token) => this.word(token));
     let x = new Float32Array(t * WORD_DIM);
     entries.forEach(({ vector }, i) => x.set(vector, i * WORD_DIM));

@@ -12,7 +12,7 @@
 // Parameters: every attribute of <attention-lab> (sentence, probe, projection, dk, scaled, seed,
 // temperature, causal, positional, selected, theme), then the page's own: view (the lab, or one
 // instrument of the lesson) and lang (the language of the page's text).
-import { ATTRIBUTES, SETTINGS, applyText, attributeDefault, choiceType, createStore } from './settings.js';
+import { ATTRIBUTES, applyText, attributeDefault, choiceType, createStore } from './settings.js';
 
 /**
  * What a page shows: the lab, or one part of the lesson — a method of LessonModel
@@ -21,23 +21,22 @@ import { ATTRIBUTES, SETTINGS, applyText, attributeDefault, choiceType, createSt
  * tests check the two agree).
  */
 export const VIEWS = Object.freeze(['lab', 'variance', 'saturation', 'gradient', 'step', 'overflow', 'heads']);
-/** Languages of the pages' text; '' (the default) follows the page or the browser. */
-export const LANGUAGES = Object.freeze(['en', 'nb']);
+// A language, as a BCP 47 tag ("nb", "nb-NO", "en"): the string tables decide what they speak
+// (web/i18n/: bokmål for nb, no and nn; English for the rest) — a check of the tag's form here,
+// so that reading a URL loads no table. The default, '', is the page's or the browser's.
+const languageType = {
+  expected: 'a language tag such as en or nb',
+  parse: (text) => (/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(text) ? { value: text } : { error: `must be ${languageType.expected}` }),
+};
 
 // The page's own parameters: type (web/lab/settings.js) and default.
 const PAGE = {
   view: { type: choiceType(VIEWS), default: 'lab' },
-  lang: { type: choiceType(LANGUAGES), default: '' },
+  lang: { type: languageType, default: '' },
 };
 
 /** Every URL parameter, in the order a link writes them. */
 export const PARAMETERS = Object.freeze([...ATTRIBUTES, ...Object.keys(PAGE)]);
-
-/** What a parameter takes, for messages and documentation. */
-export function expected(name) {
-  if (name === 'theme') return 'one of auto, light, dark';
-  return (PAGE[name] ?? SETTINGS[name]).type.expected;
-}
 
 /**
  * Reads a query string (location.search, with or without "?"): the lab settings it sets, the

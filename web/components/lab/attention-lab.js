@@ -14,19 +14,26 @@
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
 import { loadEngine, loadingWords, pageVocab } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
-import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
+import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
+import { languageFor, onLanguageChange, speaks } from '../../i18n/dom.js';
+import { loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement, escapeHtml, setHidden, setText } from '../base.js';
+import { AlElement, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
 import './probability-bars.js';
 import './token-chips.js';
 
+// The summary a screen reader hears is spoken once input has settled this long (a slider drag
+// says its last value only).
+const SUMMARY_DELAY_MS = 600;
+
 const styles = sheet(`
-  /* its own background where its text stands: a dark lab on a white page (or the reverse) stays readable */
+  /* its own background: the text between the cards stays readable on a host page of any colour
+     (a dark lab on a white page, say) */
   :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg); line-height: 1.45; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
   /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
@@ -68,48 +75,46 @@ const styles = sheet(`
   .alert { margin: 0; }
 `);
 
-const LOADING = 'Loading word vectors…';
 // The settings the controls show and set.
 const CONTROLLED = ['projection', 'dk', 'seed', 'scaled', 'temperature', 'causal', 'positional'];
 
 export class AttentionLab extends AlElement {
-  static observedAttributes = ATTRIBUTES;
+  static observedAttributes = [...ATTRIBUTES, 'lang'];
   static styles = [styles];
   static template = `
     <div class="lab">
       <section class="card tokens">
-        <label class="title" for="sentence">Tokens</label>
+        <label class="title" for="sentence" data-t="lab.tokens"></label>
         <input id="sentence" class="text" type="text" autocomplete="off" spellcheck="false" aria-describedby="sentence-hint">
-        <p class="hint note" id="sentence-hint">Type a sentence: it is split into lower-case words and punctuation, one chip each.
-          Choose a chip to see where it looks; double-click (or press Enter on) a chip to edit it.</p>
+        <p class="hint note" id="sentence-hint" data-t="lab.tokensHint"></p>
+        <p class="note english" hidden></p>
         <token-chips></token-chips>
         <p class="note oov" hidden></p>
-        <p class="note truncated" hidden>Only the first ${MAX_TOKENS} tokens are used.</p>
-        <p class="note long" hidden>Tokens longer than ${LABEL_CHARS} characters are shown cut, ending in “…”: their tooltips
-          show more, and the heatmap’s table reads them in full.</p>
+        <p class="note truncated" hidden></p>
+        <p class="note long" hidden></p>
       </section>
       <p class="alert" role="alert"></p>
       <div class="main">
-        <section class="card controls" aria-labelledby="controls-title">
-          <h2 id="controls-title">Settings</h2>
+        <section class="card controls">
+          <h2 id="controls-title" data-t="lab.settings"></h2>
           <attention-controls></attention-controls>
         </section>
-        <section class="card heat" aria-labelledby="heat-title">
-          <h2 id="heat-title">Attention weights</h2>
-          <p class="hint">Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.</p>
+        <section class="card heat">
+          <h2 id="heat-title" data-t="lab.weights"></h2>
+          <p class="hint" data-t="lab.weightsHint"></p>
           <attention-heatmap></attention-heatmap>
         </section>
-        <section class="card bars" aria-labelledby="bars-title">
-          <h2 id="bars-title">Where the selected token looks</h2>
-          <p class="hint" id="bars-hint">Select a row in the heatmap or a chip.</p>
+        <section class="card bars">
+          <h2 id="bars-title" data-t="lab.barsTitle"></h2>
+          <p class="hint" id="bars-hint" data-t="lab.barsHint"></p>
           <probability-bars id="bars"></probability-bars>
         </section>
       </div>
       <div class="lower">
-        <section class="card probe" aria-labelledby="probe-title">
-          <h2 id="probe-title">Cross-attention probe</h2>
-          <p class="hint">One extra query word (n = 1) attends over the sentence’s tokens (m keys).</p>
-          <div class="probe-field"><label for="probe">Probe word</label>
+        <section class="card probe">
+          <h2 id="probe-title" data-t="lab.probe"></h2>
+          <p class="hint" data-t="lab.probeHint"></p>
+          <div class="probe-field"><label for="probe" data-t="lab.probeWord"></label>
             <input id="probe" class="text" type="text" autocomplete="off" spellcheck="false"></div>
           <p class="note probe-note" hidden></p>
           <probability-bars id="probe-bars"></probability-bars>
@@ -117,6 +122,7 @@ export class AttentionLab extends AlElement {
         <section class="card paste"><vector-paste></vector-paste></section>
       </div>
       <p class="hint foot"></p>
+      <p class="visually-hidden spoken" aria-live="polite" aria-atomic="true"></p>
     </div>`;
 
   #store = createStore();
@@ -125,9 +131,12 @@ export class AttentionLab extends AlElement {
   #pipeline = null;
   #state = null;
   #loading = null;
-  #wordsFailed = ''; // the last failure to load word vectors (shown until a load succeeds)
   #preparing = null; // the seed whose projections are being computed in idle time
-  #oovHtml = '';
+  #oovShown = '';
+  #summarized = null; // the settings the last summary spoke of
+  #summaryTimer = 0;
+  #language = null; // the language asked for (its strings may still be loading)
+  #stopWatching = null;
   #resolveReady;
   #els;
 
@@ -143,6 +152,7 @@ export class AttentionLab extends AlElement {
       lab: $('.lab'),
       sentence: $('#sentence'),
       chips: $('token-chips'),
+      english: $('.note.english'),
       oov: $('.note.oov'),
       truncated: $('.note.truncated'),
       long: $('.note.long'),
@@ -157,12 +167,18 @@ export class AttentionLab extends AlElement {
       probeBars: $('#probe-bars'),
       paste: $('vector-paste'),
       foot: $('.foot'),
+      summary: $('.spoken'),
     };
-    for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = LOADING;
+    this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
   }
 
   attributeChangedCallback(name, _previous, value) {
+    if (name === 'lang') {
+      if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: en, nb.`);
+      if (this.isConnected) this.#chooseLanguage();
+      return;
+    }
     const warning = applyAttribute(this.#store, name, value);
     if (warning) console.warn(warning);
     if (name === 'theme') this.#els.heatmap.themeChanged();
@@ -170,7 +186,40 @@ export class AttentionLab extends AlElement {
 
   connectedCallback() {
     super.connectedCallback();
-    this.#loading ??= this.#load();
+    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
+    const words = this.#chooseLanguage();
+    this.#loading ??= this.#load(words);
+  }
+
+  disconnectedCallback() {
+    this.#stopWatching?.();
+    clearTimeout(this.#summaryTimer);
+  }
+
+  /** The language the lab speaks (en or nb; see web/i18n/dom.js for how it is chosen). */
+  get language() {
+    return this.#language ?? this.strings.lang;
+  }
+
+  // The language the lab should speak now; its strings when they have loaded. Returns that promise.
+  #chooseLanguage() {
+    const language = languageFor(this);
+    if (language === this.#language) return loadStrings(language);
+    this.#language = language;
+    const loading = loadStrings(language);
+    loading.then((strings) => {
+      if (this.#language === language) this.strings = strings;
+    });
+    return loading;
+  }
+
+  // The words go to every element inside, then everything is drawn again in them.
+  stringsChanged() {
+    const e = this.#els;
+    for (const view of [e.chips, e.controls, e.heatmap, e.bars, e.probeBars]) view.strings = this.strings;
+    if (customElements.get('vector-paste')) e.paste.strings = this.strings; // else once it has loaded
+    this.#showFoot();
+    this.dispatchEvent(new Event('languagechange'));
   }
 
   /**
@@ -252,14 +301,8 @@ export class AttentionLab extends AlElement {
     const loading = loadingWords(this.#vocab, s);
     if (loading.length > 0) {
       this.#vocab.load(loading).then(
-        () => {
-          this.#wordsFailed = '';
-          this.invalidate();
-        },
-        (error) => {
-          this.#wordsFailed = `Could not load word vectors (${error.message}). Change the sentence to try again.`;
-          this.#showError(this.#wordsFailed);
-        },
+        () => this.invalidate(),
+        (error) => this.#showError(this.strings.t('lab.wordsFailed', { message: messageOf(error, this.strings) })),
       );
     }
     return loading;
@@ -270,16 +313,25 @@ export class AttentionLab extends AlElement {
     if (s.projection === 'pasted') return;
     const vocab = this.#vocab;
     this.#els.chips.status = vocab ? s.tokens.map((token) => vocab.status(token)) : s.tokens.map(() => 'loading');
-    if (loading.length > 0) this.#showNote('note loading', `Loading the word vectors of ${wordList(loading)}…`);
+    if (loading.length > 0) {
+      this.#showNote('note loading', loading.join('\u0000'), () => withNodes(this.strings.t('lab.loadingWords'), { list: this.#wordList(loading) }).flat());
+    }
   }
 
   // The settings as they are, before anything is computed: the fields and the chips.
   #showSettings(s) {
     const e = this.#els;
+    const t = this.strings.t;
     if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
     if (this.shadowRoot.activeElement !== e.probe && e.probe.value !== s.probe) e.probe.value = s.probe;
+    // the words are English: a reader of another language is told so, with a sentence to try
+    setHidden(e.english, this.strings.lang === 'en');
+    if (this.strings.lang !== 'en') setText(e.english, t('lab.englishWords', { example: DEFAULT_SENTENCE }));
     setHidden(e.truncated, !s.truncated);
-    setHidden(e.long, !s.tokens.some((token) => token.length > LABEL_CHARS));
+    if (s.truncated) setText(e.truncated, t('lab.truncated', { count: MAX_TOKENS }));
+    const long = s.tokens.some((token) => token.length > LABEL_CHARS);
+    setHidden(e.long, !long);
+    if (long) setText(e.long, t('lab.long', { count: LABEL_CHARS }));
     e.chips.tokens = s.tokens;
   }
 
@@ -291,7 +343,7 @@ export class AttentionLab extends AlElement {
       return state;
     } catch (error) {
       this.#showControls(s, this.#state);
-      this.#showError(`${error.message} Showing the previous result.`);
+      this.#showError(this.strings.t('lab.previous', { message: messageOf(error, this.strings) }));
       return null;
     }
   }
@@ -304,42 +356,57 @@ export class AttentionLab extends AlElement {
   // The views of a state: every element is handed its part.
   #showState(state) {
     const e = this.#els;
+    const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
     e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (token.known ? 'known' : 'unknown'));
     e.chips.selected = selected;
     this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
-    setText(e.barsTitle, `Where “${shortLabel(queryLabels[selected])}” looks`);
-    setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
+    setText(e.barsTitle, t('lab.barsTitleWord', { word: shortLabel(queryLabels[selected]) }));
+    setText(e.barsHint, t('lab.barsHintRow', { index: selected + 1, count: n }));
     e.bars.data = queryRow(state);
     if (probe) e.probeBars.data = probeRow(state);
-    else e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
+    else e.probeBars.message = t(s.projection === 'pasted' ? 'lab.probeNeedsWords' : 'lab.probeEmpty');
     setHidden(e.probeNote, !probe || probe.known);
-    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(shortLabel(probe.text))}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
+    if (probe && !probe.known) e.probeNote.replaceChildren(...withNodes(t('lab.probeUnknown'), { word: bold(shortLabel(probe.text)) }));
   }
 
   #showUnknownWords(state) {
+    const t = this.strings.t;
     if (state.projection === 'pasted') {
-      this.#showNote('note', 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.');
+      this.#showNote('note', 'pasted', () => [t('lab.pastedInUse')]);
       return;
     }
     const unknown = state.unknown;
-    if (unknown.length === 0) return this.#showNote('note oov', '');
-    this.#showNote('note oov', `Not in vocabulary: ${wordList(unknown)}. Each gets a fixed random vector made from its spelling.`);
+    if (unknown.length === 0) return this.#showNote('note oov', '', null);
+    this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
   }
 
-  // The note under the chips: its kind (class) and HTML, or hidden when `html` is empty.
-  #showNote(className, html) {
+  // The note under the chips: its kind (class), and its contents as nodes — made only when the
+  // kind, `key` (what they say) or the language changed; hidden when `nodes` is null.
+  #showNote(className, key, nodes) {
     const note = this.#els.oov;
     if (note.className !== className) note.className = className;
-    setHidden(note, html === '');
-    if (html !== '' && this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
+    setHidden(note, !nodes);
+    const shown = `${className}\u0000${this.strings.lang}\u0000${key}`;
+    if (!nodes || this.#oovShown === shown) return;
+    this.#oovShown = shown;
+    note.replaceChildren(...nodes());
+  }
+
+  // "a, b and 3 more": up to 8 words in the language's own list, each word in bold.
+  #wordList(list) {
+    const words = list.slice(0, 8).map(shortLabel);
+    if (list.length > 8) words.push(this.strings.t('lab.unknownMore', { count: list.length - 8 }));
+    const parts = new Intl.ListFormat(this.strings.lang, { type: 'conjunction' }).formatToParts(words);
+    return parts.map((part, i) => (part.type === 'element' && !(list.length > 8 && i === parts.length - 1) ? bold(part.value) : part.value));
   }
 
   // The new state goes out: the property, the events, the first-result marks, and idle work.
   #publish(state) {
     this.#state = state;
+    this.#summarize();
     this.dispatchEvent(new Event('change', { bubbles: true }));
     this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
     if (state.projection === 'random') this.#prepareProjections(state.settings.seed);
@@ -353,9 +420,37 @@ export class AttentionLab extends AlElement {
       // frame: it never delays the first bars.
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
-        setTimeout(() => import('./vector-paste.js'));
+        setTimeout(() => {
+          import('./vector-paste.js').then(() => {
+            this.#els.paste.strings = this.strings;
+          });
+        });
       });
     }
+  }
+
+  // A message in place of the heatmap and the bars (while loading, or when nothing can be drawn).
+  #showMessage(key) {
+    const e = this.#els;
+    for (const view of [e.heatmap, e.bars, e.probeBars]) view.message = this.strings.t(key);
+  }
+
+  // Once input settles: what changed since the last summary, and where the selected query now
+  // puts its largest weight, for a screen reader (a polite live region). The first state is the
+  // page's own and is not spoken; a change of nothing the learner set (the full vocabulary
+  // arriving) neither.
+  #summarize() {
+    if (!this.#summarized) {
+      this.#summarized = this.#state.settings;
+      return;
+    }
+    clearTimeout(this.#summaryTimer);
+    this.#summaryTimer = setTimeout(() => {
+      const state = this.#state;
+      const change = describeChange(this.#summarized, state, this.strings);
+      this.#summarized = state.settings;
+      if (change) setText(this.#els.summary, summaryOf(state, change, this.strings));
+    }, SUMMARY_DELAY_MS);
   }
 
   #showError(message) {
@@ -364,23 +459,32 @@ export class AttentionLab extends AlElement {
 
   // ---- loading: the engine and the words, in parallel ------------------------------------
 
-  #load() {
+  // The first result waits for the words of the lab's language too (they load in parallel); the
+  // sentence's word vectors are asked for at once, while the engine compiles.
+  #load(words) {
     this.#vocab = pageVocab();
-    this.invalidate(); // asks for the sentence's words while the engine compiles
-    return loadEngine()
-      .then((engine) => {
+    this.invalidate();
+    return Promise.all([loadEngine(), words.catch(() => null)])
+      .then(([engine]) => {
         this.#engine = engine;
         this.#pipeline = new LabPipeline(engine, this.#vocab);
-        this.#els.foot.textContent =
-          `Core: WebAssembly ${engine.simd ? 'SIMD' : '(scalar)'} · ${this.#vocab.size.toLocaleString('en')} GloVe words, ${this.#vocab.dim}-d`;
+        this.#showFoot();
         this.render();
       })
       .catch((error) => this.#failed(error));
   }
 
+  #showFoot() {
+    const engine = this.#engine;
+    const vocab = this.#vocab;
+    if (!engine || !vocab) return;
+    const t = this.strings.t;
+    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words: t('lab.words', { count: vocab.size, dim: vocab.dim }) }));
+  }
+
   #failed(error) {
-    this.#showError(`Could not load the attention core: ${error.message}`);
-    if (!this.#state) for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
+    this.#showError(this.strings.t('lab.loadFailed', { message: messageOf(error, this.strings) }));
+    if (!this.#state) this.#showMessage('lab.notAvailable');
   }
 
   // In idle time, one d_k stop at a time: the random projections of the other stops.
@@ -400,10 +504,46 @@ function setBusy(element, busy) {
   if ((element.getAttribute('aria-busy') === 'true') !== busy) element.setAttribute('aria-busy', String(busy));
 }
 
-// Up to 8 words in bold, then how many more.
-function wordList(words) {
-  const list = words.slice(0, 8).map((w) => `<b>${escapeHtml(shortLabel(w))}</b>`).join(', ');
-  return words.length > 8 ? `${list} and ${words.length - 8} more` : list;
+// What the learner changed between two settings, in words ("Scale by √d_k off, d_k = 1024"), or ''.
+function describeChange(before, state, strings) {
+  const after = state.settings;
+  const t = strings.t;
+  const changes = [];
+  if (before.projection !== after.projection || (after.projection === 'pasted' && before.pasted !== after.pasted))
+    changes.push(t('lab.changeProjection', { value: t(`controls.${after.projection}`) }));
+  if (before.tokens !== after.tokens && after.projection !== 'pasted') changes.push(t('lab.changeTokens', { count: after.tokens.length }));
+  if (before.dk !== after.dk && after.projection === 'random') changes.push(t('lab.changeDk', { value: String(after.dk) }));
+  if (before.scaled !== after.scaled) changes.push(t(after.scaled ? 'lab.changeScaledOn' : 'lab.changeScaledOff'));
+  if (before.temperature !== after.temperature) changes.push(t('lab.changeTemperature', { value: strings.fmt(after.temperature) }));
+  if (before.causal !== after.causal) changes.push(t(after.causal ? 'lab.changeCausalOn' : 'lab.changeCausalOff'));
+  if (before.positional !== after.positional) changes.push(t(after.positional ? 'lab.changePositionalOn' : 'lab.changePositionalOff'));
+  if (before.seed !== after.seed && after.projection === 'random') changes.push(t('lab.changeSeed', { value: String(after.seed) }));
+  if (before.selected !== after.selected) changes.push(t('lab.changeQuery', { word: strings.tipLabel(state.queryLabels[state.selected]) }));
+  if (before.probe !== after.probe) changes.push(t('lab.changeProbe', { word: after.probe }));
+  return changes.length ? strings.list(changes) : '';
+}
+
+// The selected query's row in words: the key of its largest weight (as the bars mark it), and its entropy.
+function summaryOf(state, change, strings) {
+  const { m, selected, result, queryLabels, keyLabels } = state;
+  const word = strings.tipLabel(queryLabels[selected]);
+  const max = result.maxWeight[selected];
+  const weights = result.weights.subarray(selected * m, (selected + 1) * m);
+  const j = max > 0 ? weights.indexOf(max) : -1;
+  if (j < 0) return strings.t('lab.summaryMasked', { change, word });
+  return strings.t('lab.summary', {
+    change,
+    word,
+    weight: strings.fixed(max, 2),
+    key: strings.tipLabel(keyLabels[j]),
+    entropy: strings.fixed(result.entropy[selected], 2),
+  });
+}
+
+function bold(text) {
+  const b = document.createElement('b');
+  b.textContent = text;
+  return b;
 }
 
 customElements.define('attention-lab', AttentionLab);

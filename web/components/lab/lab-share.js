@@ -2,7 +2,8 @@
 // link to the lab's page (index.html) that reopens these settings; "Copy embed code" an <iframe>
 // of embed.html with them, for a lesson page. Exports: the heatmap and the selected query's bars
 // as PNG and SVG, the numbers as CSV and JSON (web/views/export.js: the page's own views).
-// Links point at the pages beside this module, wherever the element itself is used.
+// Links point at the pages beside this module, wherever the element itself is used. It speaks
+// its lab's language (the lab's strings, web/i18n/).
 //
 //   <lab-share for="lab"></lab-share>
 //   share.page = { theme, view, lang }     the page's own URL options, kept in the links
@@ -12,14 +13,16 @@
 // Types in lab-share.d.ts.
 import { writeUrl } from '../../lab/url.js';
 import { EXPORTS, exportFile } from '../../views/export.js';
-import { embedStrings, format } from '../../i18n/embed.js';
-import { AlElement, escapeHtml, setHidden, setText } from '../base.js';
+import { messageOf } from '../../i18n/i18n.js';
+import { AlElement, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 
 const PAGE_URL = new URL('../../index.html', import.meta.url);
 const EMBED_URL = new URL('../../embed.html', import.meta.url);
 const RESIZER_URL = new URL('../../embed.js', import.meta.url);
 const FRAME_STEP = 10; // px: the embed code's height is rounded up to this
+// The words of each export (the string tables' keys, named here so that their test finds them).
+const NAMES = { heatmap: 'share.heatmap', bars: 'share.bars', numbers: 'share.numbers' };
 
 const styles = sheet(`
   :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_surface);
@@ -40,24 +43,24 @@ const styles = sheet(`
 `);
 
 export class LabShare extends AlElement {
-  static observedAttributes = ['for', 'lang'];
+  static observedAttributes = ['for'];
   static styles = [styles];
   static template = `
-    <h2 id="title" data-t="shareTitle"></h2>
-    <p class="hint" data-t="shareHint"></p>
+    <h2 id="title" data-t="share.title"></h2>
+    <p class="hint" data-t="share.hint"></p>
     <div class="row">
-      <button type="button" class="primary" data-copy="link" data-t="copyLink"></button>
-      <button type="button" class="primary" data-copy="embed" data-t="copyEmbed"></button>
+      <button type="button" class="primary" data-copy="link" data-t="share.copyLink"></button>
+      <button type="button" class="primary" data-copy="embed" data-t="share.copyEmbed"></button>
     </div>
     <div class="row" role="group" aria-labelledby="export-title">
-      <span class="name" id="export-title" data-t="exportTitle"></span>
+      <span class="name" id="export-title" data-t="share.exportTitle"></span>
       ${Object.entries(EXPORTS).map(([what, formats]) => `
-        <span class="group" role="group" aria-labelledby="${what}-name"><span id="${what}-name" data-t="${what}"></span>
+        <span class="group" role="group" aria-labelledby="${what}-name"><span id="${what}-name" data-t="${NAMES[what]}"></span>
           ${formats.map((f) => `<button type="button" data-what="${what}" data-format="${f}">${f.toUpperCase()}</button>`).join('')}
         </span>`).join('')}
     </div>
     <p class="status" role="status"></p>
-    <label class="output" hidden><span data-t="copied"></span><textarea readonly spellcheck="false"></textarea></label>`;
+    <label class="output" hidden><span data-t="share.copied"></span><textarea readonly spellcheck="false"></textarea></label>`;
 
   #lab = null;
   #page = {};
@@ -101,7 +104,10 @@ export class LabShare extends AlElement {
   }
 
   set lab(lab) {
+    this.#lab?.removeEventListener('languagechange', this.#takeStrings);
     this.#lab = lab;
+    lab?.addEventListener('languagechange', this.#takeStrings);
+    this.#takeStrings();
   }
 
   /** The page's own URL options, kept in the links: { theme, view, lang } (web/lab/url.js). */
@@ -146,17 +152,27 @@ export class LabShare extends AlElement {
   }
 
   render() {
-    const t = embedStrings(this);
-    for (const el of this.shadowRoot.querySelectorAll('[data-t]')) setText(el, t[el.dataset.t]);
+    const t = this.strings.t;
     for (const button of this.shadowRoot.querySelectorAll('button[data-what]')) {
-      button.setAttribute('aria-label', `${t[button.dataset.what]}, ${button.dataset.format.toUpperCase()}`);
+      const label = t('share.file', { what: t(NAMES[button.dataset.what]), format: button.dataset.format.toUpperCase() });
+      if (button.getAttribute('aria-label') !== label) button.setAttribute('aria-label', label);
     }
   }
 
+  // The lab named by `for`, whose language this speaks (now, and whenever it changes).
   #follow() {
     const id = this.getAttribute('for');
-    if (id) this.#lab = document.getElementById(id);
+    const lab = id ? document.getElementById(id) : this.#lab;
+    if (lab !== this.#lab) this.#lab?.removeEventListener('languagechange', this.#takeStrings);
+    this.#lab = lab;
+    lab?.addEventListener('languagechange', this.#takeStrings);
+    this.#takeStrings();
   }
+
+  #takeStrings = () => {
+    if (this.#lab?.strings) this.strings = this.#lab.strings;
+    this.invalidate();
+  };
 
   // The lab's theme attribute unless the page says otherwise; '?' alone: every default.
   #query() {
@@ -165,7 +181,7 @@ export class LabShare extends AlElement {
   }
 
   async #copy(kind, button) {
-    const t = embedStrings(this);
+    const t = this.strings.t;
     const text = kind === 'link' ? this.link : this.embedCode;
     this.#field.value = text;
     setHidden(this.#output, false);
@@ -177,8 +193,8 @@ export class LabShare extends AlElement {
       this.#field.select();
       copied = document.execCommand?.('copy') ?? false;
     }
-    const pasted = this.#lab?.settings.projection === 'pasted' ? ` ${t.pastedNotInLink}` : '';
-    this.#say(copied ? `${kind === 'link' ? t.copiedLink : t.copiedEmbed}${pasted}` : t.copyManually);
+    const pasted = this.#lab?.settings.projection === 'pasted' ? ` ${t('share.pastedNotInLink')}` : '';
+    this.#say(copied ? `${t(kind === 'link' ? 'share.copiedLink' : 'share.copiedEmbed')}${pasted}` : t('share.copyManually'));
     if (copied) button.focus();
     else {
       this.#field.focus();
@@ -187,8 +203,8 @@ export class LabShare extends AlElement {
   }
 
   async #download(what, formatName) {
-    const t = embedStrings(this);
-    if (!this.#lab?.state) return this.#say(t.notReady);
+    const t = this.strings.t;
+    if (!this.#lab?.state) return this.#say(t('share.notReady'));
     try {
       const file = await this.export(what, formatName);
       const url = URL.createObjectURL(file.blob);
@@ -197,9 +213,9 @@ export class LabShare extends AlElement {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      this.#say(format(t.saved, { file: file.name }));
+      this.#say(t('share.saved', { file: file.name }));
     } catch (error) {
-      this.#say(format(t.exportFailed, { reason: error.message }));
+      this.#say(t('share.exportFailed', { message: messageOf(error, this.strings) }));
     }
   }
 

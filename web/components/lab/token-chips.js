@@ -9,8 +9,9 @@
 //   chips.selected = number
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
+import { messageOf } from '../../i18n/i18n.js';
 import { checkToken } from '../../lab/tokenize.js';
-import { shortLabel, tipLabel } from '../../views/format.js';
+import { shortLabel } from '../../views/format.js';
 import { AlElement, escapeHtml } from '../base.js';
 import { sheet } from '../theme.js';
 
@@ -40,26 +41,21 @@ const styles = sheet(`
   .add::placeholder { color: var(--_muted); }
 `);
 
-// How a chip shows the status of its word's vectors (a known word has no mark).
+// How a chip shows the status of its word's vectors (a known word has no mark): a class, a
+// sign, and the words of the string tables it says them with.
 const MARKS = {
-  unknown: {
-    class: 'oov',
-    html: '<span class="mark" aria-hidden="true" title="not in vocabulary">?</span><span class="visually-hidden">, not in vocabulary</span>',
-  },
-  loading: {
-    class: 'loading',
-    html: '<span class="mark" aria-hidden="true" title="loading its word vector">…</span><span class="visually-hidden">, loading</span>',
-  },
+  unknown: { class: 'oov', sign: '?', key: 'chips.notInVocabulary' },
+  loading: { class: 'loading', sign: '…', key: 'chips.loading' },
 };
 
 export class TokenChips extends AlElement {
   static styles = [styles];
   static template = `
-    <div class="chips" role="toolbar" aria-label="Token chips" aria-describedby="keys">
+    <div class="chips" role="toolbar" data-t-attrs="aria-label:chips.label" aria-describedby="keys">
       <span class="list"></span>
-      <input class="add" type="text" aria-label="Add a token" placeholder="+ add token" autocomplete="off" spellcheck="false">
+      <input class="add" type="text" data-t-attrs="aria-label:chips.add placeholder:chips.addPlaceholder" autocomplete="off" spellcheck="false">
     </div>
-    <p id="keys" class="visually-hidden">Arrow keys move between tokens; Enter or F2 edits a token; Delete removes it. Selecting a token shows where it looks.</p>
+    <p id="keys" class="visually-hidden" data-t="chips.keys"></p>
     <p class="alert" role="alert"></p>`;
 
   #tokens = [];
@@ -127,14 +123,16 @@ export class TokenChips extends AlElement {
     if (this.#editing >= 0) return; // never pull the field out from under the learner
     const hadFocus = this.shadowRoot.activeElement?.classList.contains('tok');
     this.#focusIndex = Math.min(this.#focusIndex, Math.max(0, this.#tokens.length - 1));
+    const s = this.strings;
     const html = this.#tokens.map((token, i) => {
       const status = this.#status?.[i];
       const label = shortLabel(token);
       const shortened = label !== token;
-      return `<span class="chip${MARKS[status] ? ` ${MARKS[status].class}` : ''}" data-i="${i}">` +
-        `<button type="button" class="tok" data-i="${i}"${shortened ? ` title="${escapeHtml(tipLabel(token))}"` : ''}>${escapeHtml(label)}` +
-        (MARKS[status]?.html ?? '') +
-        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="Remove “${escapeHtml(label)}”">×</button></span>`;
+      const mark = MARKS[status];
+      return `<span class="chip${mark ? ` ${mark.class}` : ''}" data-i="${i}">` +
+        `<button type="button" class="tok" data-i="${i}"${shortened ? ` title="${escapeHtml(s.tipLabel(token))}"` : ''}>${escapeHtml(label)}` +
+        (mark ? `<span class="mark" aria-hidden="true" title="${escapeHtml(s.t(mark.key))}">${mark.sign}</span><span class="visually-hidden">, ${escapeHtml(s.t(mark.key))}</span>` : '') +
+        `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="${escapeHtml(s.t('chips.remove', { word: label }))}">×</button></span>`;
     });
     this.#list.innerHTML = html.join('');
     this.#markSelection();
@@ -196,7 +194,7 @@ export class TokenChips extends AlElement {
     const input = document.createElement('input');
     input.className = 'edit';
     input.value = this.#tokens[i];
-    input.setAttribute('aria-label', `Edit token ${i + 1}`);
+    input.setAttribute('aria-label', this.strings.t('chips.edit', { index: i + 1 }));
     input.spellcheck = false;
     chip.replaceChildren(input);
     input.focus();
@@ -223,9 +221,10 @@ export class TokenChips extends AlElement {
 
   // Replaces (or, with `insert`, adds) token i; returns false and shows why when it is invalid.
   #commit(i, text, insert) {
-    const { token, error } = checkToken(text);
+    const checked = checkToken(text);
+    const { token, error } = checked;
     if (error) {
-      this.#alert.textContent = error;
+      this.#alert.textContent = messageOf(checked, this.strings);
       return false;
     }
     this.#alert.textContent = '';

@@ -1,17 +1,19 @@
-// Pixel differences between two screenshots (e.g. page-screens.mjs before/after), compared in
-// headless Chromium: how many pixels differ, by how much at most (0–255 in any channel), and
-// where. With OUT, writes the differing pixels in red over a faded copy of A.
-//   node scripts/bench/page-diff.mjs A.png B.png [OUT.png]
-//   for s in default-1440 64-causal-1440; do node scripts/bench/page-diff.mjs artifacts/screenshots/{before,after}-$s.png; done
+// Pixel differences between two PNG screenshots, compared in headless Chromium: how many pixels
+// differ, by how much at most (0–255 in any channel), and where. With OUT, writes the differing
+// pixels in red over a faded copy of A.
+//   node scripts/image-diff.mjs A.png B.png [OUT.png]
+// npm run screenshots -- --compare DIR uses diffImages on every picture it takes.
 import { readFile, writeFile } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
 
-const [a, b, out] = process.argv.slice(2);
-if (!a || !b) throw new Error('usage: node scripts/bench/page-diff.mjs A.png B.png [OUT.png]');
-const dataUrl = async (file) => `data:image/png;base64,${(await readFile(file)).toString('base64')}`;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-try {
-  const page = await browser.newPage();
+import { launchChromium } from './chromium.mjs';
+
+/**
+ * { size, differing, maxLevel, box } for two PNG files (or { sizes } when their sizes differ),
+ * compared on `page` (any page of a launched Chromium); writes the marked picture to `out` if given.
+ */
+export async function diffImages(page, a, b, out = null) {
+  const dataUrl = async (file) => `data:image/png;base64,${(await readFile(file)).toString('base64')}`;
   const result = await page.evaluate(async ([urlA, urlB, wantImage]) => {
     const load = (src) => new Promise((resolve, reject) => Object.assign(new Image(), { onload() { resolve(this); }, onerror: reject, src }));
     const pixels = (image) => {
@@ -56,7 +58,16 @@ try {
   }, [await dataUrl(a), await dataUrl(b), Boolean(out)]);
   if (result.png) await writeFile(out, Buffer.from(result.png, 'base64'));
   delete result.png;
-  console.log(`${b}: ${JSON.stringify(result)}`);
-} finally {
-  await browser.close();
+  return result;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const [a, b, out] = process.argv.slice(2);
+  if (!a || !b) throw new Error('usage: node scripts/image-diff.mjs A.png B.png [OUT.png]');
+  const chromium = await launchChromium();
+  try {
+    console.log(`${b}: ${JSON.stringify(await diffImages(await chromium.context.newPage(), a, b, out))}`);
+  } finally {
+    await chromium.close();
+  }
 }

@@ -1,0 +1,138 @@
+// Pictures of every page for a person to look at, and for before/after comparisons: the lab
+// (default, and 64 tokens on Random at d_k = 1024 with the causal mask, focused and hovered),
+// index.html whole with every instrument drawn, lesson.html and each instrument — at 1440 and
+// 360 px, light and dark. Not part of npm test: pictures are looked at, not asserted.
+//
+//   npm run screenshots                              # → artifacts/screenshots/
+//   npm run screenshots -- --out DIR --root WEB      # another copy of web/ (e.g. an older commit)
+//   npm run screenshots -- --compare DIR             # and the pixel differences against DIR's pictures
+//   npm run screenshots -- --readme                  # also docs/screenshot.png, the README's picture
+import { mkdir, readdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { SENTENCE_64, launchChromium } from './chromium.mjs';
+import { diffImages } from './image-diff.mjs';
+import { SITE_ROOT, startServer } from './serve.mjs';
+
+const { values: options } = parseArgs({
+  options: {
+    out: { type: 'string', default: fileURLToPath(new URL('../artifacts/screenshots/', import.meta.url)) },
+    root: { type: 'string', default: SITE_ROOT },
+    compare: { type: 'string' },
+    readme: { type: 'boolean', default: false },
+  },
+});
+const OUT = resolve(options.out);
+const README_PICTURE = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url));
+const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
+const WIDTHS = [1440, 360];
+const SCHEMES = ['light', 'dark'];
+
+await mkdir(OUT, { recursive: true });
+const server = await startServer({ port: 0, root: resolve(options.root) });
+const url = `http://127.0.0.1:${server.address().port}/`;
+const chromium = await launchChromium();
+const taken = [];
+const shot = async (target, name, extra = {}) => {
+  const path = join(OUT, `${name}.png`);
+  await target.screenshot({ path, ...extra });
+  taken.push(path);
+};
+
+async function openLab(page) {
+  await page.goto(url);
+  await page.locator('attention-lab').evaluate((lab) => lab.ready);
+  await page.waitForTimeout(400); // fonts and the parts drawn after the first frame
+}
+
+// The whole element in the viewport (a viewport as tall as the page): parts with
+// content-visibility: auto are drawn as a reader who scrolls to them sees them.
+async function shootWhole(page, locator, name, width) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width, height });
+  await page.waitForTimeout(300);
+  await shot(locator, name);
+  await page.setViewportSize({ width, height: 900 });
+}
+
+// Every instrument of the page scrolled near and drawn with the latest state.
+async function drawLesson(page) {
+  for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
+try {
+  for (const colorScheme of SCHEMES) {
+    for (const width of WIDTHS) {
+      const page = await chromium.context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      const tag = `${width}-${colorScheme}`;
+
+      // the lab: default, then 64 tokens on Random, d_k = 1024, causal; focused and hovered
+      await openLab(page);
+      await shootWhole(page, page.locator('attention-lab'), `lab-default-${tag}`, width);
+      await page.locator('attention-lab').evaluate(async (lab, sentence) => {
+        const changed = new Promise((done) => lab.addEventListener('change', done, { once: true }));
+        lab.set({ sentence, projection: 'random', dk: 1024, causal: true });
+        await changed;
+      }, SENTENCE_64);
+      await page.waitForTimeout(400);
+      await shootWhole(page, page.locator('attention-lab'), `lab-64-causal-${tag}`, width);
+      const stage = page.locator('attention-lab attention-heatmap .stage');
+      await stage.focus();
+      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key);
+      const box = await stage.boundingBox();
+      await page.mouse.move(box.x + Math.min(200, box.width / 2), box.y + 400);
+      await page.waitForTimeout(300);
+      await shot(page.locator('attention-lab attention-heatmap'), `lab-64-causal-focus-${tag}`);
+
+      // index.html whole, every instrument drawn; its lesson section alone
+      await openLab(page);
+      await drawLesson(page);
+      await shot(page, `index-${tag}`, { fullPage: true });
+      await shot(page.locator('#why'), `index-why-${tag}`);
+
+      // lesson.html and each instrument
+      await page.goto(`${url}lesson.html`);
+      await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+      await drawLesson(page);
+      await shot(page, `lesson-${tag}`, { fullPage: true });
+      for (const instrument of INSTRUMENTS) await shot(page.locator(instrument), `${instrument}-${tag}`);
+      await page.close();
+    }
+  }
+
+  if (options.readme) {
+    // the README's picture: the lab at 1280 px, light, tokens to bars in one view
+    const page = await chromium.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 1130 });
+    await openLab(page);
+    const box = await page.locator('attention-lab').boundingBox();
+    await page.evaluate((y) => scrollTo(0, y), Math.max(0, box.y - 16));
+    await page.screenshot({ path: README_PICTURE });
+    console.log(`wrote ${README_PICTURE}`);
+    await page.close();
+  }
+  console.log(`${taken.length} pictures in ${OUT}`);
+
+  if (options.compare) {
+    const before = new Set(await readdir(options.compare));
+    const page = await chromium.context.newPage();
+    for (const path of taken) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (!before.has(name)) {
+        console.log(`${name}: not in ${options.compare}`);
+        continue;
+      }
+      const diff = await diffImages(page, join(options.compare, name), path, join(OUT, `diff-${name}`));
+      console.log(`${name}: ${diff.sizes ? `sizes differ ${JSON.stringify(diff.sizes)}` : `${diff.differing} pixels differ (max ${diff.maxLevel}/255)`}`);
+    }
+  }
+} finally {
+  await chromium.close();
+  server.close();
+}
