@@ -11,9 +11,10 @@
 //
 // The page is index.html (or --page) as served by scripts/serve.mjs, with the sentence set as
 // the <attention-lab> element's `sentence` attribute (a copy of the root whose other entries are
-// links to the real ones), or with --via url in the link (?sentence=…) as a teacher shares it. Each visit launches Chromium with a fresh profile and waits until it
-// is idle (browser-idle.mjs) before navigating; the time is the frame after the lab's
-// 'attention-lab:first-result' mark (first-frame.mjs). Writes artifacts/bench/vocab-load.json.
+// links to the real ones), or with --via url in the link (?sentence=…) as a teacher shares it.
+// Each visit launches Chromium with a fresh profile and waits until it is idle (browser-idle.mjs)
+// before navigating; the time is the frame after the lab's 'attention-lab:first-result' mark
+// (first-frame.mjs). Writes artifacts/bench/vocab-load.json.
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
