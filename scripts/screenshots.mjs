@@ -1,8 +1,8 @@
 // Pictures of every page for a person to look at, and for before/after comparisons: the lab
 // (default, and 64 tokens on Random at d_k = 1024 with the causal mask, focused and hovered),
 // index.html whole with every instrument drawn, lesson.html and each instrument, the training
-// experiment after a default run — at 1440 and 360 px, light and dark. Not part of npm test:
-// pictures are looked at, not asserted.
+// experiment after a default run, embed.html (the lab alone, and view=variance) — at 1440 and
+// 360 px, light and dark. Not part of npm test: pictures are looked at, not asserted.
 //
 //   npm run screenshots                              # → artifacts/screenshots/
 //   npm run screenshots -- --out DIR --root WEB      # another copy of web/ (e.g. an older commit)
@@ -117,6 +117,17 @@ try {
 
       await trainDefault(page);
       await shot(page.locator('#training'), `training-${tag}`);
+
+      // embed.html as an iframe shows it: the lab alone (a link's settings), and one instrument
+      await page.goto(`${url}embed.html?sentence=She+bought+fresh+bread+and+milk&projection=random&dk=16`);
+      await page.locator('attention-lab').evaluate((lab) => lab.ready);
+      await page.waitForFunction(() => customElements.get('lab-share'));
+      await page.waitForTimeout(400);
+      await shootWhole(page, page.locator('main'), `embed-${tag}`, width);
+      await page.goto(`${url}embed.html?view=variance&projection=random&dk=256`);
+      await page.waitForFunction(() => document.querySelector('variance-lab')?.shadowRoot?.querySelector('svg'), null, { timeout: 30000 });
+      await page.waitForTimeout(400);
+      await shootWhole(page, page.locator('main'), `embed-variance-${tag}`, width);
       await page.close();
     }
   }

@@ -5,12 +5,13 @@
 // the Random projection — so a sentence gives the same numbers on both pages, through the same
 // code. State flows one way: controls and the instruments' requests → store → state → lesson.
 import { LESSON_MAX_TOKENS } from './lesson/model.js';
-import { createEngine } from './core/engine.js';
-import { fetchVocab } from './core/vocab.js';
+import { loadEngine, loadingWords, pageVocab } from './lab/assets.js';
 import { LabPipeline } from './lab/inputs.js';
 import { createStore } from './lab/settings.js';
 import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
+import { messageOf } from './i18n/i18n.js';
+import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
 import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
@@ -43,7 +44,9 @@ function showRows(tokens) {
 }
 
 async function main() {
-  const [engine, vocab] = await Promise.all([createEngine(), fetchVocab(new URL('./assets/glove-100d.bin', import.meta.url))]);
+  // the lab's own engine and vocabulary: a sentence's words load with it, as in the lab
+  const vocab = pageVocab();
+  const engine = await loadEngine();
   const pipeline = new LabPipeline(engine, vocab);
   const store = createStore();
   const lesson = document.querySelector('attention-lesson');
@@ -51,19 +54,32 @@ async function main() {
 
   function draw(settings) {
     $('dk-value').textContent = String(settings.dk);
+    const t = strings.t;
+    const loading = loadingWords(vocab, settings);
+    if (loading.length > 0) {
+      status.textContent = t('lab.loadingWords', { list: loading.map(shortLabel).join(', ') });
+      vocab.load(loading).then(
+        () => store.get() === settings && draw(settings),
+        (error) => (status.textContent = t('lab.wordsFailed', { message: error.message })),
+      );
+      return;
+    }
     let state;
     try {
       state = labState(settings, pipeline, engine);
     } catch (error) {
-      status.textContent = settings.tokens.length === 0 ? 'Type a sentence.' : `${error.message} Showing the previous result.`;
+      status.textContent = settings.tokens.length === 0 ? t('lessonPage.typeSentence') : t('lab.previous', { message: messageOf(error, strings) });
       return;
     }
     lesson.state = state;
+    document.documentElement.dataset.ready = 'true'; // the first state is drawn (tests wait for it)
     const unknown = state.unknown ?? [];
-    status.textContent =
-      `${state.n} tokens${unknown.length ? `; not in the vocabulary (random vectors): ${unknown.map(shortLabel).join(', ')}` : ''}. ` +
-      (state.temperature === 1 ? '' : `Temperature T = ${state.temperature}, for every instrument (the slider of “Temperature”). `) +
-      `Core: ${engine.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'}.`;
+    const tokens = t('lessonPage.tokens', { count: state.n });
+    status.textContent = [
+      `${unknown.length ? `${tokens}; ${t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) })}` : tokens}.`,
+      state.temperature === 1 ? '' : t('lessonPage.temperature', { t: strings.fmt(state.temperature) }),
+      t(engine.simd ? 'lessonPage.coreSimd' : 'lessonPage.coreScalar'),
+    ].filter(Boolean).join(' ');
   }
 
   const set = (patch) => {
@@ -82,11 +98,10 @@ async function main() {
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   // a lab setting the learner changed inside an instrument (the overflow demo's temperature)
   lesson.addEventListener('input', () => set(lesson.value));
-  document.documentElement.dataset.ready = 'true';
 }
 
 main().catch((error) => {
-  status.textContent = `Could not start: ${error.message}`;
+  status.textContent = strings.t('lessonPage.couldNotStart', { message: error.message });
   status.classList.add('error');
   console.error(error);
 });

@@ -90,7 +90,7 @@ test('labels on some rows only', () => {
 
 test('size limits', () => {
   const tooWide = Array.from({ length: MAX_COLS + 1 }, () => '1').join(',');
-  throwsPaste(() => parseMatrix(tooWide, 'Q'), { message: new RegExp(`${MAX_COLS + 1} columns; at most ${MAX_COLS}`) });
+  throwsPaste(() => parseMatrix(tooWide, 'Q'), { message: new RegExp(`${(MAX_COLS + 1).toLocaleString("en")} columns; at most ${MAX_COLS.toLocaleString("en")}`) });
   const tooTall = Array.from({ length: MAX_ROWS + 1 }, () => '1').join('\n');
   throwsPaste(() => parseMatrix(tooTall, 'Q'), { message: new RegExp(`${MAX_ROWS + 1} rows; at most ${MAX_ROWS}`) });
 });

@@ -6,11 +6,18 @@
 //     render() { ... }                          // draws the element's inputs; at most once per microtask
 //   }
 //
+// Words: the template names them by key (data-t="bars.entropy", data-t-html, data-t-attrs; see
+// web/i18n/dom.js localize) and holds no text of its own; render() reads `this.strings`. Setting
+// `.strings` (the strings of a language, web/i18n/i18n.js) writes the template's words again,
+// calls stringsChanged() (an element hands them to the elements inside it there) and renders.
+//
 // The convention every element follows, the platform's own: inputs are properties (setting one
 // calls invalidate()); what the user asks for goes out as `input` (while it changes) and
 // `change` (when it is settled) events, after which the element's `.value` holds it. Native
 // input/change events of the controls inside a shadow root stop at the root, so a host only
 // ever sees its children's own events.
+import { localize } from '../i18n/dom.js';
+import { english } from '../i18n/i18n.js';
 import { base, theme } from './theme.js';
 
 export class AlElement extends HTMLElement {
@@ -20,12 +27,14 @@ export class AlElement extends HTMLElement {
   static template = '';
 
   #scheduled = false;
+  #strings = english();
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     root.adoptedStyleSheets = [theme, base, ...this.constructor.styles];
     root.innerHTML = this.constructor.template;
+    localize(root, this.#strings);
     for (const type of ['input', 'change']) root.addEventListener(type, (event) => this.#stopInner(event));
   }
 
@@ -46,6 +55,22 @@ export class AlElement extends HTMLElement {
 
   /** Draws the element from its inputs. */
   render() {}
+
+  /** The words the element shows (web/i18n/i18n.js): English until it is handed others. */
+  get strings() {
+    return this.#strings;
+  }
+
+  set strings(strings) {
+    if (strings === this.#strings) return;
+    this.#strings = strings;
+    localize(this.shadowRoot, strings);
+    this.stringsChanged();
+    this.invalidate();
+  }
+
+  /** Called when the words change, after the template's are written: hand them on here. */
+  stringsChanged() {}
 
   connectedCallback() {
     this.invalidate();

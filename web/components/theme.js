@@ -57,6 +57,9 @@ export const base = sheet(`
     background: var(--_danger-bg); color: var(--_danger-text); font-size: 0.875rem;
   }
   .hint { color: var(--_muted); font-size: 0.8125rem; line-height: 1.4; }
+  @media (prefers-reduced-motion: reduce) {
+    *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
+  }
 `);
 
 /**

@@ -6,16 +6,21 @@
 //   JSON:          [[0.1, 0.2], [0.3, 0.4]] (a flat [0.1, 0.2] is one row).
 // A minus sign may be the typographic one (U+2212 "−", as text copied from a formatted page or
 // a paper has it) as well as "-": "−1" is the number −1, never a row label.
-// Every problem throws a PasteError whose message names the matrix, row and column.
+// Every problem throws a PasteError whose message names the matrix, row and column (in English;
+// its `key` and `params` give the same message in the page's language, web/i18n/).
+import { english } from '../i18n/i18n.js';
 
 /** Largest pasted shapes: rows (tokens) and columns (d_k). */
 export const MAX_ROWS = 128;
 export const MAX_COLS = 1024;
 
 export class PasteError extends Error {
-  constructor(message, { matrix = null, row = null, column = null } = {}) {
-    super(message);
+  /** The message of `key` in the string tables (paste.*) with `params`; where it is. */
+  constructor(key, params, { matrix = null, row = null, column = null } = {}) {
+    super(english().t(key, params));
     this.name = 'PasteError';
+    this.key = key;
+    this.params = params;
     this.matrix = matrix;
     this.row = row;
     this.column = column;
@@ -33,34 +38,25 @@ const SEPARATOR = /[,;\t ]+/;
  * labels: string[] | null }. `name` ("Q", "K", "V") is used in messages.
  */
 export function parseMatrix(text, name = 'matrix') {
-  if (typeof text !== 'string') throw new PasteError(`${name}: expected text, got ${typeof text}`, { matrix: name });
+  if (typeof text !== 'string') throw new PasteError('paste.notText', { name, type: typeof text }, { matrix: name });
   const trimmed = text.trim();
-  if (trimmed === '') throw new PasteError(`${name} is empty: paste at least one row of numbers.`, { matrix: name });
+  if (trimmed === '') throw new PasteError('paste.empty', { name }, { matrix: name });
   const parsed = trimmed.startsWith('[') ? rowsFromJson(trimmed, name) : rowsFromLines(trimmed, name);
   const { rows: cells, labels } = parsed;
-  if (cells.length > MAX_ROWS)
-    throw new PasteError(`${name} has ${cells.length} rows; at most ${MAX_ROWS} are allowed.`, { matrix: name });
+  if (cells.length > MAX_ROWS) throw new PasteError('paste.tooManyRows', { name, rows: cells.length, max: MAX_ROWS }, { matrix: name });
   const cols = cells[0].values.length;
-  if (cols === 0) throw new PasteError(`${name} row 1 has no numbers.`, { matrix: name, row: 1 });
-  if (cols > MAX_COLS)
-    throw new PasteError(`${name} has ${cols} columns; at most ${MAX_COLS} are allowed.`, { matrix: name, row: 1 });
+  if (cols === 0) throw new PasteError('paste.noNumbers', { name }, { matrix: name, row: 1 });
+  if (cols > MAX_COLS) throw new PasteError('paste.tooManyColumns', { name, cols, max: MAX_COLS }, { matrix: name, row: 1 });
   const data = new Float32Array(cells.length * cols);
   cells.forEach(({ values, line }, r) => {
     if (values.length !== cols) {
-      throw new PasteError(
-        `${name} ${where(line, r)} has ${values.length} number${values.length === 1 ? '' : 's'}, but row 1 has ${cols}: every row needs the same width.`,
-        { matrix: name, row: r + 1 },
-      );
+      throw new PasteError('paste.width', { name, where: where(line, r), count: values.length, cols }, { matrix: name, row: r + 1 });
     }
     values.forEach((raw, c) => {
       const x = toNumber(raw);
-      const problem = x === null ? 'is not a number' : !Number.isFinite(Math.fround(x)) ? 'is too large (beyond the float32 range)' : null;
+      const problem = x === null ? 'paste.notNumber' : !Number.isFinite(Math.fround(x)) ? 'paste.tooLarge' : null;
       if (problem)
-        throw new PasteError(`${name} ${where(line, r)}, column ${c + 1}: ${quote(raw)} ${problem}.`, {
-          matrix: name,
-          row: r + 1,
-          column: c + 1,
-        });
+        throw new PasteError(problem, { name, where: where(line, r), column: c + 1, value: quote(raw) }, { matrix: name, row: r + 1, column: c + 1 });
       data[r * cols + c] = x;
     });
   });
@@ -75,12 +71,8 @@ export function parseVectors({ q, k, v = '' }) {
   const Q = parseMatrix(q, 'Q');
   const K = parseMatrix(k, 'K');
   const V = typeof v === 'string' && v.trim() === '' ? null : parseMatrix(v, 'V');
-  if (K.cols !== Q.cols)
-    throw new PasteError(`Q rows have ${Q.cols} numbers but K rows have ${K.cols}: q·k needs queries and keys of the same width d_k.`, {
-      matrix: 'K',
-    });
-  if (V && V.rows !== K.rows)
-    throw new PasteError(`V has ${V.rows} rows but K has ${K.rows}: every key needs one value row.`, { matrix: 'V' });
+  if (K.cols !== Q.cols) throw new PasteError('paste.widths', { q: Q.cols, k: K.cols }, { matrix: 'K' });
+  if (V && V.rows !== K.rows) throw new PasteError('paste.valueRows', { v: V.rows, k: K.rows }, { matrix: 'V' });
   return {
     q: Q.data,
     k: K.data,
@@ -99,16 +91,14 @@ function rowsFromJson(text, name) {
   try {
     value = JSON.parse(text.replace(MINUS, '-'));
   } catch (error) {
-    throw new PasteError(`${name} is not valid JSON (${error.message}).`, { matrix: name });
+    throw new PasteError('paste.json', { name, detail: error.message }, { matrix: name });
   }
-  if (!Array.isArray(value) || value.length === 0)
-    throw new PasteError(`${name}: expected a JSON array of rows like [[0.1, 0.2], [0.3, 0.4]].`, { matrix: name });
+  if (!Array.isArray(value) || value.length === 0) throw new PasteError('paste.jsonArray', { name }, { matrix: name });
   const rows = value.every((x) => !Array.isArray(x)) ? [value] : value;
   return {
     labels: null,
     rows: rows.map((row, r) => {
-      if (!Array.isArray(row))
-        throw new PasteError(`${name} row ${r + 1} is not an array of numbers.`, { matrix: name, row: r + 1 });
+      if (!Array.isArray(row)) throw new PasteError('paste.rowNotArray', { name, row: r + 1 }, { matrix: name, row: r + 1 });
       return { values: row.map((x) => (typeof x === 'number' || typeof x === 'string' ? x : JSON.stringify(x))), line: null };
     }),
   };
@@ -127,12 +117,7 @@ function rowsFromLines(text, name) {
   if (!labelled) return { rows, labels: null };
   const labels = rows.map((row, r) => {
     const label = row.values.shift();
-    if (toNumber(label) !== null)
-      throw new PasteError(`${name} ${where(row.line, r)} starts with a number, but row 1 starts with a label: give every row a label, or none.`, {
-        matrix: name,
-        row: r + 1,
-        column: 1,
-      });
+    if (toNumber(label) !== null) throw new PasteError('paste.labelMissing', { name, where: where(row.line, r) }, { matrix: name, row: r + 1, column: 1 });
     return label.toLowerCase();
   });
   return { rows, labels };
@@ -145,12 +130,13 @@ function toNumber(raw) {
   return NUMBER.test(text) ? Number(text) : null;
 }
 
-// "row 2" plus the line number of the text area when blank or comment lines make them differ.
+// "row 2" plus the line number of the text area when blank or comment lines make them differ
+// (a message of its own, filled in by the one it is part of).
 function where(line, r) {
-  return line !== null && line !== r + 1 ? `row ${r + 1} (line ${line})` : `row ${r + 1}`;
+  return line !== null && line !== r + 1 ? { key: 'paste.rowLine', params: { row: r + 1, line } } : { key: 'paste.row', params: { row: r + 1 } };
 }
 
 function quote(raw) {
   const text = String(raw);
-  return `“${text.length > 24 ? `${text.slice(0, 24)}…` : text}”`;
+  return { key: 'format.quoted', params: { text: text.length > 24 ? `${text.slice(0, 24)}…` : text } };
 }

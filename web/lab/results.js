@@ -7,6 +7,7 @@
 // mask is never dropped silently, and never applied to a shape it has no meaning for. The probe
 // is cross-attention: one query from outside the sequence, with no position in it, so it sees
 // every key whether the mask is on or not.
+import { localError } from '../i18n/i18n.js';
 
 /**
  * { result, probe }: result = engine.attention of Q, K, V (n×m weights …); probe = null, or
@@ -16,10 +17,7 @@
 export function labResults(inputs, settings, engine) {
   const { q, k, v, n, m, d, dv } = inputs;
   if (settings.causal && n !== m) {
-    throw new RangeError(
-      `The causal mask needs as many queries as keys (Q has ${n} row${n === 1 ? '' : 's'}, K has ${m}): ` +
-        'turn the mask off, or paste as many queries as keys.',
-    );
+    throw localError(RangeError, 'lab.causalShape', { count: n, m });
   }
   const options = { scale: settings.scaled ? 'sqrt' : 'none', temperature: settings.temperature };
   const result = engine.attention({ q, k, v, n, m, d, dv, causal: settings.causal, ...options });

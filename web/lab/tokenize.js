@@ -2,8 +2,12 @@
 // Gigaword): words and numbers, punctuation marks one by one, and English clitics split off
 // the way that tokeniser does ("don't" → "do" "n't", "cat's" → "cat" "'s").
 
+import { english } from '../i18n/i18n.js';
+
 /** Most tokens the lab shows; longer inputs are cut here and the page says so. */
 export const MAX_TOKENS = 128;
+/** Most characters of a token typed into a chip. */
+const MAX_TOKEN_CHARS = 64;
 
 // A word: letters, marks and digits, optionally joined by inner hyphens, apostrophes or (in
 // numbers) decimal points: "well-known", "don't", "3.14". An ellipsis "..." is one token (as in
@@ -27,12 +31,17 @@ export function tokenize(text) {
 
 /**
  * Cleans one token typed into a chip: trimmed, lower-case, inner spaces not allowed.
- * Returns the token, or an error message for the page to show.
+ * Returns { token }, or { error (in English), key, params } for the page to show in its
+ * reader's language (messageOf of web/i18n/i18n.js).
  */
 export function checkToken(text) {
   const token = String(text).normalize('NFC').trim().toLowerCase();
-  if (token === '') return { error: 'A token cannot be empty.' };
-  if (/\s/u.test(token)) return { error: `“${token}” holds a space: one token is one word or mark.` };
-  if (token.length > 64) return { error: 'A token can be at most 64 characters long.' };
+  if (token === '') return rejected('chips.empty');
+  if (/\s/u.test(token)) return rejected('chips.space', { token });
+  if (token.length > MAX_TOKEN_CHARS) return rejected('chips.tooLong', { count: MAX_TOKEN_CHARS });
   return { token };
+}
+
+function rejected(key, params = {}) {
+  return { error: english().t(key, params), key, params };
 }

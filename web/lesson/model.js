@@ -7,8 +7,8 @@
 //   model.variance(state)             model.saturation(state)        model.gradient(state)
 //   model.step(state, lesson)         model.overflow(state)          model.heads(state, lesson)
 //
-// Each returns the results its view in web/views/ draws, or { empty: text } when the state
-// cannot feed it (too few words, pasted vectors where word vectors are needed). Each call is
+// Each returns the results its view in web/views/ draws, or { empty: text, key } when the state
+// cannot feed it (text in English; key names it in the string tables of web/i18n/) (too few words, pasted vectors where word vectors are needed). Each call is
 // memoised on exactly what it depends on, compared by content: the sweeps over d_k are computed
 // once per sentence and seed (moving d_k or the selected row costs them nothing), the
 // histograms once per seed and d_k, a row's trace once per row, key and setting.
@@ -21,6 +21,7 @@
 //   the sweeps over d_k (variance, saturation, gradient size, heads): the sentence's word
 //     vectors (the first LESSON_MAX_TOKENS), projected by the engine as the lab's Random mode
 //     projects them (head 0 of headProjections), at every width.
+import { english } from '../i18n/i18n.js';
 import { labResults } from '../lab/results.js';
 
 /** Most tokens the sweeps and the heads take: their plots stay readable. */
@@ -39,7 +40,10 @@ const TOKEN_DRAWS = 8; // projections of the sentence per width (the first is th
 /** The lesson's own settings: heads of the multi-head view; key of step by step (null: the query's own position). */
 export const LESSON_DEFAULTS = Object.freeze({ heads: 4, key: null });
 
-const NEEDS_WORDS = 'This part needs word vectors: choose Identity or Random in the lab.';
+/** Why there is nothing to draw: { empty: the English text, key } of a message of the string tables. */
+function nothing(key) {
+  return { empty: english().t(key), key };
+}
 
 /**
  * The lesson's settings after `patch`, and what it rejected and why (the lab store's
@@ -103,8 +107,8 @@ export class LessonModel {
   /** Claim 2: max weight and entropy of every row against d_k, scaled and unscaled; the counts and the lab's row at its d_k. */
   saturation(state) {
     const words = this.#words(state);
-    if (!words) return { empty: NEEDS_WORDS };
-    if (words.t < 2) return { empty: 'Enter a sentence of at least 2 words.' };
+    if (!words) return nothing('lesson.needsWords');
+    if (words.t < 2) return nothing('lesson.twoWords');
     const { t } = words;
     const dk = state.d;
     const [unscaled, scaled] = this.#sweeps(words, state.settings.seed);
@@ -136,7 +140,7 @@ export class LessonModel {
   gradient(state) {
     const e = this.#engine;
     const { m, d, selected: row } = state;
-    if (m < 2) return { empty: 'Enter a sentence of at least 2 words.' };
+    if (m < 2) return nothing('lesson.twoWords');
     const { seed } = state.settings;
     const other = this.#otherScaling(state);
     const panels = [false, true].map((scaled) => {
@@ -172,8 +176,8 @@ export class LessonModel {
     const key = Math.min(lesson.key ?? row, m - 1);
     const scores = state.result.scores.subarray(row * m, (row + 1) * m);
     const visible = visibleKeys(scores);
-    if (visible === 0) return { empty: 'Every key of this row is masked: there is no distribution to follow.' };
-    if (visible < 0) return { empty: 'This row hides keys between visible ones: step by step follows a causal mask only.' };
+    if (visible === 0) return nothing('lesson.allMasked');
+    if (visible < 0) return nothing('lesson.causalOnly');
     const qRow = q.subarray(row * d, (row + 1) * d);
     const trace = this.#memo('step', [qRow, k, m, d, key, scaled, temperature, visible], () =>
       this.#engine.stepByStep({ q: qRow, k, m, d, key, scaled, temperature, visible }),
@@ -216,14 +220,14 @@ export class LessonModel {
   /** Several heads: `lesson.heads` heads of width d_k / heads over the sentence, their weights and concatenated outputs. */
   heads(state, lesson = LESSON_DEFAULTS) {
     const words = this.#words(state);
-    if (!words) return { empty: NEEDS_WORDS };
+    if (!words) return nothing('lesson.needsWords');
     const { heads } = lesson;
     const { seed } = state.settings;
     const { scaled } = state;
     const dk = state.d;
     const d = Math.max(1, Math.floor(dk / heads)); // the model width split over the heads
     const mh = this.#memo('heads', [words.x, seed, heads, d, scaled], () => this.#engine.multiHead({ ...words.lesson, seed, heads, d, scaled }));
-    return { heads, maxHeads: MAX_HEADS, d, dk, t: words.t, tokens: words.tokens, weights: mh.weights, concat: mh.concat };
+    return { heads, maxHeads: MAX_HEADS, d, dk, t: words.t, tokens: words.tokens, weights: mh.weights, maxWeight: mh.maxWeight, concat: mh.concat };
   }
 
   // The sentence's word vectors for the sweeps: the first LESSON_MAX_TOKENS rows of state.x

@@ -5,9 +5,10 @@
 //
 //   row   = { labels (m), weights, scores (m; −Infinity = masked), rowSum, entropy, maxWeight,
 //             known (m booleans, or null when unknown) }   (web/lab/state.js queryRow / probeRow)
-//   scene = barsScene(row)
+//   scene = barsScene(row, strings)   (strings: the reader's language, web/i18n/i18n.js; English by default)
 //   svg   = barsSvg(scene, { theme, width })
-import { fixed, shortLabel, tipLabel } from './format.js';
+import { english } from '../i18n/i18n.js';
+import { ariaNumber, shortLabel } from './format.js';
 import { h } from './h.js';
 import { patternId } from './heatmap.js';
 
@@ -15,12 +16,16 @@ import { patternId } from './heatmap.js';
 export const MAX_LABEL_EM = 9;
 
 /**
- * { m, rows, labelEm, summary: { sum, entropy, max } (texts), unknown (distinct words not in the
- * vocabulary) }; each row: { key (1-based), label (as shown), title (tooltip), name (the meter's
- * accessible name), weight (finite: the bar's length and aria-valuenow), text (the number shown),
- * valueText (aria-valuetext), masked, max (the row's largest weight), unknown }.
+ * { m, rows, labelEm, summary: { sum, entropy, max } (texts), labels: { sum, entropy, max },
+ * unknown (distinct words not in the vocabulary), strings }; each row: { key (1-based), label (as
+ * shown), title (tooltip), name (the meter's accessible name), weight (finite: the bar's length),
+ * valueNow (aria-valuenow: a plain decimal), text (the number shown), valueText
+ * (aria-valuetext), masked, max (the row's largest weight), unknown }.
  */
-export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight, known = null }) {
+export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight, known = null }, strings = english()) {
+  const s = strings;
+  const maskedText = s.t('bars.masked');
+  const maskedValue = s.t('bars.maskedCausal');
   const m = weights.length;
   const rows = new Array(m);
   const unknown = new Set();
@@ -29,8 +34,8 @@ export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight,
     const w = weights[j];
     const masked = scores[j] === -Infinity;
     const label = shortLabel(labels[j]);
-    const title = tipLabel(labels[j]);
-    const text = masked ? 'masked' : fixed(w, 3);
+    const title = s.tipLabel(labels[j]);
+    const text = masked ? maskedText : s.fixed(w, 3);
     const isUnknown = known ? !known[j] : false;
     if (isUnknown) unknown.add(labels[j]);
     longest = Math.max(longest, label.length);
@@ -38,10 +43,11 @@ export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight,
       key: j + 1,
       label,
       title,
-      name: `${title} (key ${j + 1})`,
+      name: s.t('bars.key', { word: title, index: j + 1 }),
       weight: Number.isFinite(w) ? w : 0,
+      valueNow: ariaNumber(w),
       text,
-      valueText: masked ? 'masked (causal)' : text,
+      valueText: masked ? maskedValue : text,
       masked,
       max: !masked && w === maxWeight && maxWeight > 0,
       unknown: isUnknown,
@@ -52,8 +58,10 @@ export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight,
     rows,
     // ~0.6 em a character (em, not ch, so a bold label is as wide as the others)
     labelEm: Math.min(MAX_LABEL_EM, 0.6 * longest + 0.6),
-    summary: { sum: fixed(rowSum, 3), entropy: `${fixed(entropy, 3)} nats`, max: fixed(maxWeight, 3) },
+    summary: { sum: s.fixed(rowSum, 3), entropy: s.t('bars.nats', { value: s.fixed(entropy, 3) }), max: s.fixed(maxWeight, 3) },
+    labels: { sum: s.t('bars.sum'), entropy: s.t('bars.entropy'), max: s.t('bars.max') },
     unknown: [...unknown],
+    strings,
   };
 }
 
@@ -84,13 +92,14 @@ export function barsSvg(scene, { theme, width = 420 }) {
   });
   const top = scene.m * ROW_PX + 12;
   const { sum, entropy, max } = scene.summary;
+  const names = scene.labels;
   const summary = h('text', { x: 0, y: top + 14, fill: theme.text },
-    h('tspan', { fill: theme.muted }, 'Σ weights '), sum,
-    h('tspan', { fill: theme.muted, dx: 18 }, 'entropy '), entropy,
-    h('tspan', { fill: theme.muted, dx: 18 }, 'max weight '), max);
+    h('tspan', { fill: theme.muted }, `${names.sum} `), sum,
+    h('tspan', { fill: theme.muted, dx: 18 }, `${names.entropy} `), entropy,
+    h('tspan', { fill: theme.muted, dx: 18 }, `${names.max} `), max);
   const height = top + 24;
   return h('svg', {
-    width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Attention weights over ${scene.m} keys`,
+    width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': scene.strings.t('bars.svgLabel', { m: scene.m }),
     'font-family': theme.font, 'font-size': FONT_PX,
   },
   h('defs', h('pattern', { id: hatch, width: 5, height: 5, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },

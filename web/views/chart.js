@@ -3,11 +3,27 @@
 // theme object and every text a child string, so a plot is the same in a page and as a
 // standalone SVG file (toMarkup).
 import { mix } from './color.js';
-import { fmt, prefix } from './format.js';
+import { prefix } from './format.js';
 import { h } from './h.js';
 
 export const linear = (d0, d1, r0, r1) => (v) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0);
 export const log2Scale = (d0, d1, r0, r1) => (v) => r0 + ((Math.log2(v) - Math.log2(d0)) / (Math.log2(d1) - Math.log2(d0))) * (r1 - r0);
+
+/**
+ * The tag of a view's own headings: one level below its section's (settings.heading, the
+ * lesson's heading-level + 1; h4 by default), at most h6.
+ */
+export function headingTag({ heading = 4 } = {}) {
+  return `h${Math.max(1, Math.min(6, heading))}`;
+}
+
+/**
+ * A box that scrolls sideways when its content is wider than the page (a table, a plot): a
+ * keyboard stop of its own (a group named `label`), so that it can be scrolled without a mouse.
+ */
+export function scrollBox(label, ...children) {
+  return h('div', { class: 'scroll', tabindex: 0, role: 'group', 'aria-label': label }, children);
+}
 
 /** A panel's width: two side by side from 640 px, else the whole width. */
 export function panelWidth(width) {
@@ -28,8 +44,8 @@ export function mutedText(theme, attrs, text) {
   return h('text', { ...attrs, fill: theme.muted }, text);
 }
 
-/** A horizontal log₂ axis of key widths at y, with ticks at the widths `dims`. */
-export function widthAxis(theme, x, y, dims, { label = 'd_k (log scale)', every = 1 } = {}) {
+/** A horizontal log₂ axis of key widths at y, with ticks at the widths `dims`; `strings` for its label. */
+export function widthAxis(theme, x, y, dims, strings, { label = strings.t('chart.dkLog'), every = 1 } = {}) {
   return h('g', { class: 'axis', stroke: theme.grid }, [
     h('line', { x1: x(dims[0]), x2: x(dims[dims.length - 1]), y1: y, y2: y }),
     dims.map((d, i) =>
@@ -41,8 +57,8 @@ export function widthAxis(theme, x, y, dims, { label = 'd_k (log scale)', every 
   ]);
 }
 
-/** A vertical axis with the given tick values at x (labels to the left). */
-export function valueAxis(theme, x, y, ticks, { format = fmt, label } = {}) {
+/** A vertical axis with the given tick values at x (labels to the left), written by `format`. */
+export function valueAxis(theme, x, y, ticks, { format, label } = {}) {
   return h('g', { class: 'axis', stroke: theme.grid }, [
     ticks.map((v) => [
       h('line', { x1: x - 4, x2: x, y1: y(v), y2: y(v) }),
@@ -97,15 +113,9 @@ export function legend(items) {
  * projections of the same words, the lab's Random mode), and where the lab's own row sits.
  * Null for any other projection.
  */
-export function identityNote(projection, { marked = true } = {}) {
+export function identityNote(projection, strings, { marked = true } = {}) {
   if (projection !== 'identity') return null;
-  return h(
-    'p',
-    { class: 'note identity' },
-    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random ' +
-      'projections of the same words to each d_k — what the lab shows on Random.' +
-      (marked ? ' ◆ marks the lab’s own row, at d = 100.' : ''),
-  );
+  return h('p', { class: 'note identity' }, strings.t(marked ? 'chart.identityMarked' : 'chart.identity'));
 }
 
 /** A word for a tight label (the Jacobian's axes): its first characters and "…" past `max`. */

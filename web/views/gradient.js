@@ -2,8 +2,9 @@
 // temperature and mask), unscaled next to scaled, with the size of the gradient that flows back
 // through softmax, ‖∂L/∂z‖ for L = ⟨g, p⟩ (g fixed and seeded); and that size against d_k (the
 // sweep). Draws results.gradient of web/lesson/model.js.
-import { divergingColor, dkLine, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, short, widthAxis } from './chart.js';
-import { fixed, fmt, shortLabel, tipLabel } from './format.js';
+import { divergingColor, dkLine, headingTag, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, scrollBox, short, widthAxis } from './chart.js';
+import { english, withNodes } from '../i18n/i18n.js';
+import { shortLabel } from './format.js';
 import { h } from './h.js';
 
 // p(1 − p) ≤ 1/4: the largest entry a softmax Jacobian can have. A fixed colour scale makes the
@@ -11,46 +12,40 @@ import { h } from './h.js';
 const JACOBIAN_EXTENT = 0.25;
 const LABEL_WIDTH = 60;
 
-/** (results of model.gradient, settings { projection }, theme, { width }) → view nodes. */
-export function gradientView(r, { projection }, theme, { width }) {
+/** (results of model.gradient, settings { projection, strings }, theme, { width }) → view nodes. */
+export function gradientView(r, { projection, strings = english(), heading }, theme, { width }) {
+  const s = strings;
+  const hn = headingTag({ heading });
   const w = panelWidth(width);
   // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell, else stacked
   const sideBySide = (w - 2 * (LABEL_WIDTH + 4) - 16) / (2 * r.m) >= 12;
   const room = sideBySide ? (w - 2 * (LABEL_WIDTH + 4) - 16) / 2 : w - (LABEL_WIDTH + 4);
   const cell = Math.max(8, Math.min(24, Math.floor(room / r.m)));
   return h('div', { class: 'view' }, [
-    h(
-      'p',
-      { class: 'explain' },
-      `Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below says how much ` +
-        `each weight (row) moves when each score (column) is nudged, for the row of "${shortLabel(r.word)}". When one weight is ` +
-        `almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little gets through, and learning stalls.`,
-    ),
+    h('p', { class: 'explain' }, s.t('gradient.explain', { word: shortLabel(r.word) })),
     h('div', { class: 'panels' }, [
       h('div', {}, [
-        h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme))),
+        h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme, s, hn))),
         legend([
-          { color: theme.positive, text: 'positive' },
-          { color: theme.negative, text: 'negative (colour scale ±0.25, the largest possible)' },
+          { color: theme.positive, text: s.t('gradient.positive') },
+          { color: theme.negative, text: s.t('gradient.negative', { extent: s.fmt(JACOBIAN_EXTENT) }) },
         ]),
       ]),
-      r.sweeps
-        ? normChart(r, projection, theme, w)
-        : h('p', { class: 'note' }, 'The sweep over d_k needs word vectors: choose Identity or Random in the lab.'),
+      r.sweeps ? normChart(r, projection, theme, w, s, hn) : h('p', { class: 'note' }, s.t('gradient.needsWords')),
     ]),
   ]);
 }
 
-function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme) {
+function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme, s, hn) {
   const size = LABEL_WIDTH + m * cell + 4;
-  const title = scaled ? 'scaled' : 'unscaled';
+  const title = s.t(scaled ? 'lesson.scaled' : 'lesson.unscaled');
   const labels = keyLabels.map((word) => short(word));
+  const numbers = { max: s.fixed(maxWeight), entropy: s.fixed(entropy), norm: s.fmt(norm) };
   return h('div', { class: 'jac', 'data-scaled': String(scaled) }, [
-    h('h4', {}, [`${title}, d_k = ${d}`, scaled === labScaled ? h('span', { class: 'yours' }, ' (the lab’s setting)') : null]),
-    h(
-      'div',
-      { class: 'scroll' },
-      plot(theme, { width: size, height: size, label: `softmax Jacobian, ${title}` }, [
+    h(hn, {}, [`${title}, d_k = ${d}`, scaled === labScaled ? h('span', { class: 'yours' }, ` ${s.t('gradient.yours')}`) : null]),
+    scrollBox(
+      s.t('gradient.jacobianBox', { setting: title }),
+      plot(theme, { width: size, height: size, label: s.t('gradient.jacobianLabel', { setting: title, dk: String(d), ...numbers }) }, [
         labels.map((word, i) => [
           h('text', { x: LABEL_WIDTH - 4, y: LABEL_WIDTH + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, word),
           h('text', { transform: `translate(${LABEL_WIDTH + i * cell + cell / 2 + 4}, ${LABEL_WIDTH - 4}) rotate(-60)`, 'text-anchor': 'start' }, word),
@@ -61,23 +56,20 @@ function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWe
           return h(
             'rect',
             { x: LABEL_WIDTH + j * cell, y: LABEL_WIDTH + i * cell, width: cell - 1, height: cell - 1, fill: divergingColor(theme, v, JACOBIAN_EXTENT) },
-            h('title', {}, `∂p(${tipLabel(keyLabels[i])}) / ∂z(${tipLabel(keyLabels[j])}) = ${fmt(v, 4)}`),
+            h('title', {}, `∂p(${s.tipLabel(keyLabels[i])}) / ∂z(${s.tipLabel(keyLabels[j])}) = ${s.fmt(v, 4)}`),
           );
         }),
       ]),
     ),
-    h('p', { class: 'note stats' }, [
-      'max weight ',
-      h('b', { 'data-k': 'max' }, fixed(maxWeight)),
-      ', entropy ',
-      h('b', { 'data-k': 'entropy' }, fixed(entropy)),
-      ' nats; gradient size ‖∂L/∂z‖ = ',
-      h('b', { 'data-k': 'grad' }, fmt(norm)),
-    ]),
+    h('p', { class: 'note stats' }, withNodes(s.t('gradient.stats'), {
+      max: h('b', { 'data-k': 'max' }, numbers.max),
+      entropy: h('b', { 'data-k': 'entropy' }, numbers.entropy),
+      norm: h('b', { 'data-k': 'grad' }, numbers.norm),
+    })),
   ]);
 }
 
-function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, projection, theme, width) {
+function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, projection, theme, width, s, hn) {
   const height = 230;
   const pad = { l: 52, r: 10, t: 10, b: 40 };
   const lab = panels.find((panel) => panel.scaled === labScaled);
@@ -90,14 +82,18 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
   const y = (v) => pad.t + ((Math.log10(hi) - Math.log10(Math.max(v, lo))) / (Math.log10(hi) - Math.log10(lo))) * (height - pad.b - pad.t);
   const decades = [];
   for (let e = Math.log10(lo); e <= Math.log10(hi); e++) decades.push(e);
+  const at = dims.indexOf(d);
+  const label = at < 0
+    ? s.t('gradient.normLabel')
+    : s.t('gradient.normLabelAt', { dk: String(d), unscaled: s.fmt(unscaled.mean.gradNorm[at]), scaled: s.fmt(scaled.mean.gradNorm[at]) });
   return h('div', {}, [
-    h('h4', {}, 'Size of the gradient reaching the scores'),
-    plot(theme, { width, height, label: 'gradient norm against d_k' }, [
+    h(hn, {}, s.t('gradient.normTitle')),
+    plot(theme, { width, height, label }, [
       decades.map((e) => [
         h('line', { x1: pad.l, x2: width - pad.r, y1: y(10 ** e), y2: y(10 ** e), stroke: theme.grid, 'stroke-opacity': 0.5 }),
-        mutedText(theme, { x: pad.l - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' }, e >= -2 ? String(10 ** e) : `1e${String(e).replace('-', '−')}`),
+        mutedText(theme, { x: pad.l - 6, y: y(10 ** e) + 4, 'text-anchor': 'end' }, e >= -2 && e < 5 ? s.fmt(10 ** e) : `1e${String(e).replace('-', '−')}`),
       ]),
-      widthAxis(theme, x, height - pad.b, dims, { every: width < 420 ? 3 : 1 }),
+      widthAxis(theme, x, height - pad.b, dims, s, { every: width < 420 ? 3 : 1 }),
       dkLine(theme, x(d), pad.t, height - pad.b),
       [
         [unscaled, theme.unscaled],
@@ -108,18 +104,13 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
           ? null
           : dims.map((dd, c) => h('circle', { cx: x(dd), cy: y(sweep.gradNorm[c * t + sweepRow]), r: 3, fill: theme.bg, stroke: color, 'stroke-width': 1.5 })),
       ]),
-      d >= dims[0] && d <= dims.at(-1) ? labMarker(x(d), y(lab.norm), labScaled ? theme.scaled : theme.unscaled, `the lab's row: ${fmt(lab.norm)}`) : null,
+      d >= dims[0] && d <= dims.at(-1) ? labMarker(x(d), y(lab.norm), labScaled ? theme.scaled : theme.unscaled, s.t('gradient.labMarker', { value: s.fmt(lab.norm) })) : null,
     ]),
     legend([
-      { color: theme.unscaled, text: 'unscaled' },
-      { color: theme.scaled, text: 'scaled' },
+      { color: theme.unscaled, text: s.t('lesson.unscaled') },
+      { color: theme.scaled, text: s.t('lesson.scaled') },
     ]),
-    h(
-      'p',
-      { class: 'note' },
-      `Lines: mean over all rows; circles: the row of "${shortLabel(word)}"; ◆: the lab’s own row at d = ${d}. ` +
-        'Loss L = ⟨g, p⟩ with a fixed random g for each row, so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
-    ),
-    identityNote(projection),
+    h('p', { class: 'note' }, s.t('gradient.normNote', { word: shortLabel(word), d: String(d) })),
+    identityNote(projection, s),
   ]);
 }

@@ -32,6 +32,21 @@ export function tex(source, { display = false } = {}) {
   return { tag: '#tex', attrs: { source, display }, children: [] };
 }
 
+/**
+ * Text with the maths' subscripts as <sub>: 'scaled by 1/√d_k' → ['scaled by 1/√d', <sub>k</sub>].
+ * For the string tables' own words (headings, the lesson's status), never for a learner's.
+ */
+export function subscripts(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(/\b([A-Za-z])_([A-Za-z0-9])\b/g)) {
+    parts.push(text.slice(last, match.index) + match[1], h('sub', {}, match[2]));
+    last = match.index + match[0].length;
+  }
+  parts.push(text.slice(last));
+  return parts.filter((part) => part !== '');
+}
+
 function isNode(value) {
   return typeof value === 'object' && value !== null && typeof value.tag === 'string' && Array.isArray(value.children);
 }

@@ -2,12 +2,15 @@
 // small multiples of their weight heatmaps, and the concatenated output [head 1 | … | head h]
 // (t × h·(d_k / h)) before the output projection W_O. Draws results.heads of
 // web/lesson/model.js; its slider (data-intent="heads") is read by the element.
-import { divergingColor, mutedText, plot, weightColor } from './chart.js';
-import { fmt, shortLabel, tipLabel } from './format.js';
+import { divergingColor, headingTag, mutedText, plot, scrollBox, weightColor } from './chart.js';
+import { english } from '../i18n/i18n.js';
+import { shortLabel } from './format.js';
 import { h } from './h.js';
 
-/** (results of model.heads, settings, theme, { width }) → view nodes. */
-export function headsView(r, _settings, theme, { width }) {
+/** (results of model.heads, settings { strings }, theme, { width }) → view nodes. */
+export function headsView(r, { strings = english(), heading }, theme, { width }) {
+  const s = strings;
+  const hn = headingTag({ heading });
   const { heads, maxHeads, d, dk, t, tokens, weights, concat } = r;
   // small multiples: per-head weights, the same size each
   const perRow = Math.max(1, Math.min(heads, Math.floor(width / 150)));
@@ -21,19 +24,13 @@ export function headsView(r, _settings, theme, { width }) {
   let extent = 0;
   for (const v of concat) extent = Math.max(extent, Math.abs(v));
   return h('div', { class: 'view' }, [
-    h(
-      'p',
-      { class: 'explain' },
-      `Instead of one attention of width ${dk}, multi-head attention runs ${heads} smaller ones of width ${dk} / ${heads} = ${d}, ` +
-        `each with its own projections W_Q, W_K, W_V, so each head can attend to different words. Their outputs are placed side by side ` +
-        `(concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O.`,
-    ),
+    h('p', { class: 'explain' }, s.t('heads.explain', { dk: String(dk), heads: String(heads), d: String(d) })),
     h(
       'div',
       { class: 'controls' },
       h('label', { class: 'inline' }, [
-        'heads h ',
-        h('input', { type: 'range', min: 1, max: maxHeads, step: 1, value: heads, 'data-intent': 'heads', 'aria-label': 'number of heads' }),
+        `${s.t('heads.heads')} `,
+        h('input', { type: 'range', min: 1, max: maxHeads, step: 1, value: heads, 'data-intent': 'heads', 'aria-label': s.t('heads.slider') }),
         h('b', {}, String(heads)),
       ]),
     ),
@@ -42,27 +39,26 @@ export function headsView(r, _settings, theme, { width }) {
       { class: 'grid' },
       Array.from({ length: heads }, (_, head) =>
         h('div', { class: 'head' }, [
-          h('h4', {}, `head ${head + 1}`),
-          plot(theme, { width: size, height: size, label: `attention weights of head ${head + 1}` }, [
+          h(hn, {}, s.t('heads.head', { index: head + 1 })),
+          plot(theme, { width: size, height: size, label: headLabel(r, head, s) }, [
             Array.from({ length: t * t }, (_, idx) => {
               const [i, j] = [Math.floor(idx / t), idx % t];
               const p = weights[head * t * t + idx];
               return h(
                 'rect',
                 { x: j * cell, y: i * cell, width: Math.max(0.5, cell - 0.6), height: Math.max(0.5, cell - 0.6), fill: weightColor(theme, p) },
-                h('title', {}, `head ${head + 1}: "${tipLabel(tokens[i])}" → "${tipLabel(tokens[j])}" ${fmt(p, 3)}`),
+                h('title', {}, s.t('heads.cell', { index: head + 1, query: s.tipLabel(tokens[i]), key: s.tipLabel(tokens[j]), value: s.fmt(p, 3) })),
               );
             }),
           ]),
         ]),
       ),
     ),
-    h('p', { class: 'note' }, 'Each square: rows are queries, columns keys, in sentence order; darker = more weight. Hover a cell for its word pair and weight.'),
-    h('h4', {}, `Concatenated output: ${t} × (${heads} · ${d}) = ${t} × ${cols}`),
-    h(
-      'div',
-      { class: 'scroll' },
-      plot(theme, { width: labelWidth + cols * colWidth + 2, height: t * rowHeight + 22, label: 'concatenated output' }, [
+    h('p', { class: 'note' }, s.t('heads.note')),
+    h(hn, {}, s.t('heads.concat', { t: String(t), heads: String(heads), d: String(d), cols: String(cols) })),
+    scrollBox(
+      s.t('heads.concatBox'),
+      plot(theme, { width: labelWidth + cols * colWidth + 2, height: t * rowHeight + 22, label: s.t('heads.concatLabel', { t, cols, heads, extent: s.fmt(extent) }) }, [
         tokens.map((word, i) => h('text', { x: labelWidth - 6, y: i * rowHeight + rowHeight - 4, 'text-anchor': 'end' }, shortLabel(word))),
         Array.from({ length: t * cols }, (_, idx) => {
           const [i, c] = [Math.floor(idx / cols), idx % cols];
@@ -77,6 +73,12 @@ export function headsView(r, _settings, theme, { width }) {
         }),
       ]),
     ),
-    h('p', { class: 'note' }, `Blue positive, red negative (scale ±${fmt(extent)}). Each block is one head's output P·V for every word.`),
+    h('p', { class: 'note' }, s.t('heads.concatNote', { extent: s.fmt(extent) })),
   ]);
+}
+
+// A head's picture in words: the largest weight of each row (h×t maxWeight from the core).
+function headLabel({ t, tokens, maxWeight }, head, s) {
+  const rows = Array.from({ length: t }, (_, i) => `${shortLabel(tokens[i])} ${s.fixed(maxWeight[head * t + i], 2)}`);
+  return s.t('heads.headLabel', { index: head + 1, rows: rows.join('; ') });
 }

@@ -6,10 +6,11 @@
 //
 //   data  = { n, m, weights, scores (Float32Array n×m; −Infinity = masked), dots (n×m, optional),
 //             queryLabels (n), keyLabels (m), selected }
-//   scene = heatmapScene(data, { width, theme, measure })   → see the fields below
+//   scene = heatmapScene(data, { width, theme, measure, strings })   → see the fields below
 //   svg   = heatmapSvg(scene)                               → view nodes (web/views/h.js)
-import { formatColor, heatLevel, heatRamp, luminance } from './color.js';
-import { fixed, prefix, shortLabel, tipLabel } from './format.js';
+import { english } from '../i18n/i18n.js';
+import { contrast, formatColor, heatLevel, heatRamp } from './color.js';
+import { prefix, shortLabel } from './format.js';
 import { h } from './h.js';
 
 export const FONT_PX = 12;
@@ -33,15 +34,16 @@ export function approximateMeasure(text) {
 /**
  * The scene of `data` in `width` px (the room the heatmap has; below MIN_CELL a cell the grid is
  * wider and scrolls). `theme`: concrete colours (web/views/theme.js keys); `measure(text)`: the
- * width of text in px at FONT_PX in theme.font (canvas measureText in a page). Returns
+ * width of text in px at FONT_PX in theme.font (canvas measureText in a page); `strings`: the
+ * words and numbers of the reader's language (web/i18n/i18n.js; English by default). Returns
  *   { n, m, selected, x0, y0 (the grid's corner), cell (px a cell, gutter included), gap,
  *     width, height, numbers (cells show their weight), font (CSS font),
  *     rowLabels, colLabels (the labels as drawn: shortened to fit), queryLabels, keyLabels (in full),
  *     weights, scores, dots, levels (Uint8Array n×m: 0…255, the colour step), masked (Uint8Array
- *     n×m: 1 = masked), maskedCount, palette ({ rgb, fill, ink } per level), theme }.
+ *     n×m: 1 = masked), maskedCount, palette ({ rgb, fill, ink } per level), theme, strings }.
  * Labels are measured once per label list and `measure` (the same arrays again cost nothing).
  */
-export function heatmapScene(data, { width, theme, measure = approximateMeasure }) {
+export function heatmapScene(data, { width, theme, measure = approximateMeasure, strings = english() }) {
   const { n, m, weights, scores, queryLabels, keyLabels, selected } = data;
   const rows = fitLabels(queryLabels, measure);
   const cols = fitLabels(keyLabels, measure);
@@ -83,14 +85,16 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure 
     maskedCount,
     palette: heatPalette(theme),
     theme,
+    strings,
   };
 }
 
-/** What a cell says in a tooltip, an announcement or a title: "q → k: weight 0.363" or "… masked". */
+/** What a cell says in a title: "q → k: weight 0.363" or "q → k: masked", in the scene's language. */
 export function cellText(scene, i, j) {
+  const s = scene.strings;
   const at = i * scene.m + j;
-  const pair = `${tipLabel(scene.queryLabels[i])} → ${tipLabel(scene.keyLabels[j])}`;
-  return scene.masked[at] ? `${pair}: masked` : `${pair}: weight ${fixed(scene.weights[at], 3)}`;
+  const value = scene.masked[at] ? s.t('heatmap.masked') : s.t('heatmap.cellWeight', { value: s.fixed(scene.weights[at], 3) });
+  return s.t('heatmap.pair', { query: s.tipLabel(scene.queryLabels[i]), key: s.tipLabel(scene.keyLabels[j]), value });
 }
 
 // ---- labels ------------------------------------------------------------------------------
@@ -134,14 +138,15 @@ const palettes = new WeakMap(); // theme → palette
 
 /**
  * The theme's colour scale as 256 levels (web/views/color.js heatRamp): rgb ([r, g, b]), fill
- * (#rrggbb) and ink, the colour of a number written on the cell (dark on light cells).
+ * (#rrggbb) and ink, the colour of a number written on the cell: black or white, whichever
+ * contrasts more (at least 4.58:1 on any colour, the WCAG AA 4.5:1 for text).
  */
 export function heatPalette(theme) {
   let palette = palettes.get(theme);
   if (!palette) {
     const rgb = heatRamp(theme);
     const fill = rgb.map((c) => formatColor(c));
-    palette = Object.freeze({ rgb, fill, ink: fill.map((c) => (luminance(c) > 0.4 ? '#111418' : '#ffffff')) });
+    palette = Object.freeze({ rgb, fill, ink: fill.map((c) => (contrast(c, '#000000') >= contrast(c, '#ffffff') ? '#000000' : '#ffffff')) });
     palettes.set(theme, palette);
   }
   return palette;
@@ -168,7 +173,7 @@ export function heatmapSvg(scene) {
       );
       if (scene.numbers && !scene.masked[at]) {
         numbers.push(h('text', { x: x + side / 2, y: y + side / 2, fill: palette.ink[level], 'text-anchor': 'middle', 'dominant-baseline': 'central' },
-          fixed(scene.weights[at], 2)));
+          scene.strings.fixed(scene.weights[at], 2)));
       }
     }
   }
@@ -186,7 +191,7 @@ export function heatmapSvg(scene) {
     : null;
   return h('svg', {
     width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
-    'aria-label': `Attention weights of ${n} queries (rows) over ${m} keys (columns)`,
+    'aria-label': scene.strings.t('heatmap.svgLabel', { n, m }),
     'font-family': theme.font, 'font-size': FONT_PX,
   },
   h('defs', h('pattern', { id: hatch, width: 8, height: 8, patternUnits: 'userSpaceOnUse' },

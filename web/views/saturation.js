@@ -2,76 +2,75 @@
 // softmax row, scaled and unscaled, with the "extremely peaked" and "nearly flat" regimes
 // (thresholds from the core) shaded; ◆ marks the lab's own row. Draws results.saturation of
 // web/lesson/model.js.
-import { dkLine, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
-import { fixed, fmt, shortLabel, tipLabel } from './format.js';
+import { dkLine, headingTag, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
+import { english, withNodes } from '../i18n/i18n.js';
+import { shortLabel } from './format.js';
 import { h } from './h.js';
 
-/** (results of model.saturation, settings { projection }, theme, { width }) → view nodes. */
-export function saturationView(r, { projection }, theme, { width }) {
+/** (results of model.saturation, settings { projection, strings }, theme, { width }) → view nodes. */
+export function saturationView(r, { projection, strings = english(), heading }, theme, { width }) {
   const w = panelWidth(width);
   const { t, dk, maxEntropy, constants, at, lab } = r;
   const { peakedMaxWeight, flatEntropyFraction } = constants;
   const [u, s] = [at.unscaled, at.scaled];
+  const tr = strings.t;
+  const summary = tr('saturation.summary', {
+    dk: String(dk), t, unscaledPeaked: u.peaked, unscaledFlat: u.flat, unscaledMean: strings.fmt(u.meanMaxWeight),
+    scaledPeaked: s.peaked, scaledFlat: s.flat, scaledMean: strings.fmt(s.meanMaxWeight),
+  });
   return h('div', { class: 'view' }, [
-    h(
-      'p',
-      { class: 'explain' },
-      'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on ' +
-        'one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). ' +
-        'Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not.',
-    ),
+    h('p', { class: 'explain' }, tr('saturation.explain')),
     h('div', { class: 'panels' }, [
-      chart(r, theme, w, {
-        title: 'Largest weight in each row',
+      chart(r, theme, w, strings, {
+        heading,
+        title: tr('saturation.maxTitle'),
+        summary,
         key: 'maxWeight',
         range: [0, 1],
         ticks: [0, 0.25, 0.5, 0.75, 1],
         band: [peakedMaxWeight, 1],
-        bandLabel: `extremely peaked (max weight > ${peakedMaxWeight.toFixed(2)})`,
+        bandLabel: tr('saturation.peakedBand', { value: strings.fixed(peakedMaxWeight, 2) }),
       }),
-      chart(r, theme, w, {
-        title: `Entropy of each row (nats; uniform = ln ${t} = ${fmt(maxEntropy)})`,
+      chart(r, theme, w, strings, {
+        heading,
+        title: tr('saturation.entropyTitle', { t, value: strings.fmt(maxEntropy) }),
+        summary,
         key: 'entropy',
         range: [0, maxEntropy * 1.04],
         ticks: [0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 6].filter((v) => v <= maxEntropy * 1.04),
         band: [flatEntropyFraction * maxEntropy, maxEntropy],
-        bandLabel: `nearly flat (entropy > ${Math.round(flatEntropyFraction * 100)} % of ln ${t})`,
+        bandLabel: tr('saturation.flatBand', { percent: strings.percent(flatEntropyFraction), t }),
       }),
     ]),
     legend([
-      { color: theme.unscaled, text: 'unscaled q·k (line: mean over rows, dots: each row)' },
-      { color: theme.scaled, text: 'scaled q·k/√d_k' },
-      lab ? { color: theme.muted, text: '◆ the lab’s own row', dashed: true } : null,
+      { color: theme.unscaled, text: tr('saturation.legendUnscaled') },
+      { color: theme.scaled, text: tr('saturation.legendScaled') },
+      lab ? { color: theme.muted, text: tr('saturation.legendLab'), dashed: true } : null,
     ].filter(Boolean)),
-    h(
-      'p',
-      { class: 'note stats' },
-      `At d_k = ${dk}: unscaled, ${u.peaked} of ${t} rows are extremely peaked and ${u.flat} nearly flat ` +
-        `(mean max weight ${fmt(u.meanMaxWeight)}); scaled, ${s.peaked} peaked and ${s.flat} flat (mean max weight ${fmt(s.meanMaxWeight)}). ` +
-        'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
-    ),
+    h('p', { class: 'note stats' }, `${summary} ${tr('saturation.untrained')}`),
     r.row === null
       ? null
       : h('p', { class: 'note stats sweep-row' }, [
-          `The row of "${shortLabel(r.word)}" at d_k = ${dk}: unscaled max weight `,
-          h('b', { 'data-k': 'max-unscaled' }, fixed(u.maxWeight)),
-          ', entropy ',
-          h('b', { 'data-k': 'entropy-unscaled' }, fixed(u.entropy)),
-          ' nats; scaled max weight ',
-          h('b', { 'data-k': 'max-scaled' }, fixed(s.maxWeight)),
-          ', entropy ',
-          h('b', { 'data-k': 'entropy-scaled' }, fixed(s.entropy)),
-          ' nats.',
+          withNodes(tr('saturation.row', { word: shortLabel(r.word), dk: String(dk) }), {
+            unscaledMax: h('b', { 'data-k': 'max-unscaled' }, strings.fixed(u.maxWeight)),
+            unscaledEntropy: h('b', { 'data-k': 'entropy-unscaled' }, strings.fixed(u.entropy)),
+            scaledMax: h('b', { 'data-k': 'max-scaled' }, strings.fixed(s.maxWeight)),
+            scaledEntropy: h('b', { 'data-k': 'entropy-scaled' }, strings.fixed(s.entropy)),
+          }),
           lab
-            ? ` ◆ The lab’s own row (${lab.scaled ? 'scaled' : 'unscaled'}, d = ${lab.d}): max weight ${fixed(lab.maxWeight)}, entropy ${fixed(lab.entropy)} nats` +
-              (projection === 'random' ? ' — on Random at T = 1 without the causal mask, the same numbers.' : '.')
+            ? ` ${tr(projection === 'random' ? 'saturation.labRandom' : 'saturation.lab', {
+                setting: tr(lab.scaled ? 'lesson.scaled' : 'lesson.unscaled'),
+                d: String(lab.d),
+                max: strings.fixed(lab.maxWeight),
+                entropy: strings.fixed(lab.entropy),
+              })}`
             : null,
         ]),
-    identityNote(projection),
+    identityNote(projection, strings),
   ]);
 }
 
-function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, { title, key, range: [lo, hi], ticks, band, bandLabel }) {
+function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { heading, title, summary, key, range: [lo, hi], ticks, band, bandLabel }) {
   const height = 220;
   const pad = { l: 40, r: 10, t: 10, b: 40 };
   const { dims } = unscaled;
@@ -82,11 +81,11 @@ function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, { title, key
     [scaled, theme.scaled, 3],
   ];
   return h('div', {}, [
-    h('h4', {}, title),
-    plot(theme, { width, height, label: title }, [
+    h(headingTag({ heading }), {}, title),
+    plot(theme, { width, height, label: `${title}. ${summary}` }, [
       h('rect', { x: pad.l, y: y(band[1]), width: width - pad.l - pad.r, height: y(band[0]) - y(band[1]), fill: theme.band }),
-      valueAxis(theme, pad.l, y, ticks),
-      widthAxis(theme, x, height - pad.b, dims, { every: width < 420 ? 3 : 1 }),
+      valueAxis(theme, pad.l, y, ticks, { format: strings.fmt }),
+      widthAxis(theme, x, height - pad.b, dims, strings, { every: width < 420 ? 3 : 1 }),
       dkLine(theme, x(dk), pad.t, height - pad.b),
       series.map(([sweep, color, shift]) => [
         dims.map((d, c) =>
@@ -98,9 +97,10 @@ function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, { title, key
       ]),
       // ◆ on the dots of its scaling
       lab && lab.d >= dims[0] && lab.d <= dims.at(-1)
-        ? labMarker(x(lab.d) + (lab.scaled ? 3 : -3), y(lab[key]), lab.scaled ? theme.scaled : theme.unscaled, `the lab's row "${tipLabel(lab.word)}": ${fixed(lab[key])}`)
+        ? labMarker(x(lab.d) + (lab.scaled ? 3 : -3), y(lab[key]), lab.scaled ? theme.scaled : theme.unscaled,
+            strings.t('saturation.labMarker', { word: strings.tipLabel(lab.word), value: strings.fixed(lab[key]) }))
         : null,
     ]),
-    legend([{ color: theme.band, text: `shaded: ${bandLabel}` }]),
+    legend([{ color: theme.band, text: strings.t('saturation.shaded', { band: bandLabel }) }]),
   ]);
 }

@@ -3,79 +3,76 @@
 // results.step of web/lesson/model.js. Formulas are TeX (typeset by the page's renderer); the
 // learner's words never enter TeX: a formula names a row or key by its index, and the word is
 // shown beside it as plain text.
-import { fixed, fmt, shortLabel, tipLabel } from './format.js';
+import { english, withNodes } from '../i18n/i18n.js';
+import { shortLabel } from './format.js';
+import { scrollBox } from './chart.js';
 import { h, tex } from './h.js';
 
 const SHOWN_COMPONENTS = 6; // of q, k and q∘k; the rest are summarised
 
-/** (results of model.step, settings { projection }, theme, { width }) → view nodes. */
-export function stepView(r, { projection }) {
+/** (results of model.step, settings { projection, strings }, theme, { width }) → view nodes. */
+export function stepView(r, { projection, strings = english() }) {
   const { trace: s, row, key, m, d, queryLabels, keyLabels, scaled, temperature, visible } = r;
+  const str = strings;
+  const fmt = str.fmt;
   const [qOf, kOf] = sources(projection, row + 1, key + 1);
   const T = temperature === 1 ? '' : String.raw`/T`;
   const stepItem = (formula, ...rest) => h('li', {}, h('div', { class: 'step' }, [tex(formula), ...rest]));
-  const tableRow = (formula, values, note) =>
+  // a row's header: the formula, and in words for a screen reader (MathML is not read everywhere)
+  const tableRow = (formula, words, values, note) =>
     h('tr', {}, [
-      h('th', { scope: 'row' }, tex(formula)),
+      h('th', { scope: 'row' }, [h('span', { 'aria-hidden': 'true' }, tex(formula)), h('span', { class: 'visually-hidden' }, words)]),
       Array.from(values, (v, j) => h('td', { class: j === key ? 'sel' : null }, fmt(v, 4))),
       note ? h('td', { class: 'ok' }, note) : null,
     ]);
   return h('div', { class: 'view' }, [
-    h('div', { class: 'formulas' }, [
+    h('div', { class: 'formulas', tabindex: 0, role: 'group', 'aria-label': str.t('step.formulas') }, [
       tex(String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V`, { display: true }),
       tex(String.raw`\operatorname{softmax}(z_i)=\frac{e^{z_i}}{\sum_j e^{z_j}}`, { display: true }),
     ]),
-    h(
-      'p',
-      { class: 'explain' },
-      `Follow the query "${shortLabel(queryLabels[row])}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:`,
-    ),
+    h('p', { class: 'explain' }, str.t('step.explain', { word: shortLabel(queryLabels[row]) })),
     h(
       'div',
-      { class: 'keys', role: 'group', 'aria-label': 'key' },
+      { class: 'keys', role: 'group', 'aria-label': str.t('step.keys') },
       keyLabels.map((word, j) =>
-        h('button', { type: 'button', 'data-key': j, 'aria-pressed': String(j === key), title: shortLabel(word) === word ? null : tipLabel(word) }, shortLabel(word)),
+        h('button', { type: 'button', 'data-key': j, 'aria-pressed': String(j === key), title: shortLabel(word) === word ? null : str.tipLabel(word) }, shortLabel(word)),
       ),
     ),
     h('ol', {}, [
-      stepItem(qOf, word(queryLabels[row]), vector(r.q), h('span', { class: 'note' }, `(${d} numbers)`)),
-      stepItem(kOf, word(keyLabels[key]), vector(r.k)),
-      stepItem(String.raw`q\circ k`, vector(s.product), h('span', { class: 'note' }, 'multiply component by component')),
+      stepItem(qOf, word(queryLabels[row], str), vector(r.q, str), h('span', { class: 'note' }, str.t('step.numbers', { count: d }))),
+      stepItem(kOf, word(keyLabels[key], str), vector(r.k, str)),
+      stepItem(String.raw`q\circ k`, vector(s.product, str), h('span', { class: 'note' }, str.t('step.multiply'))),
       stepItem(String.raw`q\cdot k=\textstyle\sum_c q_c k_c`, h('b', { class: 'vec' }, fmt(s.dot, 5))),
       stepItem(
-        scaled ? String.raw`z=\frac{q\cdot k}{\sqrt{d_k}}=\frac{q\cdot k}{${fmt(s.sqrtD, 4)}}` : String.raw`z=q\cdot k`,
+        // the formula's numbers keep the decimal point in every language: TeX is the same everywhere
+        scaled ? String.raw`z=\frac{q\cdot k}{\sqrt{d_k}}=\frac{q\cdot k}{${english().fmt(s.sqrtD, 4)}}` : String.raw`z=q\cdot k`,
         h('b', { class: 'vec' }, fmt(s.scores[key], 5)),
-        h('span', { class: 'note' }, scaled ? `(scale ${fmt(s.scale, 4)})` : '(unscaled: no division)'),
+        h('span', { class: 'note' }, scaled ? str.t('step.scale', { value: fmt(s.scale, 4) }) : str.t('step.unscaled')),
       ),
     ]),
-    h('p', { class: 'explain' }, 'The same for every key gives the row of scores z; softmax then turns it into weights:'),
-    h(
-      'div',
-      { class: 'scroll' },
+    h('p', { class: 'explain' }, str.t('step.row')),
+    scrollBox(
+      str.t('step.tableLabel', { word: shortLabel(queryLabels[row]) }),
       h('table', {}, [
-        h('thead', {}, h('tr', {}, [h('th', { scope: 'col' }, ''), keyLabels.map((w, j) => h('th', { scope: 'col', class: j === key ? 'sel' : null }, shortLabel(w)))])),
+        h('thead', {}, h('tr', {}, [
+          h('th', { scope: 'col' }, str.t('step.corner')),
+          keyLabels.map((w, j) => h('th', { scope: 'col', class: j === key ? 'sel' : null }, shortLabel(w))),
+        ])),
         h('tbody', {}, [
-          tableRow(String.raw`z_j`, s.scores, `max = ${fmt(s.rowMax, 4)}${visible < m ? '; −∞: masked (causal)' : ''}`),
-          tableRow(T ? String.raw`(z_j-\max_j z_j)/T` : String.raw`z_j-\max_j z_j`, s.shifted, T ? `all ≤ 0; T = ${fmt(temperature, 3)}` : 'all ≤ 0'),
-          tableRow(String.raw`e^{(z_j-\max)${T}}`, s.exps, `Σ = ${fmt(s.sum, 5)}`),
-          tableRow(String.raw`p_j=e^{(z_j-\max)${T}}/\Sigma`, s.weights, `Σ = ${fmt(s.weightSum, 7)}`),
+          tableRow(String.raw`z_j`, str.t('step.scores'), s.scores,
+            str.t(visible < m ? 'step.maxMasked' : 'step.max', { value: fmt(s.rowMax, 4) })),
+          tableRow(T ? String.raw`(z_j-\max_j z_j)/T` : String.raw`z_j-\max_j z_j`, str.t(T ? 'step.shiftedT' : 'step.shifted'), s.shifted,
+            T ? str.t('step.allBelowT', { t: fmt(temperature, 3) }) : str.t('step.allBelow')),
+          tableRow(String.raw`e^{(z_j-\max)${T}}`, str.t('step.exps'), s.exps, `Σ = ${fmt(s.sum, 5)}`),
+          tableRow(String.raw`p_j=e^{(z_j-\max)${T}}/\Sigma`, str.t('step.weights'), s.weights, `Σ = ${fmt(s.weightSum, 7)}`),
         ]),
       ]),
     ),
-    h('p', { class: 'stats row-stats' }, [
-      `Row "${shortLabel(queryLabels[row])}": max weight `,
-      h('b', { 'data-k': 'max' }, fixed(s.maxWeight)),
-      ', entropy ',
-      h('b', { 'data-k': 'entropy' }, fixed(s.entropy)),
-      ' nats — the lab’s bars show the same.',
-    ]),
-    h(
-      'p',
-      { class: 'note' },
-      `Subtracting the max changes nothing in the result (it cancels between top and bottom) but keeps every exp at most 1, ` +
-        `so nothing overflows. Every weight is ${s.minWeight > 0 ? 'positive' : 'at least 0 (some underflow to 0 in float32)'} and the ` +
-        `weights add up to ${fmt(s.weightSum, 7)}: the row is a probability distribution over the words.`,
-    ),
+    h('p', { class: 'stats row-stats' }, withNodes(str.t('step.stats', { word: shortLabel(queryLabels[row]) }), {
+      max: h('b', { 'data-k': 'max' }, str.fixed(s.maxWeight)),
+      entropy: h('b', { 'data-k': 'entropy' }, str.fixed(s.entropy)),
+    })),
+    h('p', { class: 'note' }, str.t(s.minWeight > 0 ? 'step.notePositive' : 'step.noteUnderflow', { sum: fmt(s.weightSum, 7) })),
   ]);
 }
 
@@ -88,11 +85,14 @@ function sources(projection, i, j) {
 }
 
 /** The word a formula's index stands for, as plain text. */
-function word(text) {
-  return h('span', { class: 'word' }, `“${shortLabel(text)}”`);
+function word(text, strings) {
+  return h('span', { class: 'word' }, strings.t('format.quoted', { text: shortLabel(text) }));
 }
 
-function vector(v) {
-  const shown = Array.from(v.slice(0, SHOWN_COMPONENTS), (x) => fmt(x, 3)).join(', ');
-  return h('span', { class: 'vec' }, `[${shown}${v.length > SHOWN_COMPONENTS ? `, … ${v.length - SHOWN_COMPONENTS} more` : ''}]`);
+// The components are separated by "; " where the decimal sign is a comma ([0,12; −0,5]).
+function vector(v, strings) {
+  const separator = strings.fixed(0.5, 1).includes(',') ? '; ' : ', ';
+  const shown = Array.from(v.slice(0, SHOWN_COMPONENTS), (x) => strings.fmt(x, 3)).join(separator);
+  const more = v.length > SHOWN_COMPONENTS ? `${separator}${strings.t('step.more', { count: v.length - SHOWN_COMPONENTS })}` : '';
+  return h('span', { class: 'vec' }, `[${shown}${more}]`);
 }

@@ -1,26 +1,22 @@
 // Claim 1, measured: histograms of q·k and q·k/√d_k for random q, k at the lab's d_k, and the
 // measured variance against d_k (log-log) for random vectors and for the sentence, with the
 // theoretical lines Var = d_k and Var = 1. Draws results.variance of web/lesson/model.js.
-import { identityNote, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
-import { fmt } from './format.js';
+import { headingTag, identityNote, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
+import { english } from '../i18n/i18n.js';
 import { h } from './h.js';
 
-/** (results of model.variance, settings { projection }, theme, { width }) → view nodes. */
-export function varianceView(r, { projection }, theme, { width }) {
+/** (results of model.variance, settings { projection, strings }, theme, { width }) → view nodes. */
+export function varianceView(r, { projection, strings = english(), heading }, theme, { width }) {
   const w = panelWidth(width);
+  const s = strings;
+  const hn = headingTag({ heading });
   return h('div', { class: 'view' }, [
-    h(
-      'p',
-      { class: 'explain' },
-      `Draw q and k with ${r.dk} independent components, each with mean 0 and variance 1. ` +
-        `q·k adds up ${r.dk} products that each have variance 1, so its variance is about d_k = ${r.dk}; ` +
-        `dividing by √d_k = ${fmt(r.histograms.sqrtD)} brings it back to about 1, whatever d_k is.`,
-    ),
-    h('div', { class: 'panels' }, [histograms(r, theme, w), curves(r, projection, theme, w)]),
+    h('p', { class: 'explain' }, s.t('variance.explain', { dk: String(r.dk), sqrtD: s.fmt(r.histograms.sqrtD) })),
+    h('div', { class: 'panels' }, [histograms(r, theme, w, s, hn), curves(r, projection, theme, w, s, hn)]),
   ]);
 }
 
-function histograms({ dk, histograms: hist }, theme, width) {
+function histograms({ dk, histograms: hist }, theme, width, s, hn) {
   const barsHeight = 92;
   const pad = { l: 12, r: 12, t: 8 };
   const gap = 26;
@@ -29,14 +25,14 @@ function histograms({ dk, histograms: hist }, theme, width) {
   const { lo, hi } = hist.unscaled;
   const x = (v) => pad.l + ((v - lo) / (hi - lo)) * (width - pad.l - pad.r);
   const rows = [
-    [hist.unscaled, theme.unscaled, `q·k: variance ${fmt(hist.unscaled.variance)}`],
-    [hist.scaled, theme.scaled, `q·k/√d_k: variance ${fmt(hist.scaled.variance)}`],
+    [hist.unscaled, theme.unscaled, s.t('variance.unscaled', { value: s.fmt(hist.unscaled.variance) })],
+    [hist.scaled, theme.scaled, s.t('variance.scaled', { value: s.fmt(hist.scaled.variance) })],
   ];
   const axisY = pad.t + 2 * barsHeight + gap;
   const ticks = [0, 1, 2, 3, 4].map((i) => lo + (i / 4) * (hi - lo));
   return h('div', {}, [
-    h('h4', {}, `${hist.samples} random pairs at d_k = ${dk}`),
-    plot(theme, { width, height, label: 'histograms of q·k and q·k/√d_k' }, [
+    h(hn, {}, s.t('variance.pairs', { count: hist.samples, dk: String(dk) })),
+    plot(theme, { width, height, label: s.t('variance.histogramsLabel', { unscaled: s.fmt(hist.unscaled.variance), scaled: s.fmt(hist.scaled.variance) }) }, [
       rows.map(([part, color, title], row) => {
         const top = pad.t + row * (barsHeight + gap);
         const base = top + barsHeight;
@@ -53,24 +49,20 @@ function histograms({ dk, histograms: hist }, theme, width) {
           }),
           h('line', { x1: pad.l, x2: width - pad.r, y1: base, y2: base, stroke: theme.grid }),
           h('text', { x: pad.l, y: top + 10 }, title),
-          outside ? mutedText(theme, { x: width - pad.r, y: top + 10, 'text-anchor': 'end' }, `${outside} outside the axis`) : null,
+          outside ? mutedText(theme, { x: width - pad.r, y: top + 10, 'text-anchor': 'end' }, s.t('variance.outside', { count: outside })) : null,
         ];
       }),
       ticks.map((v) => [
         h('line', { x1: x(v), x2: x(v), y1: axisY, y2: axisY + 4, stroke: theme.grid }),
-        mutedText(theme, { x: x(v), y: axisY + 16, 'text-anchor': 'middle' }, fmt(v, 3)),
+        mutedText(theme, { x: x(v), y: axisY + 16, 'text-anchor': 'middle' }, s.fmt(v, 3)),
       ]),
-      mutedText(theme, { x: width / 2, y: axisY + 32, 'text-anchor': 'middle' }, 'value (same axis for both)'),
+      mutedText(theme, { x: width / 2, y: axisY + 32, 'text-anchor': 'middle' }, s.t('variance.axis')),
     ]),
-    h(
-      'p',
-      { class: 'note' },
-      'Both histograms share one axis, ±4√d_k. The scaled values stay within about ±4 whatever d_k is, so as d_k grows they become a narrow spike.',
-    ),
+    h('p', { class: 'note' }, s.t('variance.axisNote')),
   ]);
 }
 
-function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme, width) {
+function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme, width, s, hn) {
   const height = 230;
   const pad = { l: 46, r: 12, t: 12, b: 40 };
   const { dims } = curve;
@@ -85,16 +77,17 @@ function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme
         hollow
           ? { cx: x(d), cy: clampY(values[i]), r: 4, fill: theme.bg, stroke: color, 'stroke-width': 1.6 }
           : { cx: x(d), cy: clampY(values[i]), r: 3.5, fill: color },
-        h('title', {}, `d_k = ${d}: ${fmt(values[i])}`),
+        h('title', {}, `d_k = ${d}: ${s.fmt(values[i])}`),
       ),
     );
-  const mine = at.tokens ? `; your sentence ${fmt(at.tokens.unscaled)} → ${fmt(at.tokens.scaled)}.` : '.';
+  const random = s.t('variance.random', { unscaled: s.fmt(at.random.unscaled), scaled: s.fmt(at.random.scaled) });
+  const mine = at.tokens ? s.t('variance.sentence', { unscaled: s.fmt(at.tokens.unscaled), scaled: s.fmt(at.tokens.scaled) }) : null;
   return h('div', {}, [
-    h('h4', {}, 'Measured variance against d_k'),
-    plot(theme, { width, height, label: 'variance of q·k against d_k' }, [
+    h(hn, {}, s.t('variance.curves')),
+    plot(theme, { width, height, label: s.t('variance.curvesLabel', { dk: String(dk), random }) }, [
       ticks.map((v) => h('line', { x1: pad.l, x2: width - pad.r, y1: y(v), y2: y(v), stroke: theme.grid, 'stroke-opacity': 0.5 })),
-      valueAxis(theme, pad.l, y, ticks, { label: 'variance', format: String }),
-      widthAxis(theme, x, height - pad.b, dims, { every: width < 420 ? 3 : 1 }),
+      valueAxis(theme, pad.l, y, ticks, { label: s.t('variance.axisVariance'), format: s.integer }),
+      widthAxis(theme, x, height - pad.b, dims, s, { every: width < 420 ? 3 : 1 }),
       // theory: Var = d_k and Var = 1
       polyline([[x(dims[0]), y(dims[0])], [x(dims.at(-1)), y(dims.at(-1))]], { stroke: theme.unscaled, 'stroke-dasharray': '5 4', 'stroke-width': 1.5 }),
       polyline([[x(dims[0]), y(1)], [x(dims.at(-1)), y(1)]], { stroke: theme.scaled, 'stroke-dasharray': '5 4', 'stroke-width': 1.5 }),
@@ -106,15 +99,9 @@ function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme
     legend([
       { color: theme.unscaled, text: 'q·k' },
       { color: theme.scaled, text: 'q·k/√d_k' },
-      { color: theme.muted, text: 'theory: d_k and 1', dashed: true },
+      { color: theme.muted, text: s.t('variance.theory'), dashed: true },
     ]),
-    h(
-      'p',
-      { class: 'note stats' },
-      `Filled dots: ${samples} random pairs per d_k. Hollow dots: your sentence's words (layer-normalised, ` +
-        `then ${draws} random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend.` +
-        ` At d_k = ${dk}: random ${fmt(at.random.unscaled)} → ${fmt(at.random.scaled)}${mine}`,
-    ),
-    identityNote(projection, { marked: false }),
+    h('p', { class: 'note stats' }, s.t(mine ? 'variance.noteSentence' : 'variance.note', { samples, draws, dk: String(dk), random, mine })),
+    identityNote(projection, s, { marked: false }),
   ]);
 }

@@ -9,7 +9,6 @@
 //   .value: the query row the reader chose; 'input' and 'change' when they choose one
 //           (a click, or ↑/↓ while focused)
 // The data is drawn as it is set: whoever sets it may read the picture at once.
-import { fixed, score, tipLabel } from '../../views/format.js';
 import { FONT_PX, heatmapScene } from '../../views/heatmap.js';
 import { AlElement, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
@@ -39,7 +38,10 @@ const styles = sheet(`
     font-size: 0.8125rem; line-height: 1.35; white-space: nowrap; box-shadow: 0 2px 10px rgb(0 0 0 / 0.2);
     font-variant-numeric: tabular-nums;
   }
+  .tip.below { transform: translate(-50%, 8px); }
   .tip .pair { white-space: normal; overflow-wrap: anywhere; }
+  /* the focused cell's box: what is scrolled into view when the keyboard moves the focus */
+  .cursor { position: absolute; pointer-events: none; visibility: hidden; scroll-margin: 8px; }
   .tip b { font-weight: 650; }
   .legend { display: flex; align-items: center; flex-wrap: wrap; gap: 6px 14px; margin-top: 10px; font-size: 0.75rem; color: var(--_muted); }
   .ramp { display: inline-flex; align-items: center; gap: 6px; }
@@ -64,20 +66,20 @@ export class AttentionHeatmap extends AlElement {
   static template = `
     <p class="empty" hidden></p>
     <div class="scroll">
-      <div class="stage" tabindex="0" role="group" aria-roledescription="heatmap"
-           aria-label="Attention weights heatmap" aria-describedby="help">
+      <div class="stage" tabindex="0" role="group" data-t-attrs="aria-roledescription:heatmap.role aria-label:heatmap.label"
+           aria-describedby="help">
         <canvas class="cells" aria-hidden="true"></canvas>
         <canvas class="overlay" aria-hidden="true"></canvas>
         <div class="tip" hidden></div>
+        <div class="cursor" aria-hidden="true"></div>
       </div>
     </div>
-    <p id="help" class="visually-hidden">Rows are queries, columns are keys. Arrow keys move between cells;
-      moving up or down selects that query's row. The same numbers are in the table that follows.</p>
+    <p id="help" class="visually-hidden" data-t="heatmap.help"></p>
     <p class="visually-hidden" aria-live="polite"></p>
-    <div class="visually-hidden table"><table><caption>Attention weights: rows are queries, columns are keys</caption>
+    <div class="visually-hidden table"><table><caption data-t="heatmap.caption"></caption>
       <thead></thead><tbody></tbody></table></div>
     <div class="legend" aria-hidden="true">
-      <span class="ramp">0 <i></i> 1</span><span class="swatch"><i></i> masked (not a score)</span>
+      <span class="ramp">0 <i></i> 1</span><span class="swatch"><i></i> <span data-t="heatmap.legendMasked"></span></span>
     </div>`;
 
   #data = null;
@@ -94,6 +96,7 @@ export class AttentionHeatmap extends AlElement {
   #stage;
   #overlay;
   #tip;
+  #cursor;
   #live;
   #empty;
   #legend;
@@ -105,6 +108,7 @@ export class AttentionHeatmap extends AlElement {
     this.#stage = this.$('.stage');
     this.#overlay = this.$('canvas.overlay');
     this.#tip = this.$('.tip');
+    this.#cursor = this.$('.cursor');
     this.#live = this.$('[aria-live]');
     this.#empty = this.$('.empty');
     this.#legend = this.$('.legend');
@@ -177,7 +181,7 @@ export class AttentionHeatmap extends AlElement {
     this.#focus.j = Math.min(this.#focus.j, data.m - 1);
     if (this.#hover && (this.#hover.i >= data.n || this.#hover.j >= data.m)) this.#hover = null;
     this.#draw();
-    this.#table.follow(data, TABLE_DELAY_MS);
+    this.#table.follow(data, this.strings, TABLE_DELAY_MS);
   }
 
   get data() {
@@ -198,6 +202,10 @@ export class AttentionHeatmap extends AlElement {
     this.#draw();
   }
 
+  stringsChanged() {
+    if (this.#data) this.#table.follow(this.#data, this.strings, 0);
+  }
+
   // A new scene (data, width or theme changed), then the picture and the tooltip.
   #draw() {
     const data = this.#data;
@@ -207,7 +215,7 @@ export class AttentionHeatmap extends AlElement {
       this.#measure = measurer(`${FONT_PX}px ${this.#theme.font}`);
     }
     if (!this.#width) this.#width = this.clientWidth; // before the first resize observation
-    this.#scene = heatmapScene(data, { width: this.#width, theme: this.#theme, measure: this.#measure });
+    this.#scene = heatmapScene(data, { width: this.#width, theme: this.#theme, measure: this.#measure, strings: this.strings });
     this.#paint();
   }
 
@@ -261,8 +269,21 @@ export class AttentionHeatmap extends AlElement {
     const next = { i: Math.max(0, Math.min(scene.n - 1, to[0])), j: Math.max(0, Math.min(scene.m - 1, to[1])) };
     this.#focus = next;
     if (next.i !== scene.selected) this.#choose(next.i);
+    this.#showFocusedCell();
     this.#paint();
     this.#announce();
+  }
+
+  // The focused cell comes into view: the grid scrolls sideways (a wide heatmap on a phone) and
+  // the page up or down, as little as needed.
+  #showFocusedCell() {
+    const scene = this.#scene;
+    const { i, j } = this.#focus;
+    const style = this.#cursor.style;
+    style.left = `${scene.x0 + j * scene.cell}px`;
+    style.top = `${scene.y0 + i * scene.cell}px`;
+    style.width = style.height = `${scene.cell}px`;
+    this.#cursor.scrollIntoView({ block: 'nearest', inline: 'nearest' });
   }
 
   #choose(i) {
@@ -281,25 +302,36 @@ export class AttentionHeatmap extends AlElement {
     }
     const { i, j } = cell;
     const at = i * scene.m + j;
-    const pair = `<span class="pair"><b>${escapeHtml(tipLabel(scene.queryLabels[i]))}</b> → <b>${escapeHtml(tipLabel(scene.keyLabels[j]))}</b></span>`;
+    const s = this.strings;
+    const pair = `<span class="pair"><b>${escapeHtml(s.tipLabel(scene.queryLabels[i]))}</b> → <b>${escapeHtml(s.tipLabel(scene.keyLabels[j]))}</b></span>`;
     this.#tip.innerHTML = scene.masked[at]
-      ? `${pair}<br>masked: a query sees only earlier keys`
-      : `${pair}<br>weight <b>${fixed(scene.weights[at], 3)}</b><br>score ${score(scene.scores[at])} · q·k ${score(scene.dots?.[at])}`;
+      ? `${pair}<br>${escapeHtml(s.t('heatmap.maskedTip'))}`
+      : `${pair}<br>${escapeHtml(s.t('heatmap.weight'))} <b>${s.fixed(scene.weights[at], 3)}</b><br>` +
+        `${escapeHtml(s.t('heatmap.score'))} ${s.score(scene.scores[at])} · q·k ${s.score(scene.dots?.[at])}`;
     this.#tip.hidden = false;
+    // over the cell, within the part of the grid in view (it may scroll sideways); below the
+    // cell when there is no room above it on the screen
     const half = this.#tip.offsetWidth / 2;
+    const scroller = this.#stage.parentElement;
+    const left = Math.max(half, scroller.scrollLeft + half);
+    const right = Math.min(scene.width, scroller.scrollLeft + scroller.clientWidth) - half;
     const centre = scene.x0 + j * scene.cell + scene.cell / 2;
-    const x = Math.max(half, Math.min(scene.width - half, centre));
+    const x = Math.max(left, Math.min(right, centre));
+    const cellTop = this.#stage.getBoundingClientRect().top + scene.y0 + i * scene.cell;
+    const below = cellTop - this.#tip.offsetHeight - 8 < 0;
+    this.#tip.classList.toggle('below', below);
     this.#tip.style.left = `${x}px`;
-    this.#tip.style.top = `${scene.y0 + i * scene.cell}px`;
+    this.#tip.style.top = `${scene.y0 + (below ? i + 1 : i) * scene.cell}px`;
   }
 
   #announce() {
     const scene = this.#scene;
     if (!scene) return;
     const { i, j } = this.#focus;
+    const s = this.strings;
     const at = i * scene.m + j;
-    const value = scene.masked[at] ? 'masked' : `weight ${fixed(scene.weights[at], 3)}`;
-    this.#live.textContent = `${tipLabel(scene.queryLabels[i])} (query ${i + 1}) to ${tipLabel(scene.keyLabels[j])} (key ${j + 1}): ${value}`;
+    const value = scene.masked[at] ? s.t('heatmap.masked') : s.t('heatmap.cellWeight', { value: s.fixed(scene.weights[at], 3) });
+    this.#live.textContent = s.t('heatmap.cell', { query: s.tipLabel(scene.queryLabels[i]), i: i + 1, key: s.tipLabel(scene.keyLabels[j]), j: j + 1, value });
   }
 }
 
@@ -312,13 +344,15 @@ class WeightsTable {
   #key = '';
   #text = []; // the n·m Text nodes, row-major
   #data = null;
+  #strings = null;
 
   constructor(table) {
     this.#table = table;
   }
 
-  follow(data, delay) {
+  follow(data, strings, delay) {
     this.#data = data;
+    this.#strings = strings;
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
       const idle = window.requestIdleCallback ?? ((callback) => callback());
@@ -334,21 +368,23 @@ class WeightsTable {
     const data = this.#data;
     if (!data) return;
     const { n, m, weights, scores } = data;
-    const key = `${n}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
+    const s = this.#strings;
+    const key = `${s.lang}\u0001${n}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
     const tbody = this.#table.tBodies[0];
     if (key !== this.#key) {
       this.#key = key;
-      const head = data.keyLabels.map((label, j) => `<th scope="col">${escapeHtml(label)} (key ${j + 1})</th>`).join('');
-      this.#table.tHead.innerHTML = `<tr><th scope="col">query \\ key</th>${head}</tr>`;
+      const head = data.keyLabels.map((label, j) => `<th scope="col">${escapeHtml(s.t('heatmap.key', { word: label, index: j + 1 }))}</th>`).join('');
+      this.#table.tHead.innerHTML = `<tr><th scope="col">${escapeHtml(s.t('heatmap.corner'))}</th>${head}</tr>`;
       tbody.innerHTML = data.queryLabels
-        .map((label, i) => `<tr><th scope="row">${escapeHtml(label)} (query ${i + 1})</th>${'<td> </td>'.repeat(m)}</tr>`)
+        .map((label, i) => `<tr><th scope="row">${escapeHtml(s.t('heatmap.query', { word: label, index: i + 1 }))}</th>${'<td> </td>'.repeat(m)}</tr>`)
         .join('');
       this.#text = [];
       for (const row of tbody.rows) for (let j = 1; j < row.cells.length; j++) this.#text.push(row.cells[j].firstChild);
     }
     const text = this.#text;
+    const masked = s.t('heatmap.masked');
     for (let at = 0; at < n * m; at++) {
-      const value = scores[at] === -Infinity ? 'masked' : fixed(weights[at], 3);
+      const value = scores[at] === -Infinity ? masked : s.fixed(weights[at], 3);
       if (text[at].data !== value) text[at].data = value;
     }
   }

@@ -7,31 +7,41 @@
 // State flows one way: controls → settings (web/lab/settings.js) → state (web/lab/state.js:
 // inputs.js builds Q, K, V with the engine, results.js computes the result) → views (the
 // elements below, which only draw what they are given) → 'change'. Each render does those steps
-// in that order, one method each; loading the engine and the words is web/lab/assets.js.
+// in that order, one method each; loading the engine and the words is web/lab/assets.js. A
+// result is computed only once every word of the settings is known or unknown: while a word's
+// vectors load, its chip says so and the previous result stays.
 // Public API for lesson scripts: `state`, the 'change' event (and its older name 'statechange'),
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
-import { covers, loadCore, loadFullVocab } from '../../lab/assets.js';
+import { loadEngine, loadingWords, pageVocab } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
-import { ATTRIBUTES, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
+import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
+import { languageFor, onLanguageChange, speaks } from '../../i18n/dom.js';
+import { loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement, escapeHtml, setHidden, setText } from '../base.js';
+import { AlElement, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
 import './probability-bars.js';
 import './token-chips.js';
 
+// The summary a screen reader hears is spoken once input has settled this long (a slider drag
+// says its last value only).
+const SUMMARY_DELAY_MS = 600;
+
 const styles = sheet(`
-  :host { display: block; font-family: var(--_font); color: var(--_text); line-height: 1.45; }
+  /* its own background: the text between the cards stays readable on a host page of any colour
+     (a dark lab on a white page, say) */
+  :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg); line-height: 1.45; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
   /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
   .card { background: var(--_surface); border: 1px solid var(--_border); border-radius: 12px; padding: 16px; min-width: 0;
     contain: layout style; }
   h2, .title { display: block; margin: 0 0 4px; font-size: 1rem; font-weight: 650; letter-spacing: 0.005em; }
   .card > .hint { margin: 0 0 12px; }
-  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
+  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_control); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
   .text:focus-visible { outline-offset: 0; border-color: var(--_focus); }
   .tokens { display: grid; gap: 10px; }
   .tokens .title { margin: 0; }
@@ -60,51 +70,51 @@ const styles = sheet(`
   .probe .note { margin-bottom: 10px; }
   #bars-title { overflow-wrap: anywhere; }
   .foot { margin: 0; text-align: right; }
+  /* words of the settings are loading: the result on show is the previous one */
+  .lab[aria-busy="true"] :is(.main, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
   .alert { margin: 0; }
 `);
 
-const LOADING = 'Loading word vectors…';
 // The settings the controls show and set.
 const CONTROLLED = ['projection', 'dk', 'seed', 'scaled', 'temperature', 'causal', 'positional'];
 
 export class AttentionLab extends AlElement {
-  static observedAttributes = ATTRIBUTES;
+  static observedAttributes = [...ATTRIBUTES, 'lang'];
   static styles = [styles];
   static template = `
     <div class="lab">
       <section class="card tokens">
-        <label class="title" for="sentence">Tokens</label>
+        <label class="title" for="sentence" data-t="lab.tokens"></label>
         <input id="sentence" class="text" type="text" autocomplete="off" spellcheck="false" aria-describedby="sentence-hint">
-        <p class="hint note" id="sentence-hint">Type a sentence: it is split into lower-case words and punctuation, one chip each.
-          Choose a chip to see where it looks; double-click (or press Enter on) a chip to edit it.</p>
+        <p class="hint note" id="sentence-hint" data-t="lab.tokensHint"></p>
+        <p class="note english" hidden></p>
         <token-chips></token-chips>
         <p class="note oov" hidden></p>
-        <p class="note truncated" hidden>Only the first ${MAX_TOKENS} tokens are used.</p>
-        <p class="note long" hidden>Tokens longer than ${LABEL_CHARS} characters are shown cut, ending in “…”: their tooltips
-          show more, and the heatmap’s table reads them in full.</p>
+        <p class="note truncated" hidden></p>
+        <p class="note long" hidden></p>
       </section>
       <p class="alert" role="alert"></p>
       <div class="main">
-        <section class="card controls" aria-labelledby="controls-title">
-          <h2 id="controls-title">Settings</h2>
+        <section class="card controls">
+          <h2 id="controls-title" data-t="lab.settings"></h2>
           <attention-controls></attention-controls>
         </section>
-        <section class="card heat" aria-labelledby="heat-title">
-          <h2 id="heat-title">Attention weights</h2>
-          <p class="hint">Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.</p>
+        <section class="card heat">
+          <h2 id="heat-title" data-t="lab.weights"></h2>
+          <p class="hint" data-t="lab.weightsHint"></p>
           <attention-heatmap></attention-heatmap>
         </section>
-        <section class="card bars" aria-labelledby="bars-title">
-          <h2 id="bars-title">Where the selected token looks</h2>
-          <p class="hint" id="bars-hint">Select a row in the heatmap or a chip.</p>
+        <section class="card bars">
+          <h2 id="bars-title" data-t="lab.barsTitle"></h2>
+          <p class="hint" id="bars-hint" data-t="lab.barsHint"></p>
           <probability-bars id="bars"></probability-bars>
         </section>
       </div>
       <div class="lower">
-        <section class="card probe" aria-labelledby="probe-title">
-          <h2 id="probe-title">Cross-attention probe</h2>
-          <p class="hint">One extra query word (n = 1) attends over the sentence’s tokens (m keys).</p>
-          <div class="probe-field"><label for="probe">Probe word</label>
+        <section class="card probe">
+          <h2 id="probe-title" data-t="lab.probe"></h2>
+          <p class="hint" data-t="lab.probeHint"></p>
+          <div class="probe-field"><label for="probe" data-t="lab.probeWord"></label>
             <input id="probe" class="text" type="text" autocomplete="off" spellcheck="false"></div>
           <p class="note probe-note" hidden></p>
           <probability-bars id="probe-bars"></probability-bars>
@@ -112,6 +122,7 @@ export class AttentionLab extends AlElement {
         <section class="card paste"><vector-paste></vector-paste></section>
       </div>
       <p class="hint foot"></p>
+      <p class="visually-hidden spoken" aria-live="polite" aria-atomic="true"></p>
     </div>`;
 
   #store = createStore();
@@ -120,9 +131,12 @@ export class AttentionLab extends AlElement {
   #pipeline = null;
   #state = null;
   #loading = null;
-  #fullRequested = false;
   #preparing = null; // the seed whose projections are being computed in idle time
-  #oovHtml = '';
+  #oovShown = '';
+  #summarized = null; // the settings the last summary spoke of
+  #summaryTimer = 0;
+  #language = null; // the language asked for (its strings may still be loading)
+  #stopWatching = null;
   #resolveReady;
   #els;
 
@@ -135,8 +149,10 @@ export class AttentionLab extends AlElement {
     super();
     const $ = (selector) => this.$(selector);
     this.#els = {
+      lab: $('.lab'),
       sentence: $('#sentence'),
       chips: $('token-chips'),
+      english: $('.note.english'),
       oov: $('.note.oov'),
       truncated: $('.note.truncated'),
       long: $('.note.long'),
@@ -151,12 +167,18 @@ export class AttentionLab extends AlElement {
       probeBars: $('#probe-bars'),
       paste: $('vector-paste'),
       foot: $('.foot'),
+      summary: $('.spoken'),
     };
-    for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = LOADING;
+    this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
   }
 
   attributeChangedCallback(name, _previous, value) {
+    if (name === 'lang') {
+      if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: en, nb.`);
+      if (this.isConnected) this.#chooseLanguage();
+      return;
+    }
     const warning = applyAttribute(this.#store, name, value);
     if (warning) console.warn(warning);
     if (name === 'theme') this.#els.heatmap.themeChanged();
@@ -164,7 +186,40 @@ export class AttentionLab extends AlElement {
 
   connectedCallback() {
     super.connectedCallback();
-    this.#loading ??= this.#load();
+    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
+    const words = this.#chooseLanguage();
+    this.#loading ??= this.#load(words);
+  }
+
+  disconnectedCallback() {
+    this.#stopWatching?.();
+    clearTimeout(this.#summaryTimer);
+  }
+
+  /** The language the lab speaks (en or nb; see web/i18n/dom.js for how it is chosen). */
+  get language() {
+    return this.#language ?? this.strings.lang;
+  }
+
+  // The language the lab should speak now; its strings when they have loaded. Returns that promise.
+  #chooseLanguage() {
+    const language = languageFor(this);
+    if (language === this.#language) return loadStrings(language);
+    this.#language = language;
+    const loading = loadStrings(language);
+    loading.then((strings) => {
+      if (this.#language === language) this.strings = strings;
+    });
+    return loading;
+  }
+
+  // The words go to every element inside, then everything is drawn again in them.
+  stringsChanged() {
+    const e = this.#els;
+    for (const view of [e.chips, e.controls, e.heatmap, e.bars, e.probeBars]) view.strings = this.strings;
+    if (customElements.get('vector-paste')) e.paste.strings = this.strings; // else once it has loaded
+    this.#showFoot();
+    this.dispatchEvent(new Event('languagechange'));
   }
 
   /**
@@ -191,7 +246,7 @@ export class AttentionLab extends AlElement {
     return this.#engine;
   }
 
-  /** The vocabulary in use: first the default sentence's words (partial: true), then all of GloVe's. */
+  /** The page's vocabulary (web/core/vocab.js createVocab): words load as sentences need them. */
   get vocab() {
     return this.#vocab;
   }
@@ -229,21 +284,54 @@ export class AttentionLab extends AlElement {
   render() {
     const s = this.#store.get();
     this.#showSettings(s);
-    if (this.#vocab && !covers(this.#vocab, s)) this.#needFullVocab(); // drawn again when it arrives
-    if (!this.#pipeline || !covers(this.#vocab, s)) return this.#showControls(s, this.#state);
+    const loading = this.#vocab ? this.#needWords(s) : [];
+    setBusy(this.#els.lab, loading.length > 0);
+    if (!this.#pipeline || loading.length > 0) {
+      this.#showLoading(s, loading);
+      return this.#showControls(s, this.#state);
+    }
     const state = this.#compute(s);
     if (!state) return;
     this.#showState(state);
     this.#publish(state);
   }
 
+  // The words of `s` still loading, whose buckets are asked for (drawn again when they arrive).
+  #needWords(s) {
+    const loading = loadingWords(this.#vocab, s);
+    if (loading.length > 0) {
+      this.#vocab.load(loading).then(
+        () => this.invalidate(),
+        (error) => this.#showError(this.strings.t('lab.wordsFailed', { message: messageOf(error, this.strings) })),
+      );
+    }
+    return loading;
+  }
+
+  // While words load: their chips say so (the others as known or not), the last result stays.
+  #showLoading(s, loading) {
+    if (s.projection === 'pasted') return;
+    const vocab = this.#vocab;
+    this.#els.chips.status = vocab ? s.tokens.map((token) => vocab.status(token)) : s.tokens.map(() => 'loading');
+    if (loading.length > 0) {
+      this.#showNote('note loading', loading.join('\u0000'), () => withNodes(this.strings.t('lab.loadingWords'), { list: this.#wordList(loading) }).flat());
+    }
+  }
+
   // The settings as they are, before anything is computed: the fields and the chips.
   #showSettings(s) {
     const e = this.#els;
+    const t = this.strings.t;
     if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
     if (this.shadowRoot.activeElement !== e.probe && e.probe.value !== s.probe) e.probe.value = s.probe;
+    // the words are English: a reader of another language is told so, with a sentence to try
+    setHidden(e.english, this.strings.lang === 'en');
+    if (this.strings.lang !== 'en') setText(e.english, t('lab.englishWords', { example: DEFAULT_SENTENCE }));
     setHidden(e.truncated, !s.truncated);
-    setHidden(e.long, !s.tokens.some((token) => token.length > LABEL_CHARS));
+    if (s.truncated) setText(e.truncated, t('lab.truncated', { count: MAX_TOKENS }));
+    const long = s.tokens.some((token) => token.length > LABEL_CHARS);
+    setHidden(e.long, !long);
+    if (long) setText(e.long, t('lab.long', { count: LABEL_CHARS }));
     e.chips.tokens = s.tokens;
   }
 
@@ -255,7 +343,7 @@ export class AttentionLab extends AlElement {
       return state;
     } catch (error) {
       this.#showControls(s, this.#state);
-      this.#showError(`${error.message} Showing the previous result.`);
+      this.#showError(this.strings.t('lab.previous', { message: messageOf(error, this.strings) }));
       return null;
     }
   }
@@ -268,44 +356,57 @@ export class AttentionLab extends AlElement {
   // The views of a state: every element is handed its part.
   #showState(state) {
     const e = this.#els;
+    const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
-    e.chips.known = s.projection === 'pasted' ? null : state.tokens.map((token) => token.known);
+    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (token.known ? 'known' : 'unknown'));
     e.chips.selected = selected;
     this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
-    setText(e.barsTitle, `Where “${shortLabel(queryLabels[selected])}” looks`);
-    setText(e.barsHint, `Query ${selected + 1} of ${n}: its weight on each key. Select another row in the heatmap or a chip.`);
+    setText(e.barsTitle, t('lab.barsTitleWord', { word: shortLabel(queryLabels[selected]) }));
+    setText(e.barsHint, t('lab.barsHintRow', { index: selected + 1, count: n }));
     e.bars.data = queryRow(state);
     if (probe) e.probeBars.data = probeRow(state);
-    else e.probeBars.message = s.projection === 'pasted' ? 'The probe needs word vectors: choose Identity or Random.' : 'Type a probe word.';
+    else e.probeBars.message = t(s.projection === 'pasted' ? 'lab.probeNeedsWords' : 'lab.probeEmpty');
     setHidden(e.probeNote, !probe || probe.known);
-    if (probe && !probe.known) e.probeNote.innerHTML = `<b>${escapeHtml(shortLabel(probe.text))}</b> is not in vocabulary: it gets a fixed random vector made from its spelling.`;
+    if (probe && !probe.known) e.probeNote.replaceChildren(...withNodes(t('lab.probeUnknown'), { word: bold(shortLabel(probe.text)) }));
   }
 
   #showUnknownWords(state) {
-    const note = this.#els.oov;
+    const t = this.strings.t;
     if (state.projection === 'pasted') {
-      this.#oovHtml = '';
-      note.hidden = false;
-      note.className = 'note';
-      note.textContent = 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.';
+      this.#showNote('note', 'pasted', () => [t('lab.pastedInUse')]);
       return;
     }
-    if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = state.unknown;
-    setHidden(note, unknown.length === 0);
-    if (unknown.length > 0) {
-      const list = unknown.slice(0, 8).map((w) => `<b>${escapeHtml(shortLabel(w))}</b>`).join(', ');
-      const more = unknown.length > 8 ? ` and ${unknown.length - 8} more` : '';
-      const html = `Not in vocabulary: ${list}${more}. Each gets a fixed random vector made from its spelling.`;
-      if (this.#oovHtml !== html) note.innerHTML = this.#oovHtml = html;
-    }
+    if (unknown.length === 0) return this.#showNote('note oov', '', null);
+    this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
+  }
+
+  // The note under the chips: its kind (class), and its contents as nodes — made only when the
+  // kind, `key` (what they say) or the language changed; hidden when `nodes` is null.
+  #showNote(className, key, nodes) {
+    const note = this.#els.oov;
+    if (note.className !== className) note.className = className;
+    setHidden(note, !nodes);
+    const shown = `${className}\u0000${this.strings.lang}\u0000${key}`;
+    if (!nodes || this.#oovShown === shown) return;
+    this.#oovShown = shown;
+    note.replaceChildren(...nodes());
+  }
+
+  // "a, b and 3 more": up to 8 words in the language's own list, each word in bold.
+  #wordList(list) {
+    const words = list.slice(0, 8).map(shortLabel);
+    if (list.length > 8) words.push(this.strings.t('lab.unknownMore', { count: list.length - 8 }));
+    const parts = new Intl.ListFormat(this.strings.lang, { type: 'conjunction' }).formatToParts(words);
+    return parts.map((part, i) => (part.type === 'element' && !(list.length > 8 && i === parts.length - 1) ? bold(part.value) : part.value));
   }
 
   // The new state goes out: the property, the events, the first-result marks, and idle work.
   #publish(state) {
     this.#state = state;
+    this.#summarize();
     this.dispatchEvent(new Event('change', { bubbles: true }));
     this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
     if (state.projection === 'random') this.#prepareProjections(state.settings.seed);
@@ -315,51 +416,75 @@ export class AttentionLab extends AlElement {
       performance.mark('attention-lab:first-result');
       resolve(this);
       // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
-      // The full vocabulary and <vector-paste> (a closed panel below the bars, and its parser)
-      // are fetched after that frame: they never delay the first bars.
+      // <vector-paste> (a closed panel below the bars, and its parser) is fetched after that
+      // frame: it never delays the first bars.
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
         setTimeout(() => {
-          this.#needFullVocab();
-          import('./vector-paste.js');
+          import('./vector-paste.js').then(() => {
+            this.#els.paste.strings = this.strings;
+          });
         });
       });
     }
+  }
+
+  // A message in place of the heatmap and the bars (while loading, or when nothing can be drawn).
+  #showMessage(key) {
+    const e = this.#els;
+    for (const view of [e.heatmap, e.bars, e.probeBars]) view.message = this.strings.t(key);
+  }
+
+  // Once input settles: what changed since the last summary, and where the selected query now
+  // puts its largest weight, for a screen reader (a polite live region). The first state is the
+  // page's own and is not spoken; a change of nothing the learner set (the full vocabulary
+  // arriving) neither.
+  #summarize() {
+    if (!this.#summarized) {
+      this.#summarized = this.#state.settings;
+      return;
+    }
+    clearTimeout(this.#summaryTimer);
+    this.#summaryTimer = setTimeout(() => {
+      const state = this.#state;
+      const change = describeChange(this.#summarized, state, this.strings);
+      this.#summarized = state.settings;
+      if (change) setText(this.#els.summary, summaryOf(state, change, this.strings));
+    }, SUMMARY_DELAY_MS);
   }
 
   #showError(message) {
     if (this.#els.alert.textContent !== message) this.#els.alert.textContent = message;
   }
 
-  // ---- loading: the engine, then the words ------------------------------------------------
+  // ---- loading: the engine and the words, in parallel ------------------------------------
 
-  #load() {
-    return loadCore()
-      .then(async ({ engine, words }) => {
+  // The first result waits for the words of the lab's language too (they load in parallel); the
+  // sentence's word vectors are asked for at once, while the engine compiles.
+  #load(words) {
+    this.#vocab = pageVocab();
+    this.invalidate();
+    return Promise.all([loadEngine(), words.catch(() => null)])
+      .then(([engine]) => {
         this.#engine = engine;
-        this.#useVocab(words ?? (await loadFullVocab()));
+        this.#pipeline = new LabPipeline(engine, this.#vocab);
+        this.#showFoot();
+        this.render();
       })
       .catch((error) => this.#failed(error));
   }
 
-  #useVocab(vocab) {
-    this.#vocab = vocab;
-    this.#pipeline = new LabPipeline(this.#engine, vocab);
-    this.#els.foot.textContent =
-      `Core: WebAssembly ${this.#engine.simd ? 'SIMD' : '(scalar)'} · ` +
-      (vocab.partial ? 'loading the GloVe vocabulary…' : `${vocab.size.toLocaleString('en')} GloVe words, ${vocab.dim}-d`);
-    this.render();
-  }
-
-  #needFullVocab() {
-    if (this.#fullRequested) return;
-    this.#fullRequested = true;
-    loadFullVocab().then((vocab) => this.#useVocab(vocab), (error) => this.#failed(error));
+  #showFoot() {
+    const engine = this.#engine;
+    const vocab = this.#vocab;
+    if (!engine || !vocab) return;
+    const t = this.strings.t;
+    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words: t('lab.words', { count: vocab.size, dim: vocab.dim }) }));
   }
 
   #failed(error) {
-    this.#showError(`Could not load the attention core or the word vectors: ${error.message}`);
-    if (!this.#state) for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = 'Not available.';
+    this.#showError(this.strings.t('lab.loadFailed', { message: messageOf(error, this.strings) }));
+    if (!this.#state) this.#showMessage('lab.notAvailable');
   }
 
   // In idle time, one d_k stop at a time: the random projections of the other stops.
@@ -373,6 +498,52 @@ export class AttentionLab extends AlElement {
     };
     idle(step);
   }
+}
+
+function setBusy(element, busy) {
+  if ((element.getAttribute('aria-busy') === 'true') !== busy) element.setAttribute('aria-busy', String(busy));
+}
+
+// What the learner changed between two settings, in words ("Scale by √d_k off, d_k = 1024"), or ''.
+function describeChange(before, state, strings) {
+  const after = state.settings;
+  const t = strings.t;
+  const changes = [];
+  if (before.projection !== after.projection || (after.projection === 'pasted' && before.pasted !== after.pasted))
+    changes.push(t('lab.changeProjection', { value: t(`controls.${after.projection}`) }));
+  if (before.tokens !== after.tokens && after.projection !== 'pasted') changes.push(t('lab.changeTokens', { count: after.tokens.length }));
+  if (before.dk !== after.dk && after.projection === 'random') changes.push(t('lab.changeDk', { value: String(after.dk) }));
+  if (before.scaled !== after.scaled) changes.push(t(after.scaled ? 'lab.changeScaledOn' : 'lab.changeScaledOff'));
+  if (before.temperature !== after.temperature) changes.push(t('lab.changeTemperature', { value: strings.fmt(after.temperature) }));
+  if (before.causal !== after.causal) changes.push(t(after.causal ? 'lab.changeCausalOn' : 'lab.changeCausalOff'));
+  if (before.positional !== after.positional) changes.push(t(after.positional ? 'lab.changePositionalOn' : 'lab.changePositionalOff'));
+  if (before.seed !== after.seed && after.projection === 'random') changes.push(t('lab.changeSeed', { value: String(after.seed) }));
+  if (before.selected !== after.selected) changes.push(t('lab.changeQuery', { word: strings.tipLabel(state.queryLabels[state.selected]) }));
+  if (before.probe !== after.probe) changes.push(t('lab.changeProbe', { word: after.probe }));
+  return changes.length ? strings.list(changes) : '';
+}
+
+// The selected query's row in words: the key of its largest weight (as the bars mark it), and its entropy.
+function summaryOf(state, change, strings) {
+  const { m, selected, result, queryLabels, keyLabels } = state;
+  const word = strings.tipLabel(queryLabels[selected]);
+  const max = result.maxWeight[selected];
+  const weights = result.weights.subarray(selected * m, (selected + 1) * m);
+  const j = max > 0 ? weights.indexOf(max) : -1;
+  if (j < 0) return strings.t('lab.summaryMasked', { change, word });
+  return strings.t('lab.summary', {
+    change,
+    word,
+    weight: strings.fixed(max, 2),
+    key: strings.tipLabel(keyLabels[j]),
+    entropy: strings.fixed(result.entropy[selected], 2),
+  });
+}
+
+function bold(text) {
+  const b = document.createElement('b');
+  b.textContent = text;
+  return b;
 }
 
 customElements.define('attention-lab', AttentionLab);

@@ -15,8 +15,6 @@
 //            detached canvas of their own, redrawn only when they, the selected row, the layout
 //            or the theme change: a slider input redraws the cells alone. Text drawn here forces
 //            no layout (a font set on a canvas in the page would bring style and layout up to date).
-import { fixed } from '../../views/format.js';
-
 export class HeatmapPainter {
   #cells;
   #overlay;
@@ -160,7 +158,7 @@ export class HeatmapPainter {
           const at = i * m + j;
           if (mask[at]) continue;
           ctx.fillStyle = palette.ink[levels[at]];
-          ctx.fillText(fixed(weights[at], 2), x0 + j * cell + (cell - gap) / 2, y0 + i * cell + (cell - gap) / 2 + 0.5);
+          ctx.fillText(scene.strings.fixed(weights[at], 2), x0 + j * cell + (cell - gap) / 2, y0 + i * cell + (cell - gap) / 2 + 0.5);
         }
       }
     }

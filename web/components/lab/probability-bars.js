@@ -1,7 +1,7 @@
 // <probability-bars>: one query's attention weights over the keys, one bar per key, drawn from
-// the scene of web/views/bars.js. Every bar is a role="meter" (0…1, aria-valuenow = the weight,
-// the key token in its name), followed by the row's sum, entropy and largest weight — all
-// numbers from the engine.
+// the scene of web/views/bars.js. Every bar is a role="meter" (0…1, aria-valuenow = the weight
+// as a plain decimal, the key token in its name), followed by the row's sum, entropy and largest
+// weight — all numbers from the engine.
 //
 //   bars.data = { labels, weights, scores, rowSum, entropy, maxWeight, known }  (web/lab/state.js queryRow)
 //
@@ -59,13 +59,14 @@ export class ProbabilityBars extends AlElement {
     <p class="empty" hidden></p>
     <div class="rows" role="list"></div>
     <dl class="summary" hidden>
-      <div><dt>Σ weights</dt><dd data-k="sum"></dd></div>
-      <div><dt>entropy</dt><dd data-k="entropy"></dd></div>
-      <div><dt>max weight</dt><dd data-k="max"></dd></div>
+      <div><dt data-t="bars.sum"></dt><dd data-k="sum"></dd></div>
+      <div><dt data-t="bars.entropy"></dt><dd data-k="entropy"></dd></div>
+      <div><dt data-t="bars.max"></dt><dd data-k="max"></dd></div>
     </dl>`;
 
   #rows = []; // per key: its elements, what it should show and what it shows (see #resize)
   #scene = null;
+  #row = null;
   #labelEm = NaN;
   #list;
   #summary;
@@ -108,7 +109,12 @@ export class ProbabilityBars extends AlElement {
   }
 
   set data(row) {
-    this.#show(barsScene(row));
+    this.#row = row;
+    this.#show(barsScene(row, this.strings));
+  }
+
+  stringsChanged() {
+    if (this.#row && this.#scene) this.#show(barsScene(this.#row, this.strings));
   }
 
   /** The scene on screen (web/views/bars.js), or null while a message shows. */
@@ -135,7 +141,7 @@ export class ProbabilityBars extends AlElement {
       if (r.weight !== want.weight || r.masked !== want.masked) {
         r.weight = want.weight;
         r.masked = want.masked;
-        r.meter.setAttribute('aria-valuenow', String(want.weight));
+        r.meter.setAttribute('aria-valuenow', want.valueNow);
       }
       if (r.valueText !== want.valueText) {
         r.valueText = want.valueText;

@@ -5,6 +5,7 @@
 //   .value   { q, k, v }: the text of the three fields (as a text field's value)
 //   .vectors the last good paste: parseVectors' result (web/lab/paste.js), or null
 //   'input' and 'change' when the reader uses a good paste ("Use these vectors", "Example")
+import { messageOf } from '../../i18n/i18n.js';
 import { parseVectors } from '../../lab/paste.js';
 import { AlElement } from '../base.js';
 import { sheet } from '../theme.js';
@@ -16,7 +17,7 @@ const styles = sheet(`
   .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
   label { display: grid; gap: 4px; font-weight: 600; font-size: 0.875rem; }
   label .hint { font-weight: 400; }
-  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_border); border-radius: 6px;
+  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_control); border-radius: 6px;
     background: var(--_bg); font-family: var(--_mono); font-size: 0.8125rem; line-height: 1.45; tab-size: 4; }
   textarea[aria-invalid="true"] { border-color: var(--_danger); box-shadow: 0 0 0 1px var(--_danger); }
   .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-top: 10px; }
@@ -36,18 +37,16 @@ export class VectorPaste extends AlElement {
   static styles = [styles];
   static template = `
       <details>
-        <summary>Bring your own vectors</summary>
-        <p class="hint">One row per token: numbers separated by commas or spaces, optionally after a label
-          (<code>cat, 1, 0, 0.5</code>), or JSON such as <code>[[1, 0], [0, 1]]</code>. Q and K need the same width d<sub>k</sub>;
-          V, if given, one row per key.</p>
+        <summary data-t="paste.title"></summary>
+        <p class="hint" data-t-html="paste.helpHtml"></p>
         <form class="grid" novalidate>
-          <label>Q <span class="hint">queries (n × d<sub>k</sub>)</span><textarea name="q" spellcheck="false" autocomplete="off"></textarea></label>
-          <label>K <span class="hint">keys (m × d<sub>k</sub>)</span><textarea name="k" spellcheck="false" autocomplete="off"></textarea></label>
-          <label>V <span class="hint">values (m × d<sub>v</sub>), optional</span><textarea name="v" spellcheck="false" autocomplete="off"></textarea></label>
+          <label>Q <span class="hint" data-t-html="paste.qHtml"></span><textarea name="q" spellcheck="false" autocomplete="off"></textarea></label>
+          <label>K <span class="hint" data-t-html="paste.kHtml"></span><textarea name="k" spellcheck="false" autocomplete="off"></textarea></label>
+          <label>V <span class="hint" data-t-html="paste.vHtml"></span><textarea name="v" spellcheck="false" autocomplete="off"></textarea></label>
         </form>
         <div class="actions">
-          <button type="button" class="primary" data-action="use">Use these vectors</button>
-          <button type="button" data-action="example">Example</button>
+          <button type="button" class="primary" data-action="use" data-t="paste.use"></button>
+          <button type="button" data-action="example" data-t="paste.example"></button>
           <span class="status" aria-live="polite"></span>
         </div>
         <p class="alert" role="alert"></p>
@@ -57,6 +56,7 @@ export class VectorPaste extends AlElement {
   #alert;
   #status;
   #vectors = null;
+  #error = null; // the last problem shown, kept to show it again in another language
 
   constructor() {
     super();
@@ -104,15 +104,15 @@ export class VectorPaste extends AlElement {
     try {
       parsed = parseVectors(this.value);
     } catch (error) {
-      this.#alert.textContent = `${error.message} The previous vectors are still in use.`;
+      this.#error = error;
       const field = error.matrix && this.#fields[error.matrix.toLowerCase()];
       field?.setAttribute('aria-invalid', 'true');
-      this.#status.textContent = '';
+      this.#showStatus();
       return false;
     }
-    this.#alert.textContent = '';
-    this.#status.textContent = `Using ${parsed.n} quer${parsed.n === 1 ? 'y' : 'ies'} × ${parsed.m} key${parsed.m === 1 ? '' : 's'}, d_k = ${parsed.d}${parsed.v ? `, d_v = ${parsed.dv}` : ''}.`;
+    this.#error = null;
     this.#vectors = parsed;
+    this.#showStatus();
     this.emit('input');
     this.emit('change');
     return true;
@@ -121,6 +121,20 @@ export class VectorPaste extends AlElement {
   /** Shows an error that arose later (e.g. the core rejected the pasted numbers). */
   set error(message) {
     this.#alert.textContent = message;
+  }
+
+  stringsChanged() {
+    this.#showStatus();
+  }
+
+  // The alert and the status line, in the language of now.
+  #showStatus() {
+    const s = this.strings;
+    this.#alert.textContent = this.#error ? s.t('paste.stillInUse', { message: messageOf(this.#error, s) }) : '';
+    const v = this.#vectors;
+    this.#status.textContent = v && !this.#error
+      ? s.t('paste.using', { queries: { key: 'paste.queries', params: { count: v.n } }, keys: { key: 'paste.keys', params: { count: v.m } }, d: v.d, dv: v.v ? { key: 'paste.dv', params: { dv: v.dv } } : '' })
+      : '';
   }
 }
 

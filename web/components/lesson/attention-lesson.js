@@ -14,7 +14,9 @@
 //
 // Light DOM (no shadow root): the page styles the sections, and the instruments stay
 // addressable as document.querySelector('variance-lab') etc. Attributes: `for`,
-// `heading-level` (1–6, default 2), `loading="eager"`, `theme` (light, dark or auto, as the lab's).
+// `heading-level` (1–6, default 2), `loading="eager"`, `theme` (light, dark or auto, as the lab's),
+// `lang` (as the lab's; without it the lesson speaks the language of the lab it follows, and each
+// section it writes carries that lang).
 //
 // Lazy by design, so the lab stays fast: an instrument's module (KaTeX included) is imported
 // only when its section comes near the viewport, and a new state reaches an instrument only
@@ -22,20 +24,20 @@
 // slider drag), after the next frame (the lab paints first) and in idle time, one instrument per
 // idle callback. loading="eager" draws every instrument (still after the frame and in idle
 // time), for a page that is only the lesson. `pending` is true while a drawing is due.
+import { languageFor, onLanguageChange } from '../../i18n/dom.js';
+import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../views/format.js';
-import { h, toDom } from '../../views/h.js';
+import { h, subscripts, toDom } from '../../views/h.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
 
-const sub = (text) => h('sub', {}, text);
-
-// The order of the lesson: tag, section id, title, the model's results for it.
+// The order of the lesson: tag, section id, title (a key of the string tables), the model's results for it.
 const SECTIONS = [
-  { tag: 'variance-lab', id: 'claim-1', title: ['1 · The variance of q·k grows with d', sub('k')], part: 'variance' },
-  { tag: 'saturation-plot', id: 'claim-2', title: '2 · Unscaled scores make softmax extremely peaked', part: 'saturation' },
-  { tag: 'gradient-view', id: 'claim-3', title: '3 · A saturated softmax passes back almost no gradient', part: 'gradient' },
-  { tag: 'step-by-step', id: 'claim-4', title: '4 · Step by step: each row becomes a probability distribution', part: 'step' },
-  { tag: 'overflow-demo', id: 'overflow', title: 'Temperature, and why softmax subtracts the max', part: 'overflow' },
-  { tag: 'multi-head-view', id: 'heads', title: 'Several heads', part: 'heads' },
+  { tag: 'variance-lab', id: 'claim-1', title: 'lesson.claim1', part: 'variance' },
+  { tag: 'saturation-plot', id: 'claim-2', title: 'lesson.claim2', part: 'saturation' },
+  { tag: 'gradient-view', id: 'claim-3', title: 'lesson.claim3', part: 'gradient' },
+  { tag: 'step-by-step', id: 'claim-4', title: 'lesson.claim4', part: 'step' },
+  { tag: 'overflow-demo', id: 'overflow', title: 'lesson.overflow', part: 'overflow' },
+  { tag: 'multi-head-view', id: 'heads', title: 'lesson.heads', part: 'heads' },
 ];
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
 
@@ -53,36 +55,32 @@ export function headingLevel(text) {
   return DEFAULT_HEADING_LEVEL;
 }
 
-/** The sentence saying how the instruments follow the lab's `state`, as view nodes. */
-export function followingStatus(state) {
+/** The sentence saying how the instruments follow the lab's `state`, as view nodes, in `strings`' language. */
+export function followingStatus(state, strings = english()) {
   const { n, m, d } = state;
+  const t = (key, params) => strings.t(key, params);
+  // the table's words with d_k written as d with a subscript; the learner's word stays as typed
+  const rich = (text, nodes = {}) => withNodes(text, nodes, subscripts);
   const setting = [
-    state.scaled ? ['scaled by 1/√d', sub('k')] : h('b', {}, 'unscaled'),
-    `, seed ${state.settings.seed}, T = ${state.temperature}`,
-    state.causal ? ', causal' : '',
+    state.scaled ? rich(t('lesson.statusScaled')) : h('b', {}, t('lesson.statusUnscaled')),
+    t('lesson.statusSeed', { seed: String(state.settings.seed), t: strings.fmt(state.temperature) }),
+    state.causal ? t('lesson.statusCausal') : '',
   ];
-  const query = `query “${shortLabel(state.queryLabels[state.selected])}”`;
-  const rowViews = 'the gradient, step-by-step and overflow views use the lab’s own Q and K';
+  const query = rich(t('lesson.statusQuery'), { word: shortLabel(state.queryLabels[state.selected]) });
+  const rowViews = t('lesson.rowViews');
   if (state.projection === 'pasted')
-    return h('p', { class: 'lesson-status' }, [
-      `Following the lab: your pasted Q (${n} × ${d}) and K (${m} × ${d}), ${query}, `, setting, `; ${rowViews}. `,
-      'The sweeps over d', sub('k'), ' and the heads need word vectors: choose Identity or Random.',
-    ]);
-  const t = Math.min(n, LESSON_MAX_TOKENS);
-  const cut = n > t ? ` (the sweeps take the first ${t} of ${n})` : '';
-  const where =
-    state.projection === 'random'
-      ? ['d', sub('k'), ` = ${d}, as in the lab; ${rowViews}, and the sweeps over d`, sub('k'), ' use the lab’s Random projection at every width']
-      : [`the lab is on Identity (q = k = the 100-d word vectors, d = ${d}): ${rowViews}; the sweeps over d`, sub('k'),
-          ' show seeded random projections of the same words (the lab’s Random mode), ◆ marking the lab’s own row'];
-  return h('p', { class: 'lesson-status' }, [`Following the lab: ${n} tokens${cut}, ${query}, `, setting, '; ', where, '.']);
+    return h('p', { class: 'lesson-status' }, rich(t('lesson.statusPasted', { n: String(n), m: String(m), d: String(d), rowViews }), { query, setting }));
+  const count = Math.min(n, LESSON_MAX_TOKENS);
+  const cut = n > count ? ` ${t('lesson.statusCut', { count, n })}` : '';
+  const where = rich(t(state.projection === 'random' ? 'lesson.whereRandom' : 'lesson.whereIdentity', { d: String(d), rowViews }));
+  return h('p', { class: 'lesson-status' }, rich(t('lesson.status', { count: n, cut }), { query, setting, where }));
 }
 
 // The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
 
 export class AttentionLesson extends HTMLElement {
-  static observedAttributes = ['theme'];
+  static observedAttributes = ['theme', 'lang'];
 
   #engine = null;
   #model = null;
@@ -96,6 +94,9 @@ export class AttentionLesson extends HTMLElement {
   #lab = null;
   #status = null;
   #observer = null;
+  #strings = english();
+  #language = null; // the language asked for (its strings may still be loading)
+  #stopWatching = null;
 
   constructor() {
     super();
@@ -103,6 +104,10 @@ export class AttentionLesson extends HTMLElement {
   }
 
   attributeChangedCallback(name, _previous, value) {
+    if (name === 'lang') {
+      if (this.isConnected) this.#chooseLanguage();
+      return;
+    }
     if (name !== 'theme') return;
     const known = value !== null && Object.hasOwn(COLOR_SCHEMES, value);
     if (value !== null && !known)
@@ -119,11 +124,15 @@ export class AttentionLesson extends HTMLElement {
     for (const s of this.#sections) this.#observer.observe(s.section);
     const id = this.getAttribute('for');
     if (id) this.#follow(document.getElementById(id));
+    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
+    this.#chooseLanguage();
   }
 
   disconnectedCallback() {
     this.#observer?.disconnect();
+    this.#stopWatching?.();
     this.#lab?.removeEventListener('change', this.#onLabState);
+    this.#lab?.removeEventListener('languagechange', this.#onLabLanguage);
     clearTimeout(this.#settle);
     this.#settle = 0;
     this.#lab = null;
@@ -169,21 +178,61 @@ export class AttentionLesson extends HTMLElement {
     return this.#value;
   }
 
+  /** The language the lesson speaks (en or nb): its `lang`, else its lab's, else as the lab chooses one. */
+  get language() {
+    return this.#language ?? this.#strings.lang;
+  }
+
+  #chooseLanguage() {
+    const language = languageFor(this, { inherited: this.#lab?.language ?? null });
+    if (language === this.#language) return;
+    this.#language = language;
+    loadStrings(language).then((strings) => {
+      if (this.#language !== language || strings === this.#strings) return;
+      this.#strings = strings;
+      this.#writeWords();
+      this.#invalidateAll();
+    });
+  }
+
+  #onLabLanguage = () => this.#chooseLanguage();
+
+  // The words the lesson writes itself: the sections' titles and lang, the status line.
+  #writeWords() {
+    const strings = this.#strings;
+    const level = this.#level;
+    for (const s of this.#sections) {
+      s.section.lang = strings.lang;
+      const heading = s.section.querySelector(`h${level}`);
+      heading.replaceChildren(...subscripts(strings.t(s.title)).map((node) => toDom(node)));
+    }
+    if (this.#status) {
+      this.#status.lang = strings.lang;
+      const status = this.#state ? toDom(followingStatus(this.#state, strings)) : toDom(h('p', { class: 'lesson-status' }, strings.t('lesson.waiting')));
+      status.lang = strings.lang;
+      this.#status.replaceWith(status);
+      this.#status = status;
+    }
+  }
+
   /** True while an instrument in or near the viewport (every one, when eager) has not drawn the latest state. */
   get pending() {
     return Boolean(this.#pendingState) || this.#sections.some((s) => s.stale && this.#visible(s));
   }
 
+  #level = DEFAULT_HEADING_LEVEL;
+
   #build() {
-    const level = headingLevel(this.getAttribute('heading-level'));
+    const level = (this.#level = headingLevel(this.getAttribute('heading-level')));
+    const strings = this.#strings;
     if (this.hasAttribute('for')) {
-      this.#status = toDom(h('p', { class: 'lesson-status' }, 'Waiting for the lab…'));
+      this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
     this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
-      const section = toDom(h('section', { id, class: 'instrument' }, [h(`h${level}`, {}, title), h(tag)]));
+      const section = toDom(h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
       this.append(section);
-      return { tag, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
+      return { tag, title, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
     });
   }
 
@@ -191,6 +240,7 @@ export class AttentionLesson extends HTMLElement {
     if (!lab || lab === this.#lab) return;
     this.#lab = lab;
     lab.addEventListener('change', this.#onLabState);
+    lab.addEventListener('languagechange', this.#onLabLanguage);
     if (lab.state) this.#onLabState();
   }
 
@@ -240,7 +290,7 @@ export class AttentionLesson extends HTMLElement {
     import(`./${s.tag}.js`).then(
       () => this.#schedule(),
       (error) => {
-        s.section.append(toDom(h('p', { class: 'error' }, `Could not load this part: ${error.message}`)));
+        s.section.append(toDom(h('p', { class: 'error' }, this.#strings.t('lesson.loadFailed', { message: error.message }))));
         console.error(error);
       },
     );
@@ -277,7 +327,8 @@ export class AttentionLesson extends HTMLElement {
         this.#model = null;
       }
       if (this.#status) {
-        const status = toDom(followingStatus(this.#state));
+        const status = toDom(followingStatus(this.#state, this.#strings));
+        status.lang = this.#strings.lang;
         this.#status.replaceWith(status);
         this.#status = status;
       }
@@ -301,11 +352,14 @@ export class AttentionLesson extends HTMLElement {
     try {
       results = this.#model[s.part](this.#state, this.#settings);
     } catch (error) {
-      results = { empty: `Cannot compute this part: ${error.message}` };
+      const params = { message: error.message };
+      results = { empty: english().t('lesson.cannotCompute', params), key: 'lesson.cannotCompute', params };
       console.error(error);
     }
+    if (s.element.strings !== this.#strings) s.element.strings = this.#strings;
     if (!sameResults(s.element.results, results)) s.element.results = results;
-    const settings = { projection: this.#state.projection };
+    // the instruments' own headings sit one level below their section's
+    const settings = { projection: this.#state.projection, heading: this.#level + 1 };
     if (!sameResults(s.element.settings, settings)) s.element.settings = settings;
   }
 }
@@ -316,6 +370,14 @@ function sameResults(a, b) {
   if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || ArrayBuffer.isView(a) || Array.isArray(a)) return false;
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameResults(a[key], b[key]));
+}
+
+// `id`, or `id-2`, `id-3`… when the page has it already (a second lesson on the page): the first
+// lesson keeps the ids a page links to (#claim-1).
+function uniqueId(id) {
+  let candidate = id;
+  for (let n = 2; document.getElementById(candidate); n++) candidate = `${id}-${n}`;
+  return candidate;
 }
 
 function idle(callback) {

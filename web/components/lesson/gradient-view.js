@@ -11,7 +11,7 @@ export class GradientView extends Instrument {
       .jacs { display: flex; flex-wrap: wrap; gap: 1em; }
       /* as wide as its heatmap: the title wraps instead of widening the box */
       .jac { width: min-content; max-width: 100%; }
-      .jacs h4 .yours { font-weight: normal; color: var(--_muted); }
+      .jacs .yours { font-weight: normal; color: var(--_muted); }
     `),
   ];
   static view = gradientView;

@@ -3,8 +3,9 @@
 // colours, whenever its results, its settings or its width change.
 //
 //   class VarianceLab extends Instrument { static view = varianceView; }
-//   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw' }
-//   element.settings = { projection: state.projection };
+//   element.results = model.variance(state);          // or { empty: 'why there is nothing to draw', key }
+//   element.settings = { projection: state.projection, heading: 4 };   // heading: the level of its own headings
+//   element.strings = strings;                         // the reader's language (the views get them as settings.strings)
 //
 // Redraws patch the shadow DOM in place (same tag at the same place: attributes and text
 // updated, the node kept), so a slider or a key button keeps focus and a drag goes on while the
@@ -17,7 +18,8 @@ import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
-  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); }
+  /* its own background (the theme's card surface): readable on a host page of any colour */
+  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); background: var(--_surface); }
   .explain { margin: 0 0 .6em; max-width: 70ch; }
   .note { color: var(--_muted); font-size: 12.5px; margin: .3em 0; }
   .stats { font-variant-numeric: tabular-nums; }
@@ -26,8 +28,10 @@ export const instrumentSheet = sheet(`
   .legend .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -2px; margin-right: .3em; }
   .empty { color: var(--_muted); font-style: italic; }
   label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
-  h4 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
-  .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); align-items: start; }
+  /* every control at least 24 × 24 px (WCAG 2.2's target size) */
+  input[type=range] { height: 24px; margin: 0; accent-color: var(--_accent); }
+  h2, h3, h4, h5, h6 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
+  .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); align-items: start; }
   .scroll { overflow-x: auto; margin: .3em 0; }
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
   th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
@@ -52,7 +56,7 @@ export class Instrument extends AlElement {
   #observer = null;
   #value = null;
 
-  /** The results to draw (a model method's), or { empty: text }. */
+  /** The results to draw (a model method's), or { empty: text, key?, params? } (key: the text in the string tables). */
   get results() {
     return this.#results;
   }
@@ -108,14 +112,15 @@ export class Instrument extends AlElement {
     if (!this.#width) return;
     const root = this.$('.root');
     const results = this.#results;
-    if (!results) return patch(root, [message('Loading the core…')]);
-    if (results.empty) return patch(root, [message(results.empty)]);
+    const strings = this.strings;
+    if (!results) return patch(root, [message(strings.t('lesson.loading'))]);
+    if (results.empty) return patch(root, [message(results.key ? strings.t(results.key, results.params) : results.empty)]);
     try {
       const theme = readTheme(this);
-      patch(root, [this.constructor.view(results, this.#settings, theme, { width: this.#width })], this.constructor.tex);
+      patch(root, [this.constructor.view(results, { ...this.#settings, strings }, theme, { width: this.#width })], this.constructor.tex);
     } catch (error) {
       // a wrong input is shown where the instrument would be, and reported as an error
-      root.replaceChildren(toDom(message(`Cannot draw: ${error.message}`)));
+      root.replaceChildren(toDom(message(strings.t('lesson.cannotDraw', { message: error.message }))));
       console.error(error);
     }
   }

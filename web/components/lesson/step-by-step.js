@@ -12,7 +12,7 @@ export class StepByStep extends Instrument {
     sheet(`
       .formulas { display: flex; flex-wrap: wrap; gap: .2em 2.5em; margin: .4em 0 .8em; overflow-x: auto; }
       .keys { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0 .8em; align-items: center; }
-      .keys button { font-size: 13px; padding: .15em .6em; border-radius: 999px; border: 1px solid var(--_grid);
+      .keys button { font-size: 13px; min-height: 24px; min-width: 24px; padding: .15em .6em; border-radius: 999px; border: 1px solid var(--_grid);
         background: var(--_bg); color: var(--_text); cursor: pointer; }
       .keys button[aria-pressed="true"] { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); }
       ol { padding-left: 1.4em; margin: 0; }

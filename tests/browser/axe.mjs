@@ -1,0 +1,41 @@
+// axe-core (npm dev dependency) in the browser suites: injected into a page (through the
+// driver, so the page's strict policy stays in force), run over the whole document with every
+// shadow root, every rule of WCAG 2.0–2.2 A/AA and axe's best practices, and target-size (WCAG
+// 2.2's 24 × 24 px, which axe leaves off by default).
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export const AXE_OPTIONS = Object.freeze({
+  resultTypes: ['violations'],
+  rules: { 'target-size': { enabled: true } },
+});
+
+// While axe runs it tries a <style> element and an inline style of its own, which the page's
+// policy blocks and reports: those two reports are axe's, not the page's.
+export const AXE_OWN_PROBLEM = /Applying inline style violates the following Content Security Policy directive|CSP violation: style-src-(elem|attr) blocked inline/;
+
+/** Runs axe on `page` (injecting it first when needed); returns its violations, shortened. */
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate((options) => window.axe.run(document, options).then((r) => r.violations), AXE_OPTIONS);
+  return violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.flat().join(' ▸ '), summary: n.failureSummary.split('\n').slice(1, 3).join(' ').slice(0, 240) })),
+  }));
+}
+
+/** Violations as lines a failing test prints: where, rule, impact, then each node. */
+export function describeViolations(runs) {
+  const lines = [];
+  for (const { where, violations } of runs) {
+    for (const v of violations) {
+      lines.push(`${where}: ${v.impact} ${v.id} (${v.nodes.length} nodes): ${v.help}`);
+      for (const n of v.nodes.slice(0, 5)) lines.push(`    ${n.target} — ${n.summary}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,32 @@
+// The language of the project's own pages (index.html, lesson.html): the URL's `lang`
+// (index.html?lang=nb), else the reader's browser. The page's <html lang> is set to it — which the
+// lab and the lesson then follow as their host page's — and every element of the page that names
+// a key (data-t, data-t-html, data-t-attrs; see dom.js) gets its words. A <nav class="languages">
+// gets a link to the page in each language, each named in its own language.
+import { localize } from './dom.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, loadStrings, matchLanguage, pickLanguage } from './i18n.js';
+
+const asked = new URLSearchParams(location.search).get('lang');
+const language = asked ? matchLanguage(asked) ?? DEFAULT_LANGUAGE : pickLanguage(navigator.languages ?? [navigator.language]);
+document.documentElement.lang = language;
+
+/** The strings of the page's language. */
+export const strings = await loadStrings(language);
+localize(document.documentElement, strings);
+
+const nav = document.querySelector('nav.languages');
+if (nav) {
+  nav.replaceChildren(
+    ...LANGUAGES.map((lang) => {
+      const link = document.createElement('a');
+      const url = new URL(location.href);
+      url.searchParams.set('lang', lang);
+      link.href = `${url.search}${url.hash}`;
+      link.hreflang = lang;
+      link.lang = lang;
+      link.textContent = LANGUAGE_NAMES[lang];
+      if (lang === language) link.setAttribute('aria-current', 'true');
+      return link;
+    }),
+  );
+}
