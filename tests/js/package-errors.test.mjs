@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
-import { decodeVocab, fetchVocab, loadVocab as loadBuckets, parseBucket } from '../../web/core/vocab.js';
+import { loadVocab as loadBuckets, parseBucket } from '../../web/core/vocab.js';
 import { labInputs, loadVocab, renderFigure, tokenize } from '../../web/api/lab.js';
 import { compareAttention } from '../../web/testing.js';
 
@@ -32,10 +32,7 @@ test('every entry point: a coded error whose message says what was wrong and wha
     ['ATTN_INVALID_ARGUMENT', () => loadBuckets('the cat'), /load: words must be an array \(or other iterable\) of strings, got the string "the cat"/],
     ['ATTN_INVALID_ARGUMENT', () => loadBuckets([1]), /load: words\[0\] must be a string, got number 1/],
     ['ATTN_LOAD_FAILED', () => loadBuckets(['cat'], { base: new URL('file:///nonexistent/glove/') }), /file:\/\/\/nonexistent\/glove\/[0-9a-f]{3}\.bin: ENOENT/],
-    ['ATTN_LOAD_FAILED', () => fetchVocab(new URL('file:///nonexistent/glove-100d.bin')), /fetchVocab: file:\/\/\/nonexistent\/glove-100d\.bin: ENOENT/],
-    ['ATTN_LOAD_FAILED', () => decodeVocab(new Uint8Array(10)), /decodeVocab: .*(bad magic|truncated)/],
     ['ATTN_LOAD_FAILED', () => parseBucket(new Uint8Array(30), { name: '0a1.bin' }), /^0a1\.bin: bad magic/],
-    ['ATTN_INVALID_ARGUMENT', () => decodeVocab('bytes'), /decodeVocab: expected an ArrayBuffer or ArrayBufferView/],
     ['ATTN_INVALID_ARGUMENT', () => compareAttention('attention'), /compareAttention: attention must be a function/],
   ];
   for (const [code, fn, message] of cases) {

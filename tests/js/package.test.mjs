@@ -56,7 +56,7 @@ test('the tarball holds what runs, its types and licences, and nothing of the re
   const files = new Set(packed.files.map((f) => f.path));
   for (const file of ['package.json', 'README.md', 'LICENSE', 'THIRD_PARTY_LICENSES.md', 'bin/attention-lab.js',
     'web/build/attention-simd.mjs', 'web/build/attention-simd.wasm', 'web/build/attention-scalar.mjs', 'web/build/attention-scalar.wasm',
-    'web/vendor/katex/katex.mjs', 'web/vendor/katex/LICENSE', 'web/assets/glove-100d.bin', 'web/assets/glove/000.bin', 'web/index.html']) {
+    'web/vendor/katex/katex.mjs', 'web/vendor/katex/LICENSE', 'web/assets/glove/first-view.bin', 'web/assets/glove/000.bin', 'web/index.html']) {
     assert.ok(files.has(file), `${file} is packed`);
   }
   for (const target of Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [] : Object.values(entry)))) {
@@ -91,7 +91,7 @@ test('ES module: every export by its package path, the lab’s numbers, the chec
       return V[0].map((_, c) => e.reduce((a, w, j) => a + (w / z) * V[j][c], 0));
     }), { engine });
     const buckets = await loadBuckets(['cat']);
-    const asset = new URL(import.meta.resolve('attention-lab/assets/glove-100d.bin'));
+    const asset = new URL(import.meta.resolve('attention-lab/assets/glove/first-view.bin'));
     console.log(JSON.stringify({
       catOnCat: result.weights[11], tokens: tokenize("Don't"), d: state.d, svg: renderFigure(state).slice(0, 4),
       pass: report.pass, cat: buckets.status('cat'), asset: readFileSync(asset).length,
@@ -105,7 +105,7 @@ test('ES module: every export by its package path, the lab’s numbers, the chec
   assert.equal(out.svg, '<svg');
   assert.equal(out.pass, true);
   assert.equal(out.cat, 'known');
-  assert.equal(out.asset, readFileSync(join(ROOT, 'web/assets/glove-100d.bin')).length);
+  assert.equal(out.asset, readFileSync(join(ROOT, 'web/assets/glove/first-view.bin')).length);
   assert.equal(out.version, pkg.version);
 });
 

@@ -1,6 +1,6 @@
 // Types of `attention-lab/lab` (web/api/lab.js): the lab's pipeline without a page.
 import type { AttentionResult, Engine } from '../core/engine.js';
-import type { Vocab } from '../core/vocab.js';
+import type { BucketVocab as Vocab } from '../core/vocab.js';
 import type { LabSettings, LabState, Projection } from '../components/attention-lab.js';
 
 export type { LabSettings, LabState, Projection };
@@ -107,8 +107,11 @@ export interface LabInputs {
   truncated: boolean;
 }
 
-/** The lab's vocabulary, loaded once: Node reads the package's own file, a browser fetches it. */
-export function loadVocab(): Promise<Vocab>;
+/**
+ * The lab's vocabulary, shared: Node reads the package's own files, a browser fetches them. With
+ * `words`, only their buckets (labInputs needs the sentence's and the probe's words); without, all.
+ */
+export function loadVocab(words?: Iterable<string>): Promise<Vocab>;
 
 /** `options` checked by the page's settings table and completed with its defaults; throws a LabError. */
 export function labSettings(options?: LabOptions): Readonly<LabSettings>;

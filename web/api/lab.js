@@ -9,7 +9,7 @@
 //   labState({ sentence: 'the cat sat' }, { engine, vocab });   // what <attention-lab>.state is
 //
 // Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT, or the engine's own code).
-import { loadFullVocab } from '../lab/assets.js';
+import { loadVocab as loadWords } from '../core/vocab.js';
 import { LabPipeline } from '../lab/inputs.js';
 import { parseVectors } from '../lab/paste.js';
 import { SETTINGS, createStore, defaultSettings } from '../lab/settings.js';
@@ -36,11 +36,13 @@ export function tokenize(text) {
 }
 
 /**
- * The word vectors the lab uses, loaded once and shared (the same file the page reads): in Node
- * from the package's own file, in a browser fetched relative to the package's modules.
+ * The word vectors the lab uses (the same files the page reads), shared by every caller: in Node
+ * read from the package's own files, in a browser fetched relative to the package's modules.
+ * With `words`, only the buckets that hold them (what a page should ask for: labInputs needs the
+ * sentence's and the probe's words); without, all 20,000 words (3.3 MB: what Node wants).
  */
-export function loadVocab() {
-  return loadFullVocab();
+export function loadVocab(words) {
+  return loadWords(words);
 }
 
 let pasteCount = 0;

@@ -268,10 +268,18 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
       await settle(Array.from(need, loadBucket));
     },
 
-    /** Loads every bucket not loaded yet (3.3 MB in all): as load(). */
+    /**
+     * Loads every bucket not loaded yet (3.3 MB in all): as load(), but LOAD_ALL_AT_ONCE files
+     * at a time — a browser refuses 2048 requests started at once (net::ERR_INSUFFICIENT_RESOURCES).
+     */
     async loadAll() {
       await packs;
-      await settle(Array.from(loaded.keys(), loadBucket));
+      let failure = null;
+      for (let b0 = 0; b0 < GLOVE.buckets; b0 += LOAD_ALL_AT_ONCE) {
+        const batch = Array.from({ length: Math.min(LOAD_ALL_AT_ONCE, GLOVE.buckets - b0) }, (_, i) => loadBucket(b0 + i));
+        failure ??= (await Promise.allSettled(batch)).find((r) => r.status === 'rejected')?.reason ?? null;
+      }
+      if (failure) throw failure;
     },
 
     /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
@@ -299,6 +307,10 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     },
   };
 }
+
+// Files loadAll() reads at a time: enough to keep a connection pool busy, far below what a
+// browser refuses to start at once.
+const LOAD_ALL_AT_ONCE = 64;
 
 // Waits for every promise; then throws the first rejection, if any.
 async function settle(promises) {
