@@ -1,46 +1,59 @@
 #include "embedding.hpp"
 
+#include <cfloat>
 #include <cmath>
-#include <cstdio>
 
 #include "random.hpp"
 
 namespace attn {
-namespace {
 
-bool dims_ok(int a, int b, const char* what, Error* err) {
-  if (a < 1 || b < 1 || a > kMaxDim || b > kMaxDim) return fail(err, Status::invalid_shape, "%s", what);
-  return true;
-}
-
-}  // namespace
-
-void random_normal(std::uint64_t seed, float sigma, float* out, std::size_t count) {
+void random_normal(std::uint64_t seed, float sigma, float* out, std::size_t count) noexcept {
   Rng rng(seed);
   for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>(sigma * rng.normal());
 }
 
-bool random_projection(std::uint64_t seed, int d_in, int d_out, float* w, Error* err) {
-  if (!dims_ok(d_in, d_out, "projection widths d_in and d_out must be from 1 to 65536", err)) return false;
+bool validate_random_normal(float sigma, int count, Error* err) noexcept {
+  return check_positive("sigma", sigma, kMaxSigma, err) && check_dim("count", count, 0, INT32_MAX, err) &&
+         check_size("the samples", static_cast<std::uint64_t>(count), err);
+}
+
+bool validate_random_projection(int d_in, int d_out, Error* err) noexcept {
+  return check_dim("dIn", d_in, 1, kMaxDim, err) && check_dim("dOut", d_out, 1, kMaxDim, err) &&
+         check_size("the projection (dIn·dOut)", static_cast<std::uint64_t>(d_in) * d_out, err);
+}
+
+bool random_projection(std::uint64_t seed, int d_in, int d_out, float* w, Error* err) noexcept {
+  if (!validate_random_projection(d_in, d_out, err)) return false;
   random_normal(seed, static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_in))), w,
                 static_cast<std::size_t>(d_in) * d_out);
   return true;
 }
 
-bool project(const float* x, int t, int d_in, const float* w, int d_out, float* out, Error* err) {
-  if (!dims_ok(t, d_in, "the number of tokens and d_in must be from 1 to 65536", err) ||
-      !dims_ok(d_out, 1, "d_out must be from 1 to 65536", err))
-    return false;
-  if (!all_finite(x, static_cast<std::size_t>(t) * d_in))
-    return fail(err, Status::non_finite_input, "x must hold finite numbers");
-  // out row r = Σ_c x[r][c] · w row c: an axpy per input component, the same loop as P·V.
-  matmul_pv(x, w, t, d_in, d_out, out);
-  return true;
+bool validate_project(Input x, int t, int d_in, Input w, int d_out, Error* err) noexcept {
+  const std::uint64_t rows = t, width = d_in, out_width = d_out;
+  return check_dim("t", t, 1, kMaxDim, err) && check_dim("dIn", d_in, 1, kMaxDim, err) &&
+         check_dim("dOut", d_out, 1, kMaxDim, err) && check_size("the output (t·dOut)", rows * out_width, err) &&
+         check_length("x", x, rows * width, "t·dIn", err) && check_length("w", w, width * out_width, "dIn·dOut", err) &&
+         check_finite("x", x.data, rows, width, err) && check_finite("w", w.data, width, out_width, err);
 }
 
-bool add_positional_encoding(const float* x, int t, int d, float strength, float* out, Error* err) {
-  if (!dims_ok(t, d, "the number of tokens and d must be from 1 to 65536", err)) return false;
-  if (!std::isfinite(strength)) return fail(err, Status::invalid_argument, "strength must be a finite number");
+bool project(const float* x, int t, int d_in, const float* w, int d_out, float* out, Error* err) noexcept {
+  if (!validate_project(x, t, d_in, w, d_out, err)) return false;
+  // out row r = Σ_c x[r][c] · w row c: an axpy per input component, the same loop as P·V.
+  matmul_pv(x, w, t, d_in, d_out, out);
+  return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d_out),
+                      "x·w is too large for float32 (|x|·|w| > 3.4e38)", err);
+}
+
+bool validate_positional_encoding(Input x, int t, int d, float strength, Error* err) noexcept {
+  const std::uint64_t rows = t, width = d;
+  return check_dim("t", t, 1, kMaxDim, err) && check_dim("d", d, 1, kMaxDim, err) &&
+         check_finite_scalar("strength", strength, err) && check_size("x + PE (t·d)", rows * width, err) &&
+         check_length("x", x, rows * width, "t·d", err) && check_finite("x", x.data, rows, width, err);
+}
+
+bool add_positional_encoding(const float* x, int t, int d, float strength, float* out, Error* err) noexcept {
+  if (!validate_positional_encoding(x, t, d, strength, err)) return false;
   for (int p = 0; p < t; ++p) {
     for (int c = 0; c < d; ++c) {
       const int pair = c / 2;  // components 2i and 2i+1 share the frequency 1/10000^(2i/d)
@@ -49,10 +62,11 @@ bool add_positional_encoding(const float* x, int t, int d, float strength, float
       out[idx] = x[idx] + strength * static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
     }
   }
-  return true;
+  return check_result("output", out, static_cast<std::size_t>(t), static_cast<std::size_t>(d),
+                      "x is too close to the float32 limit (3.4e38) for strength·PE to be added", err);
 }
 
-std::uint64_t fnv1a64(const char* bytes, std::size_t length) {
+std::uint64_t fnv1a64(const char* bytes, std::size_t length) noexcept {
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (std::size_t i = 0; i < length; ++i) {
     hash ^= static_cast<unsigned char>(bytes[i]);
@@ -61,10 +75,12 @@ std::uint64_t fnv1a64(const char* bytes, std::size_t length) {
   return hash;
 }
 
-bool text_vector(const char* bytes, std::size_t length, int d, float sigma, float* out, Error* err) {
-  if (!dims_ok(d, 1, "d must be from 1 to 65536", err)) return false;
-  if (!(sigma > 0.0f) || !std::isfinite(sigma))
-    return fail(err, Status::invalid_argument, "sigma must be a positive finite number");
+bool validate_text_vector(int d, float sigma, Error* err) noexcept {
+  return check_dim("d", d, 1, kMaxDim, err) && check_positive("sigma", sigma, kMaxSigma, err);
+}
+
+bool text_vector(const char* bytes, std::size_t length, int d, float sigma, float* out, Error* err) noexcept {
+  if (!validate_text_vector(d, sigma, err)) return false;
   random_normal(fnv1a64(bytes, length), sigma, out, static_cast<std::size_t>(d));
   return true;
 }

@@ -6,27 +6,34 @@
 
 namespace attn {
 
-bool all_finite_ref(const float* x, std::size_t count) {
+bool all_finite_ref(const float* x, std::size_t count) noexcept {
   for (std::size_t i = 0; i < count; ++i)
     if (!std::isfinite(x[i])) return false;
   return true;
 }
 
+float dot_ref(const float* a, const float* b, int d) noexcept {
+  float sum = 0.0f;
+  for (int c = 0; c < d; ++c) sum += a[c] * b[c];
+  return sum;
+}
+
+double dot_f64(const float* a, const float* b, int d) noexcept {
+  double sum = 0.0;  // products of floats are exact in double and never overflow it (< 1.2e77)
+  for (int c = 0; c < d; ++c) sum += static_cast<double>(a[c]) * b[c];
+  return sum;
+}
+
 // dots (n×m) = q (n×d) · k (m×d)ᵀ
-void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots) {
-  for (int i = 0; i < n; ++i) {
-    const float* q_row = q + static_cast<std::size_t>(i) * d;
-    for (int j = 0; j < m; ++j) {
-      const float* k_row = k + static_cast<std::size_t>(j) * d;
-      float acc = 0.0f;
-      for (int c = 0; c < d; ++c) acc += q_row[c] * k_row[c];
-      dots[static_cast<std::size_t>(i) * m + j] = acc;
-    }
-  }
+void matmul_qkt_ref(const float* q, const float* k, int n, int m, int d, float* dots) noexcept {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      dots[static_cast<std::size_t>(i) * m + j] =
+          dot_ref(q + static_cast<std::size_t>(i) * d, k + static_cast<std::size_t>(j) * d, d);
 }
 
 // scores (m) = scale·dots + mask, -INFINITY for j >= visible or mask -INFINITY
-bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores) {
+bool scores_row_ref(const float* dots, const float* mask, int m, int visible, float scale, float* scores) noexcept {
   bool finite = true;
   for (int j = 0; j < m; ++j) {
     const bool hidden = j >= visible || (mask && mask[j] == -INFINITY);
@@ -36,35 +43,56 @@ bool scores_row_ref(const float* dots, const float* mask, int m, int visible, fl
   return finite;
 }
 
+float softmax_entropy(double sum, double sum_et) noexcept {
+  // in float32 from here: a double log or division costs more than the rest of a short row's
+  // softmax in wasm, and the entropy is float32 anyway
+  const float sum_f = static_cast<float>(sum);
+  return std::fmax(0.0f, std::log(sum_f) - static_cast<float>(sum_et) / sum_f);
+}
+
 // out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).
-float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) {
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept {
+  return softmax_row_ref(z, m, inv_temperature, out, entropy, nullptr);
+}
+
+float softmax_row_ref(const float* z, int m, float inv_temperature, float* out, float* entropy,
+                      SoftmaxTrace* trace) noexcept {
   // pass 1: the row max; -INFINITY everywhere means no key is visible
   float z_max = -INFINITY;
   for (int j = 0; j < m; ++j) z_max = std::fmax(z_max, z[j]);
+  if (trace) trace->row_max = z_max;
   if (z_max == -INFINITY) {
     for (int j = 0; j < m; ++j) out[j] = 0.0f;
+    if (trace) {
+      for (int j = 0; j < m; ++j) trace->shifted[j] = -INFINITY, trace->exps[j] = 0.0f;
+      trace->sum = 0.0f;
+    }
     *entropy = 0.0f;
     return 0.0f;
   }
-  // pass 2: t = (z - max)/T <= 0, so exp(t) cannot overflow; accumulate Σe and Σ e·t
-  float sum = 0.0f, sum_et = 0.0f;
+  // pass 2: t = (z - max)/T <= 0 (softmax_exponent), so exp(t) cannot overflow; Σe and Σ e·t in double, so that a
+  // long row still sums to 1 (in float32, 65,536 terms drift by ~1e-4)
+  double sum = 0.0, sum_et = 0.0;
   for (int j = 0; j < m; ++j) {
-    float t = (z[j] - z_max) * inv_temperature;
-    float e = std::exp(t);
+    const float t = softmax_exponent(z[j], z_max, inv_temperature);
+    const float e = std::exp(t);
+    if (trace) trace->shifted[j] = t, trace->exps[j] = e;
     out[j] = e;
     sum += e;
-    if (e > 0.0f) sum_et += e * t;  // skip e = 0: t may be -INFINITY there
+    if (e > 0.0f) sum_et += static_cast<double>(e) * t;  // skip e = 0: t may be -INFINITY there
   }
-  // pass 3: normalise. The max element has e = 1, so max weight = 1/Σ.
-  // Entropy: -Σ p ln p with ln p = t - ln Σ  =>  H = ln Σ - Σ(e·t)/Σ.
-  float inv_sum = 1.0f / sum;
-  for (int j = 0; j < m; ++j) out[j] *= inv_sum;
-  *entropy = std::fmax(0.0f, std::log(sum) - sum_et * inv_sum);
+  // pass 3: normalise, e ÷ Σ as the formula says (the SIMD twin multiplies by 1/Σ, within an ulp;
+  // divided, the weights a view prints add up to 1 more often). The max element has e = 1, so
+  // max weight = 1/Σ.
+  const float inv_sum = static_cast<float>(1.0 / sum);
+  for (int j = 0; j < m; ++j) out[j] = static_cast<float>(out[j] / sum);
+  if (trace) trace->sum = static_cast<float>(sum);
+  *entropy = softmax_entropy(sum, sum_et);
   return inv_sum;
 }
 
 // out (n×dv) = w (n×m) · v (m×dv)
-void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* out) {
+void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* out) noexcept {
   for (int i = 0; i < n; ++i) {
     float* out_row = out + static_cast<std::size_t>(i) * dv;
     for (int c = 0; c < dv; ++c) out_row[c] = 0.0f;
@@ -78,7 +106,7 @@ void matmul_pv_ref(const float* w, const float* v, int n, int m, int dv, float* 
 
 // c (rows×cols, stride ldc) = [c +] a (rows×depth, a(r,p) = a[r·a_row + p·a_inner]) · b (depth×cols, stride ldb)
 void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
-              std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) {
+              std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) noexcept {
   for (std::size_t r = 0; r < rows; ++r) {
     for (std::size_t col = 0; col < cols; ++col) {
       float sum = 0.0f;
@@ -91,18 +119,16 @@ void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const floa
 // out (n×dv) = softmax(scale · q kᵀ) v, row by row with a running max and sum (online softmax):
 // when a larger score arrives, everything accumulated so far is rescaled by exp(old - new).
 bool attention_streaming_ref(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
-                             bool causal, float* out, ScorePosition* overflow) {
+                             bool causal, float* out, ScorePosition* overflow) noexcept {
   for (int i = 0; i < n; ++i) {
     const float* q_row = q + static_cast<std::size_t>(i) * d;
     float* out_row = out + static_cast<std::size_t>(i) * dv;
     for (int c = 0; c < dv; ++c) out_row[c] = 0.0f;
-    float row_max = -INFINITY, row_sum = 0.0f;
+    float row_max = -INFINITY;
+    double row_sum = 0.0;  // in double: a long row must not drift (see softmax_row_ref)
     const int visible = causal ? i + 1 : m;
     for (int j = 0; j < visible; ++j) {
-      const float* k_row = k + static_cast<std::size_t>(j) * d;
-      float dot = 0.0f;
-      for (int c = 0; c < d; ++c) dot += q_row[c] * k_row[c];
-      const float score = scale * dot;
+      const float score = scale * dot_ref(q_row, k + static_cast<std::size_t>(j) * d, d);
       if (!std::isfinite(score)) {
         *overflow = {i, j};
         return false;
@@ -118,8 +144,12 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
       const float* v_row = v + static_cast<std::size_t>(j) * dv;
       for (int c = 0; c < dv; ++c) out_row[c] += p * v_row[c];
     }
-    const float inv_sum = row_sum > 0.0f ? 1.0f / row_sum : 0.0f;  // no visible key: zeros
+    const float inv_sum = row_sum > 0.0 ? static_cast<float>(1.0 / row_sum) : 0.0f;  // no visible key: zeros
     for (int c = 0; c < dv; ++c) out_row[c] *= inv_sum;
+    if (!all_finite_ref(out_row, static_cast<std::size_t>(dv))) {  // Σ p·v overflowed: |v|·m beyond float32
+      *overflow = {i, -1};
+      return false;
+    }
   }
   return true;
 }

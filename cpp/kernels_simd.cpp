@@ -8,7 +8,7 @@
 
 namespace attn {
 
-bool all_finite(const float* x, std::size_t count) {
+bool all_finite(const float* x, std::size_t count) noexcept {
   // x - x is 0 for every finite x and NaN for NaN/±Inf; one NaN poisons the sum. Four
   // accumulators: one would wait on the add latency every vector (validation of q, k, v was
   // ~15% of a call at n = 16).
@@ -48,7 +48,7 @@ namespace {
 // c (ROWS × VECS·kLanes) = [c +] a (ROWS × depth, strides a_row/a_inner) · b (depth × VECS·kLanes, stride ldb)
 template <std::size_t ROWS, std::size_t VECS>
 void gemm_tile(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
-               std::size_t ldc, std::size_t depth, bool accumulate) {
+               std::size_t ldc, std::size_t depth, bool accumulate) noexcept {
   batch acc[ROWS][VECS];
   for (std::size_t r = 0; r < ROWS; ++r)
     for (std::size_t v = 0; v < VECS; ++v) acc[r][v] = batch(0.0f);
@@ -78,7 +78,7 @@ void gemm_tile(const float* a, std::size_t a_row, std::size_t a_inner, const flo
 // The row tail (rows < kRowsPerTile) picks a smaller instantiation of the same tile.
 template <std::size_t VECS>
 void gemm_tile_rows(std::size_t rows, const float* a, std::size_t a_row, std::size_t a_inner, const float* b,
-                    std::size_t ldb, float* c, std::size_t ldc, std::size_t depth, bool accumulate) {
+                    std::size_t ldb, float* c, std::size_t ldc, std::size_t depth, bool accumulate) noexcept {
   static_assert(kRowsPerTile == 2, "the branch below lists every row count");
   if (rows == 2)
     gemm_tile<2, VECS>(a, a_row, a_inner, b, ldb, c, ldc, depth, accumulate);
@@ -91,7 +91,7 @@ void gemm_tile_rows(std::size_t rows, const float* a, std::size_t a_row, std::si
 // c (rows×cols) = [c +] a (rows×depth) · b (depth×cols): SIMD tiles of kTileCols columns, one of
 // kLanes columns, then a scalar tail for the last cols % kLanes columns.
 void gemm(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
-          std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) {
+          std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) noexcept {
   const std::size_t cols_tiled = cols - cols % kTileCols;
   const std::size_t cols_vec = cols - cols % kLanes;
   for (std::size_t r0 = 0; r0 < rows; r0 += kRowsPerTile) {
@@ -115,7 +115,7 @@ void gemm(const float* a, std::size_t a_row, std::size_t a_inner, const float* b
 // dots (n×m) = q (n×d) · k (m×d)ᵀ
 // Each panel of kTileCols keys is transposed once into a small stack buffer (d in chunks of
 // kDepthChunk) so that keys lie along the vector lanes; then every query row streams past it.
-void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots) {
+void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots) noexcept {
   constexpr std::size_t kDepthChunk = 256;  // panel buffer: 256 × 16 floats = 16 KB on wasm (32 KB on AVX2)
   float panel[kDepthChunk * kTileCols];
   const std::size_t rows = static_cast<std::size_t>(n), keys = static_cast<std::size_t>(m),
@@ -135,7 +135,7 @@ void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots
 
 // scores (m) = scale·dots + mask, -INFINITY for j >= visible or mask -INFINITY.
 // Finite check without branches: s - s is 0 for finite s and NaN for ±Inf; hidden keys add 0.
-bool scores_row(const float* dots, const float* mask, int m, int visible, float scale, float* scores) {
+bool scores_row(const float* dots, const float* mask, int m, int visible, float scale, float* scores) noexcept {
   const std::size_t count = static_cast<std::size_t>(m), shown = static_cast<std::size_t>(visible);
   const std::size_t shown_vec = shown - shown % kLanes;
   const batch scale_b(scale), minus_inf(-INFINITY), zero(0.0f);
@@ -167,7 +167,7 @@ bool scores_row(const float* dots, const float* mask, int m, int visible, float 
 }
 
 // out (m) = softmax(z · inv_temperature). Returns max weight, writes entropy (nats).
-float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy) {
+float softmax_row(const float* z, int m, float inv_temperature, float* out, float* entropy) noexcept {
   const std::size_t count = static_cast<std::size_t>(m);
   const std::size_t m_vec = count - count % kLanes;
 
@@ -182,36 +182,53 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
     return 0.0f;
   }
 
-  // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY)
-  const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f);
-  batch sum_b(0.0f), sum_et_b(0.0f);
-  for (std::size_t j = 0; j < m_vec; j += kLanes) {
-    batch t = (batch::load_unaligned(z + j) - max_v) * inv_t;
-    batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
-    e.store_unaligned(out + j);
-    sum_b += e;
-    sum_et_b += xsimd::select(e > zero, e * t, zero);
+  // pass 2: e = exp((z - max)/T), Σe and Σ e·t (e = 0 terms skipped: t may be -INFINITY).
+  // Σe in float32 blocks of kSumBlock keys, each lane adding at most 16 terms, and the blocks
+  // added in double: summed plainly, a lane of a 65,536-key row adds 16,384 terms and drifts by
+  // ~1e-4, and the weights would no longer sum to 1. (A compensated sum per lane cost ~10 % of a
+  // whole n = 16 attention call; these blocks ~1 %.)
+  constexpr std::size_t kSumBlock = 16 * kLanes;
+  const batch max_v(z_max), inv_t(inv_temperature), zero(0.0f), minus_inf(-INFINITY);
+  const batch max_scaled = max_v * inv_t;
+  const bool wide_rows_matter = inv_temperature < 1.0f;  // see softmax_exponent
+  double sum = 0.0;
+  batch sum_et_b(0.0f);
+  alignas(64) float lanes[kLanes];
+  for (std::size_t j0 = 0; j0 < m_vec; j0 += kSumBlock) {
+    const std::size_t end = std::min(j0 + kSumBlock, m_vec);
+    batch block(0.0f);
+    for (std::size_t j = j0; j < end; j += kLanes) {
+      const batch zj = batch::load_unaligned(z + j), diff = zj - max_v;
+      batch t = diff * inv_t;
+      if (wide_rows_matter) t = xsimd::select(diff == minus_inf, xsimd::fms(zj, inv_t, max_scaled), t);
+      const batch e = exp_nonpositive(t);  // t <= 0: the max was subtracted
+      e.store_unaligned(out + j);
+      block += e;
+      sum_et_b += xsimd::select(e > zero, e * t, zero);
+    }
+    block.store_aligned(lanes);
+    for (std::size_t l = 0; l < kLanes; ++l) sum += lanes[l];
   }
-  float sum = xsimd::reduce_add(sum_b), sum_et = xsimd::reduce_add(sum_et_b);
+  double sum_et = xsimd::reduce_add(sum_et_b);
   for (std::size_t j = m_vec; j < count; ++j) {
-    float t = (z[j] - z_max) * inv_temperature;
-    float e = std::exp(t);
+    const float t = softmax_exponent(z[j], z_max, inv_temperature);
+    const float e = std::exp(t);
     out[j] = e;
     sum += e;
-    if (e > 0.0f) sum_et += e * t;
+    if (e > 0.0f) sum_et += static_cast<double>(e) * t;
   }
 
   // pass 3: normalise; max weight = 1/Σ since the max element has e = 1
-  const float inv_sum = 1.0f / sum;
+  const float inv_sum = 1.0f / static_cast<float>(sum);  // a float division: a double one costs ~4× in wasm
   const batch inv_sum_b(inv_sum);
   for (std::size_t j = 0; j < m_vec; j += kLanes) (batch::load_unaligned(out + j) * inv_sum_b).store_unaligned(out + j);
   for (std::size_t j = m_vec; j < count; ++j) out[j] *= inv_sum;
-  *entropy = std::fmax(0.0f, std::log(sum) - sum_et * inv_sum);
+  *entropy = softmax_entropy(sum, sum_et);
   return inv_sum;
 }
 
 // out (n×dv) = w (n×m) · v (m×dv): V rows are already laid out along dv, no packing needed.
-void matmul_pv(const float* w, const float* v, int n, int m, int dv, float* out) {
+void matmul_pv(const float* w, const float* v, int n, int m, int dv, float* out) noexcept {
   gemm(w, static_cast<std::size_t>(m), 1, v, static_cast<std::size_t>(dv), out, static_cast<std::size_t>(dv),
        static_cast<std::size_t>(n), static_cast<std::size_t>(dv), static_cast<std::size_t>(m), false);
 }

@@ -3,9 +3,11 @@
 // xsimd enables its WebAssembly arch whenever __EMSCRIPTEN__ is defined, even without
 // -msimd128, and then no batch operation compiles. The scalar WebAssembly build therefore
 // selects xsimd's portable emulated<128> arch: the same kernel source runs on 4 plain floats.
+// A native build for a processor xsimd has no arch for does the same (ATTN_SIMD_EMULATED, set
+// by CMakeLists.txt).
 #pragma once
 
-#if defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)
+#if (defined(__EMSCRIPTEN__) && !defined(__wasm_simd128__)) || defined(ATTN_SIMD_EMULATED)
 #define XSIMD_WITH_EMULATED 1
 #define XSIMD_DEFAULT_ARCH xsimd::emulated<128>
 #endif

@@ -36,7 +36,7 @@ static_assert(kQueryBlock % kLanes == 0, "query vectors must not straddle a bloc
 // kLanes × kLanes blocks are transposed in registers: element by element, the strided stores
 // made packing 16 queries cost as much as their whole Q·Kᵀ (measured at n = 16, d = 64).
 void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t rows, std::size_t cols, std::size_t c0,
-                  std::size_t depth, float factor, float* q_t) {
+                  std::size_t depth, float factor, float* q_t) noexcept {
   const std::size_t rows_vec = rows - rows % kLanes, depth_vec = depth - depth % kLanes;
   const batch factor_b(factor);
   for (std::size_t r = 0; r < rows_vec; r += kLanes) {
@@ -58,19 +58,28 @@ void pack_queries(const float* q, std::size_t d, std::size_t i0, std::size_t row
     for (std::size_t p = 0; p < depth; ++p) q_t[p * kQueryBlock + r] = 0.0f;
 }
 
-// row (width) *= factor
-void scale_row(float* row, std::size_t width, float factor) {
+// row (width) *= factor; false when a result is not finite (x − x is NaN for ±Inf and NaN)
+bool scale_row(float* row, std::size_t width, float factor) noexcept {
   const std::size_t width_vec = width - width % kLanes;
   const batch factor_b(factor);
-  for (std::size_t c = 0; c < width_vec; c += kLanes)
-    (batch::load_unaligned(row + c) * factor_b).store_unaligned(row + c);
-  for (std::size_t c = width_vec; c < width; ++c) row[c] *= factor;
+  batch check(0.0f);
+  for (std::size_t c = 0; c < width_vec; c += kLanes) {
+    const batch x = batch::load_unaligned(row + c) * factor_b;
+    x.store_unaligned(row + c);
+    check += x - x;
+  }
+  float tail = 0.0f;
+  for (std::size_t c = width_vec; c < width; ++c) {
+    row[c] *= factor;
+    tail += row[c] - row[c];
+  }
+  return xsimd::reduce_add(check) + tail == 0.0f;
 }
 
 // First (query, key) of a tile whose score is not finite, skipping keys hidden by the causal
 // mask (already -INFINITY), for the error message.
 ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t cols, std::size_t i0, std::size_t j0,
-                                bool causal) {
+                                bool causal) noexcept {
   for (std::size_t j = 0; j < keys; ++j)
     for (std::size_t r = 0; r < cols; ++r)
       if (!std::isfinite(s_t[j * kQueryBlock + r]) && !(causal && j0 + j > i0 + r))
@@ -81,11 +90,14 @@ ScorePosition locate_non_finite(const float* s_t, std::size_t keys, std::size_t 
 // One key tile of the online softmax, for every query of the block, in place on sᵀ:
 //   pass 1: causal: s = -INFINITY where key > query; row max over the tile
 //   pass 2: p = 2^(s - new max), running sum = running sum · 2^(old max - new max) + Σp
-//   (s in base-2 units, see the top of the file)
+//   (s in base-2 units, see the top of the file). The running sum is kept in double: in float32 the
+//   1,024 tile sums of a 65,536-key row drifted by ~1e-4. A tile's own Σp adds at most 64 terms in
+//   float32 (≤ 63 roundings, ~1e-7 in practice), so the error no longer grows with m; compensating
+//   each key as well cost 1.5-2 % of the whole call at every n, for a few ulp more.
 // Writes each query's correction factor 2^(old max - new max) to `correction`. Returns false,
 // before pass 2, when a visible score is not finite (scale·log2(e)·q·k overflowed float32).
 bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, std::size_t i0, std::size_t j0,
-                         bool causal, float* row_max, float* row_sum, float* correction) {
+                         bool causal, float* row_max, double* row_sum, float* correction) noexcept {
   const batch minus_inf(-INFINITY), zero(0.0f);
   alignas(64) float lane_index[kLanes];
   for (std::size_t l = 0; l < kLanes; ++l) lane_index[l] = static_cast<float>(l);
@@ -131,16 +143,19 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
     // a query that has seen no visible key yet keeps max -INFINITY: shift by 0 so that its
     // exponents are 2^(-inf) = 0, not 2^NaN
     const batch shift = xsimd::select(new_max == minus_inf, batch(0.0f), new_max);
-    batch sum(0.0f);
-    for (std::size_t j = 0; j < keys; ++j) {
-      const batch p = exp2_nonpositive(batch::load_unaligned(col + j * kQueryBlock) - shift);
-      p.store_unaligned(col + j * kQueryBlock);
+    batch sum(0.0f);  // Σp of the tile: at most kKeyBlock terms in float32, then added in double
+    for (std::size_t key = 0; key < keys; ++key) {
+      const batch p = exp2_nonpositive(batch::load_unaligned(col + key * kQueryBlock) - shift);
+      p.store_unaligned(col + key * kQueryBlock);
       sum += p;
     }
     const batch corr = exp2_nonpositive(old_max - shift);  // old max -INFINITY: 0
-    (batch::load_unaligned(row_sum + vq * kLanes) * corr + sum).store_unaligned(row_sum + vq * kLanes);
+    alignas(64) float tile_sum[kLanes];
+    sum.store_aligned(tile_sum);
     new_max.store_unaligned(row_max + vq * kLanes);
     corr.store_unaligned(correction + vq * kLanes);
+    for (std::size_t l = 0; l < kLanes; ++l)
+      row_sum[vq * kLanes + l] = row_sum[vq * kLanes + l] * correction[vq * kLanes + l] + tile_sum[l];
   }
   return true;
 }
@@ -148,12 +163,13 @@ bool online_softmax_tile(float* s_t, std::size_t keys, std::size_t query_vecs, s
 }  // namespace
 
 bool attention_streaming(const float* q, const float* k, const float* v, int n, int m, int d, int dv, float scale,
-                         bool causal, float* out, ScorePosition* overflow) {
+                         bool causal, float* out, ScorePosition* overflow) noexcept {
   const std::size_t queries = static_cast<std::size_t>(n), keys_total = static_cast<std::size_t>(m),
                     width = static_cast<std::size_t>(d), value_width = static_cast<std::size_t>(dv);
   alignas(64) float q_t[kDepthChunk * kQueryBlock];  // qᵀ chunk of the current block
   alignas(64) float s_t[kKeyBlock * kQueryBlock];    // sᵀ tile: scores, then probabilities
-  alignas(64) float row_max[kQueryBlock], row_sum[kQueryBlock], correction[kQueryBlock];
+  alignas(64) float row_max[kQueryBlock], correction[kQueryBlock];
+  double row_sum[kQueryBlock];
   const bool pack_once = width <= kDepthChunk;
   // scores in base-2 units (see the top of the file); rounded to float once
   const float factor = static_cast<float>(double(scale) * 1.4426950408889634);  // scale · log2(e)
@@ -163,8 +179,8 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
     // a short last block (or n < kQueryBlock) computes only the vectors its queries occupy
     const std::size_t query_cols = (rows + kLanes - 1) / kLanes * kLanes;
     float* out_block = out + i0 * value_width;
-    std::fill(row_max, row_max + kQueryBlock, -INFINITY);
-    std::fill(row_sum, row_sum + kQueryBlock, 0.0f);
+    std::fill(row_max, row_max + query_cols, -INFINITY);  // the columns this block computes
+    std::fill(row_sum, row_sum + query_cols, 0.0);
     if (pack_once) pack_queries(q, width, i0, rows, query_cols, 0, width, factor, q_t);
     // causal: keys past the block's last query are hidden from all of it
     const std::size_t key_end = causal ? std::min(keys_total, i0 + rows) : keys_total;
@@ -190,9 +206,15 @@ bool attention_streaming(const float* q, const float* k, const float* v, int n, 
       gemm(s_t, 1, kQueryBlock, v + j0 * value_width, value_width, out_block, value_width, rows, value_width, keys,
            j0 > 0);
     }
-    // pass 4: normalise each row by its sum (> 0: every query sees at least key 0)
-    for (std::size_t r = 0; r < rows; ++r)
-      scale_row(out_block + r * value_width, value_width, row_sum[r] > 0.0f ? 1.0f / row_sum[r] : 0.0f);
+    // pass 4: normalise each row by its sum (> 0: every query sees at least key 0). A row that is
+    // not finite now overflowed as Σ p·v (|v|·m beyond float32): the check costs one add here.
+    for (std::size_t r = 0; r < rows; ++r) {
+      const float inv_sum = row_sum[r] > 0.0 ? 1.0f / static_cast<float>(row_sum[r]) : 0.0f;  // float division
+      if (!scale_row(out_block + r * value_width, value_width, inv_sum)) {
+        *overflow = {static_cast<int>(i0 + r), -1};
+        return false;
+      }
+    }
   }
   return true;
 }

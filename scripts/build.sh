@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the three trees: native (g++, for fast tests and reference benchmarks) and the
-# WebAssembly SIMD and scalar modules (em++), then places the two modules (each an .mjs loader and
-# its .wasm) in web/build/.
+# Builds the three trees of the product: native (g++, for fast tests and reference benchmarks) and
+# the WebAssembly SIMD and scalar modules (em++), then places the two modules (each an .mjs loader
+# and its .wasm) in web/build/.
+#   bash scripts/build.sh            the three trees
+#   bash scripts/build.sh sanitize   only build/sanitize: clang, ASan + UBSan, the libFuzzer target
+#                                    (scripts/test.sh and scripts/fuzz.sh build it)
 # Incremental: a second run with nothing changed takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,14 +12,22 @@ JOBS=${JOBS:-$(nproc)}
 # emcc -O1+ runs its JS optimiser under Node and needs Debian's node modules (acorn).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-configure() {  # configure <dir> <cmake args...>: only when the tree is not configured yet
-  local dir=$1; shift
-  [ -f "$dir/CMakeCache.txt" ] || "$@" -B "$dir" -S . -DCMAKE_BUILD_TYPE=Release >/dev/null
+configure() {  # configure <dir> <build type> <cmake args...>: only when the tree is not configured yet
+  local dir=$1 type=$2; shift 2
+  [ -f "$dir/CMakeCache.txt" ] || "$@" -B "$dir" -S . -DCMAKE_BUILD_TYPE="$type" >/dev/null
 }
 
-configure build/native cmake
-configure build/wasm-simd emcmake cmake -DATTN_WASM_SIMD=ON
-configure build/wasm-scalar emcmake cmake -DATTN_WASM_SIMD=OFF
+if [ "${1:-}" = sanitize ]; then
+  # -O2 with debug info: readable sanitizer reports at a usable fuzzing speed
+  configure build/sanitize RelWithDebInfo env CXX=clang++ cmake -DATTN_SANITIZE=ON
+  echo "[build] sanitize" >&2
+  cmake --build build/sanitize -j "$JOBS"
+  exit 0
+fi
+
+configure build/native Release cmake
+configure build/wasm-simd Release emcmake cmake -DATTN_WASM_SIMD=ON
+configure build/wasm-scalar Release emcmake cmake -DATTN_WASM_SIMD=OFF
 for tree in native wasm-simd wasm-scalar; do
   echo "[build] $tree" >&2
   cmake --build "build/$tree" -j "$JOBS"
@@ -27,11 +38,12 @@ for flavour in simd scalar; do
   cp -p "build/wasm-$flavour/attention-$flavour.mjs" "build/wasm-$flavour/attention-$flavour.wasm" web/build/
 done
 
-# KaTeX (npm dependency) served from the site itself — no CDN, works under the strict CSP
-# (no eval). Only the woff2 fonts: every browser that runs WebAssembly SIMD reads woff2.
+# KaTeX (npm devDependency) served from the site itself — no CDN, works under the strict CSP
+# (no eval), with its licence, which goes wherever a copy goes. Only the woff2 fonts: every
+# browser that runs WebAssembly SIMD reads woff2.
 if [ -f node_modules/katex/dist/katex.mjs ]; then
   mkdir -p web/vendor/katex/fonts
-  cp -p node_modules/katex/dist/katex.mjs node_modules/katex/dist/katex.min.css web/vendor/katex/
+  cp -p node_modules/katex/dist/katex.mjs node_modules/katex/dist/katex.min.css node_modules/katex/LICENSE web/vendor/katex/
   cp -p node_modules/katex/dist/fonts/*.woff2 web/vendor/katex/fonts/
 else
   echo "[build] node_modules/katex is missing: run scripts/setup.sh (npm ci)" >&2

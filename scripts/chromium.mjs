@@ -47,3 +47,18 @@ export const SENTENCE_64 = (() => {
   const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
   return Array.from({ length: 64 }, (_, i) => words[i % words.length]).join(' ');
 })();
+
+/** Ends a trace started with CDP's Tracing.start (transferMode 'ReturnAsStream') and returns its JSON text. */
+export async function stopTracing(cdp) {
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  let text = '';
+  for (;;) {
+    const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
+    if (chunk.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  return text;
+}

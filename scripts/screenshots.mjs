@@ -1,12 +1,13 @@
 // Pictures of every page for a person to look at, and for before/after comparisons: the lab
 // (default, and 64 tokens on Random at d_k = 1024 with the causal mask, focused and hovered),
-// index.html whole with every instrument drawn, lesson.html and each instrument — at 1440 and
+// index.html whole with every instrument drawn, lesson.html and each instrument, the training
+// experiment after a default run, embed.html (the lab alone, and view=variance) — at 1440 and
 // 360 px, light and dark. Not part of npm test: pictures are looked at, not asserted.
 //
 //   npm run screenshots                              # → artifacts/screenshots/
 //   npm run screenshots -- --out DIR --root WEB      # another copy of web/ (e.g. an older commit)
 //   npm run screenshots -- --compare DIR             # and the pixel differences against DIR's pictures
-//   npm run screenshots -- --readme                  # also docs/screenshot.png, the README's picture
+//   npm run screenshots -- --readme                  # also docs/screenshot.png and docs/training.png, the README's pictures
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,7 @@ const { values: options } = parseArgs({
 });
 const OUT = resolve(options.out);
 const README_PICTURE = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url));
+const README_TRAINING = fileURLToPath(new URL('../docs/training.png', import.meta.url));
 const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
 const WIDTHS = [1440, 360];
 const SCHEMES = ['light', 'dark'];
@@ -62,6 +64,16 @@ async function drawLesson(page) {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
   await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
+}
+
+// The training experiment (index.html) after Train with the defaults, drawn to its last step.
+async function trainDefault(page) {
+  await openLab(page);
+  await page.locator('#training').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('training-experiment')?.session?.state.runs, null, { timeout: 30000 });
+  await page.locator('training-experiment').getByRole('button', { name: 'Train', exact: true }).click();
+  await page.waitForFunction(() => document.querySelector('training-experiment').session.state.phase === 'done', null, { timeout: 60000 });
+  await page.waitForTimeout(300); // the frame that draws the last state
 }
 
 try {
@@ -102,6 +114,20 @@ try {
       await drawLesson(page);
       await shot(page, `lesson-${tag}`, { fullPage: true });
       for (const instrument of INSTRUMENTS) await shot(page.locator(instrument), `${instrument}-${tag}`);
+
+      await trainDefault(page);
+      await shot(page.locator('#training'), `training-${tag}`);
+
+      // embed.html as an iframe shows it: the lab alone (a link's settings), and one instrument
+      await page.goto(`${url}embed.html?sentence=She+bought+fresh+bread+and+milk&projection=random&dk=16`);
+      await page.locator('attention-lab').evaluate((lab) => lab.ready);
+      await page.waitForFunction(() => customElements.get('lab-share'));
+      await page.waitForTimeout(400);
+      await shootWhole(page, page.locator('main'), `embed-${tag}`, width);
+      await page.goto(`${url}embed.html?view=variance&projection=random&dk=256`);
+      await page.waitForFunction(() => document.querySelector('variance-lab')?.shadowRoot?.querySelector('svg'), null, { timeout: 30000 });
+      await page.waitForTimeout(400);
+      await shootWhole(page, page.locator('main'), `embed-variance-${tag}`, width);
       await page.close();
     }
   }
@@ -115,6 +141,15 @@ try {
     await page.evaluate((y) => scrollTo(0, y), Math.max(0, box.y - 16));
     await page.screenshot({ path: README_PICTURE });
     console.log(`wrote ${README_PICTURE}`);
+    // the training experiment at 1280 px, light: from its heading to its plots
+    await trainDefault(page);
+    const clip = await page.evaluate(() => {
+      const top = document.querySelector('#training').getBoundingClientRect().top;
+      const plots = document.querySelector('training-experiment').shadowRoot.querySelector('.plots').getBoundingClientRect();
+      return { x: 0, y: top + scrollY - 12, width: document.documentElement.clientWidth, height: plots.bottom - top + 28 };
+    });
+    await page.screenshot({ path: README_TRAINING, clip, fullPage: true });
+    console.log(`wrote ${README_TRAINING}`);
     await page.close();
   }
   console.log(`${taken.length} pictures in ${OUT}`);

@@ -1,6 +1,10 @@
 // Serves the static site in web/ on 127.0.0.1 (port from PORT, default 8080) and prints its URL.
-// The site is plain static files: any static host works the same. The strict Content-Security-
-// Policy sent here is the one a lesson page may impose: no eval, WebAssembly allowed.
+// The site is plain static files: any static host works the same. Every response carries the
+// strict Content-Security-Policy the README promises, exactly — the one a lesson page may
+// impose: nothing from another origin, no eval, no inline script or style, WebAssembly allowed.
+// So every page runs under it here, and every browser test with it. The files may be used by
+// other sites (Access-Control-Allow-Origin: *): a lesson page elsewhere may load <attention-lab>
+// from here, as it would from any static host that allows it.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -24,11 +28,14 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; font-src 'self'";
+export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
-/** A static file server for `root`; resolves to the listening http.Server. */
-export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT } = {}) {
+/**
+ * A static file server for `root`; resolves to the listening http.Server. `policy`: the
+ * Content-Security-Policy of every response, or a function of the request's path that returns
+ * it (tests serve host pages of their own with other policies).
+ */
+export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT, policy = CONTENT_SECURITY_POLICY } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -43,7 +50,8 @@ export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT 
       res.writeHead(200, {
         'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
         'Content-Length': info.size,
-        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'Content-Security-Policy': typeof policy === 'function' ? policy(url.pathname) : policy,
+        'Access-Control-Allow-Origin': '*',
         'Cache-Control': 'no-cache',
       });
       if (req.method === 'HEAD') return res.end();

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Idempotent set-up for a fresh Debian 12 machine: installs only what is missing, then exits.
-#   Debian packages : emscripten, catch2, chromium, cmake, g++
+#   Debian packages : emscripten, catch2, chromium, cmake, g++; clang and libclang-rt-14-dev (the
+#                     sanitizer and libFuzzer runtimes) for build/sanitize
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
 #   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
 # No registry or mirror host is written here: the Debian mirror is read from apt's own sources,
 # npm uses its configured registry.
+#   bash scripts/setup.sh          everything above
+#   bash scripts/setup.sh local    only the project-local parts (xsimd, the Catch2 include folder):
+#                                  no root, no npm; scripts/prepare.sh runs this before a build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+MODE=${1:-all}
 
 XSIMD_VERSION=13.2.0-1
 XSIMD_SHA256=60878acfc02bfca76e8c31d53a1b9fdff490c319e53f620f4327c9786eaf631f
@@ -30,7 +35,14 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v g++ >/dev/null || missing+=(g++)
 command -v make >/dev/null || missing+=(make)
 command -v curl >/dev/null || missing+=(curl ca-certificates)
-if [ ${#missing[@]} -gt 0 ]; then
+command -v clang++ >/dev/null || missing+=(clang)
+# libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
+fuzz_probe=$(mktemp -d)
+printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
+command -v clang++ >/dev/null && clang++ -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.cpp" -o "$fuzz_probe/probe" 2>/dev/null ||
+  missing+=(libclang-rt-14-dev)
+rm -rf "$fuzz_probe"
+if [ ${#missing[@]} -gt 0 ] && [ "$MODE" = all ]; then
   log "installing Debian packages: ${missing[*]}"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
@@ -62,7 +74,8 @@ ln -sfn /usr/include/catch2 "$ROOT/third_party/catch2-include/catch2"
 
 # --- 4. npm packages --------------------------------------------------------------------------
 stamp=node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+if [ "$MODE" = all ] && { [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; }; then
   log "installing npm packages"
-  npm ci --no-audit --no-fund --loglevel=error
+  # --ignore-scripts: installing is not building (the package's prepare script builds)
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi

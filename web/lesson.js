@@ -5,8 +5,7 @@
 // the Random projection — so a sentence gives the same numbers on both pages, through the same
 // code. State flows one way: controls and the instruments' requests → store → state → lesson.
 import { LESSON_MAX_TOKENS } from './lesson/model.js';
-import { createEngine } from './core/engine.js';
-import { fetchVocab } from './core/vocab.js';
+import { loadEngine, loadingWords, pageVocab } from './lab/assets.js';
 import { LabPipeline } from './lab/inputs.js';
 import { createStore } from './lab/settings.js';
 import { labState } from './lab/state.js';
@@ -15,6 +14,7 @@ import { messageOf } from './i18n/i18n.js';
 import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
+import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -44,7 +44,9 @@ function showRows(tokens) {
 }
 
 async function main() {
-  const [engine, vocab] = await Promise.all([createEngine(), fetchVocab(new URL('./assets/glove-100d.bin', import.meta.url))]);
+  // the lab's own engine and vocabulary: a sentence's words load with it, as in the lab
+  const vocab = pageVocab();
+  const engine = await loadEngine();
   const pipeline = new LabPipeline(engine, vocab);
   const store = createStore();
   const lesson = document.querySelector('attention-lesson');
@@ -53,6 +55,15 @@ async function main() {
   function draw(settings) {
     $('dk-value').textContent = String(settings.dk);
     const t = strings.t;
+    const loading = loadingWords(vocab, settings);
+    if (loading.length > 0) {
+      status.textContent = t('lab.loadingWords', { list: loading.map(shortLabel).join(', ') });
+      vocab.load(loading).then(
+        () => store.get() === settings && draw(settings),
+        (error) => (status.textContent = t('lab.wordsFailed', { message: error.message })),
+      );
+      return;
+    }
     let state;
     try {
       state = labState(settings, pipeline, engine);
@@ -61,6 +72,7 @@ async function main() {
       return;
     }
     lesson.state = state;
+    document.documentElement.dataset.ready = 'true'; // the first state is drawn (tests wait for it)
     const unknown = state.unknown ?? [];
     const tokens = t('lessonPage.tokens', { count: state.n });
     status.textContent = [
@@ -86,7 +98,6 @@ async function main() {
   $('controls').addEventListener('submit', (event) => event.preventDefault());
   // a lab setting the learner changed inside an instrument (the overflow demo's temperature)
   lesson.addEventListener('input', () => set(lesson.value));
-  document.documentElement.dataset.ready = 'true';
 }
 
 main().catch((error) => {

@@ -27,30 +27,28 @@ function time(name, f, reps = Math.max(200, Math.round(2e6 / (N * N * D)))) {
   return best;
 }
 
-const nm = N * N, inputs = 3 * N * D, outputs = 3 * nm + 2 * N + N * D + 1;
-const base = wasm._malloc((inputs + outputs) * 4);
-wasm.HEAPF32.set(q, base / 4);
-wasm.HEAPF32.set(k, base / 4 + N * D);
-wasm.HEAPF32.set(v, base / 4 + 2 * N * D);
-const [qp, kp, vp, op] = [0, N * D, 2 * N * D, inputs].map((f) => base + 4 * f);
+// the bare calls of the second instance: q, k, v placed once in its input slots 0-2, no mask (cpp/embind.cpp)
+const [qp, kp, vp] = [q, k, v].map((array, slot) => wasm.reserveInput(slot, N * D, 'qkv'[slot]));
+[q, k, v].forEach((array, slot) => wasm.HEAPF32.set(array, [qp, kp, vp][slot] / 4));
+wasm.HEAPF64.set([N * D, N * D, N * D, -1], wasm.inputLengths() / 8);
+const descriptor = wasm.descriptor() / 4; // after a call: [block address, floats, ...] (cpp/boundary.hpp)
+const bareAttention = () => wasm.attention(N, N, D, D, 1, 1, 1);
 
 console.log(`N = ${N}, d = ${D}, SIMD build, ${process.version}`);
 time('engine.attention() (everything a view needs)', () => engine.attention({ q, k, v, n: N, m: N, d: D, dv: D }));
-time('  bare attention binding (validation + kernels)', () => wasm.attention(qp, kp, vp, 0, N, N, D, D, 1, 1, 1, op));
-time('  copy-out: one slice of the result block', () => wasm.HEAPF32.slice(op / 4, op / 4 + outputs));
-time('  copy-out: six slices (before)', () => {
-  let at = op / 4;
-  for (const count of [nm, nm, nm, N, N, N * D]) wasm.HEAPF32.slice(at, (at += count));
-});
+time('  bare attention binding (validation + kernels)', bareAttention);
+bareAttention();
+const block = wasm.HEAPU32[descriptor] / 4, floats = wasm.HEAPU32[descriptor + 1];
+time('  copy-out: one slice of the result block', () => wasm.HEAPF32.slice(block, block + floats));
 time('  copy-in: three HEAPF32.set', () => {
   const heap = wasm.HEAPF32;
-  heap.set(q, base / 4);
-  heap.set(k, base / 4 + N * D);
-  heap.set(v, base / 4 + 2 * N * D);
+  heap.set(q, qp / 4);
+  heap.set(k, kp / 4);
+  heap.set(v, vp / 4);
 });
 time('  new Float32Array(256) (V8 allocation of > 64 bytes)', () => new Float32Array(256));
 time('engine.attentionStreaming() (output only)', () => engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D }));
 const out = new Float32Array(N * D);
 time('engine.attentionStreaming({ out }) (no new output array)', () =>
   engine.attentionStreaming({ q, k, v, n: N, m: N, d: D, dv: D, out }));
-time('  bare attentionStreaming binding', () => wasm.attentionStreaming(qp, kp, vp, N, N, D, D, 1, 1, op));
+time('  bare attentionStreaming binding', () => wasm.attentionStreaming(N, N, D, D, 1, 1, -1));

@@ -7,7 +7,7 @@
 // Writes artifacts/bench/load-trace-<k>.json (open in chrome://tracing or the DevTools Performance panel).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { launchChromium } from '../chromium.mjs';
+import { launchChromium, stopTracing } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
 import { markFirstFrame } from './first-frame.mjs';
@@ -33,16 +33,7 @@ try {
     await page.goto(url);
     await page.waitForFunction(() => performance.getEntriesByName('bench:first-frame').length > 0);
     await page.waitForTimeout(300);
-    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-    await cdp.send('Tracing.end');
-    const { stream } = await complete;
-    let text = '';
-    for (;;) {
-      const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
-      text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
-      if (chunk.eof) break;
-    }
-    await cdp.send('IO.close', { handle: stream });
+    const text = await stopTracing(cdp);
     await writeFile(`${OUT}load-trace-${visit}.json`, text);
     console.log(`\n## visit ${visit + 1}${visit === 0 ? ' (fresh profile)' : ''}`);
     summarise(JSON.parse(text));

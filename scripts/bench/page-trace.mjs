@@ -16,7 +16,7 @@
 //     --detail         also record the 'blink' and 'cc' categories (more events, more overhead)
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { SENTENCE_64, launchChromium } from '../chromium.mjs';
+import { SENTENCE_64, launchChromium, stopTracing } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 
 const { values: options, positionals } = parseArgs({
@@ -65,7 +65,7 @@ try {
     await page.waitForTimeout(100);
   }
   if (options.profile) cpuProfile = (await cdp.send('Profiler.stop')).profile;
-  else await writeFile(OUT, await endTrace(cdp));
+  else await writeFile(OUT, await stopTracing(cdp));
 } finally {
   await chromium.close();
   server.close();
@@ -74,21 +74,6 @@ try {
 if (cpuProfile) {
   printProfile(cpuProfile);
   process.exit(0);
-}
-
-// Ends a CDP trace and reads its stream.
-async function endTrace(cdp) {
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  const { stream } = await complete;
-  let text = '';
-  for (;;) {
-    const chunk = await cdp.send('IO.read', { handle: stream, size: 1 << 20 });
-    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString() : chunk.data;
-    if (chunk.eof) break;
-  }
-  await cdp.send('IO.close', { handle: stream });
-  return text;
 }
 
 // Self time per function and input, the 30 largest.

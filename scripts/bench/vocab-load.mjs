@@ -7,12 +7,14 @@
 //   node scripts/bench/vocab-load.mjs                          # web/ as built, 3 runs
 //   node scripts/bench/vocab-load.mjs --root A/web --root B/web --runs 5   # side by side, interleaved
 //   node scripts/bench/vocab-load.mjs --sentence "a b c" --sentence "d e"   # other sentences (and the demo)
+//   node scripts/bench/vocab-load.mjs --via url --page embed.html            # a link: embed.html?sentence=…
 //
-// The page is index.html as served by scripts/serve.mjs, with the sentence set as the
-// <attention-lab> element's `sentence` attribute (a copy of the root whose other entries are
-// links to the real ones). Each visit launches Chromium with a fresh profile and waits until it
-// is idle (browser-idle.mjs) before navigating; the time is the frame after the lab's
-// 'attention-lab:first-result' mark (first-frame.mjs). Writes artifacts/bench/vocab-load.json.
+// The page is index.html (or --page) as served by scripts/serve.mjs, with the sentence set as
+// the <attention-lab> element's `sentence` attribute (a copy of the root whose other entries are
+// links to the real ones), or with --via url in the link (?sentence=…) as a teacher shares it.
+// Each visit launches Chromium with a fresh profile and waits until it is idle (browser-idle.mjs)
+// before navigating; the time is the frame after the lab's 'attention-lab:first-result' mark
+// (first-frame.mjs). Writes artifacts/bench/vocab-load.json.
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -35,9 +37,12 @@ const { values: options } = parseArgs({
     root: { type: 'string', multiple: true, default: [SITE_ROOT] },
     runs: { type: 'string', default: '3' },
     sentence: { type: 'string', multiple: true, default: [COMMON] },
+    via: { type: 'string', default: 'attribute' },
+    page: { type: 'string', default: 'index.html' },
   },
 });
 const RUNS = Math.max(1, Number(options.runs));
+if (!['attribute', 'url'].includes(options.via)) throw new Error(`--via must be attribute or url, got ${options.via}`);
 
 const firstBars = () =>
   new Promise((resolve) => {
@@ -49,17 +54,17 @@ const firstBars = () =>
     poll();
   });
 
-// A copy of `root` with the sentence in index.html: links to every other entry.
+// A copy of `root` with the sentence in the page's markup: links to every other entry.
 async function siteWithSentence(root, sentence) {
   const dir = await mkdtemp(join(tmpdir(), 'attention-lab-vocab-site-'));
-  for (const name of await readdir(root)) if (name !== 'index.html') await symlink(join(root, name), join(dir, name));
-  let html = await readFile(join(root, 'index.html'), 'utf8');
-  if (sentence !== DEMO) {
+  for (const name of await readdir(root)) if (name !== options.page) await symlink(join(root, name), join(dir, name));
+  let html = await readFile(join(root, options.page), 'utf8');
+  if (sentence !== DEMO && options.via === 'attribute') {
     const tag = '<attention-lab id="lab"';
-    if (!html.includes(tag)) throw new Error(`${root}/index.html has no ${tag}>`);
+    if (!html.includes(tag)) throw new Error(`${root}/${options.page} has no ${tag}>`);
     html = html.replace(tag, `${tag} sentence="${sentence.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}"`);
   }
-  await writeFile(join(dir, 'index.html'), html);
+  await writeFile(join(dir, options.page), html);
   return dir;
 }
 
@@ -99,7 +104,8 @@ async function main() {
   try {
     for (let run = 0; run < RUNS; run++) {
       for (const [k, site] of sites.entries()) { // interleaved: every root and sentence once per run
-        const visit = await firstVisit(`http://127.0.0.1:${servers[k].address().port}/`);
+        const query = site.sentence !== DEMO && options.via === 'url' ? `?${new URLSearchParams({ sentence: site.sentence })}` : '';
+        const visit = await firstVisit(`http://127.0.0.1:${servers[k].address().port}/${options.page}${query}`);
         site.visits.push(visit);
         const assets = visit.files.filter((f) => f.path.includes('/assets/'));
         console.error(`run ${run + 1}: ${site.root} "${site.sentence}": ${visit.frameMs.toFixed(0)} ms; ` +
@@ -124,7 +130,7 @@ async function main() {
   };
   await mkdir(fileURLToPath(new URL('.', `file://${OUT}`)), { recursive: true });
   await writeFile(OUT, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`First visit at 1.5 Mbit/s, 150 ms RTT — ${result.machine.cpus} × ${result.machine.model}, load ${result.machine.loadavg.join(' ')}, ${RUNS} runs\n`);
+  console.log(`First visit of ${options.page} (sentence by ${options.via}) at 1.5 Mbit/s, 150 ms RTT — ${result.machine.cpus} × ${result.machine.model}, load ${result.machine.loadavg.join(' ')}, ${RUNS} runs\n`);
   console.log('| page | sentence | navigation → first bars: median | runs | word-vector files before first bars |');
   console.log('|---|---|---|---|---|');
   for (const s of result.sites) {

@@ -3,6 +3,9 @@
 // page records console errors, page errors, failed requests and CSP violations; each test
 // asserts its own (checkEachTest), so a test holds alone, in any order.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach } from 'node:test';
 
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -106,4 +109,37 @@ export function readSummary(page, bars = '#bars') {
     const text = (k) => el.shadowRoot.querySelector(`[data-k="${k}"]`).textContent;
     return { sum: text('sum'), entropy: text('entropy'), max: text('max') };
   });
+}
+/**
+ * A made-up lesson platform on another site than the lab's (http://localhost:<port>, while the
+ * lab is served at 127.0.0.1), sending the policy a strict platform would: its own scripts and
+ * the lab's, frames from the lab only. `page(path, body, { policy })` writes a lesson page
+ * holding `body` and returns its URL; every message such a page receives is kept in window.__messages as
+ * { origin, data }. Both sites are on the loopback address, as the browser requires of a plain
+ * http page that loads the other's script.
+ */
+export async function startHost(lab) {
+  const labOrigin = new URL(lab).origin;
+  const root = await mkdtemp(join(tmpdir(), 'attention-lab-host-'));
+  await writeFile(join(root, 'favicon.ico'), ''); // asked for by every page: no 404 in the console
+  await writeFile(join(root, 'record.js'), 'window.__messages = []; addEventListener("message", (e) => window.__messages.push({ origin: e.origin, data: e.data }));\n');
+  const policy = `default-src 'self'; script-src 'self' ${labOrigin}; frame-src ${labOrigin}; style-src 'self'`;
+  const policies = new Map(); // path → a policy of its own
+  const server = await startServer({ port: 0, root, policy: (path) => policies.get(path) ?? policy });
+  const origin = `http://localhost:${server.address().port}`;
+  return {
+    origin,
+    /** A lesson page at `path` holding `body`; `policy` replaces the platform's for it. */
+    async page(path, body, { policy: own } = {}) {
+      if (own) policies.set(`/${path}`, own);
+      await writeFile(join(root, path), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Week 3: attention</title>
+        <script src="./record.js"></script></head>
+        <body><h1>Week 3: attention</h1>${body}<p id="after">After the lab.</p></body></html>\n`);
+      return `${origin}/${path}`;
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(root, { recursive: true, force: true });
+    },
+  };
 }

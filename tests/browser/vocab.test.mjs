@@ -14,6 +14,8 @@ before(async () => {
   browser = await launch();
   page = await browser.newPage();
   await page.goto(`${browser.url}lesson.html`);
+  // the page's own words loaded first (its first view's pack), so that only the test's are new below
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
 });
 
 after(async () => {

@@ -1,12 +1,15 @@
 // Independent float64 reference for the tests: attention written from the formula,
-// accumulated in double. Shares no code with the core.
+// accumulated in double. Shares no code with the core's computations; only the test data comes
+// from the core's seeded generator (attn::Rng), so that the native and both wasm runs test the
+// very same numbers (std::normal_distribution differs between standard libraries).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
+
+#include "random.hpp"
 
 namespace ref64 {
 
@@ -51,11 +54,11 @@ inline Result attention(const std::vector<float>& q, const std::vector<float>& k
   return r;
 }
 
+// count samples of N(0, sigma²) as float32, the same on every platform for a seed.
 inline std::vector<float> random_normal(std::size_t count, std::uint32_t seed, float sigma = 1.0f) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> dist(0.0f, sigma);
+  attn::Rng rng(seed);
   std::vector<float> x(count);
-  for (auto& value : x) value = dist(gen);
+  for (auto& value : x) value = static_cast<float>(sigma * rng.normal());
   return x;
 }
 

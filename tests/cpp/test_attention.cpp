@@ -295,14 +295,132 @@ TEST_CASE("scores that overflow float32 are reported, not turned into NaN", "[er
 }
 
 TEST_CASE("the kernels run on the intended instruction set", "[simd]") {
-  // Guards against a SIMD path that silently never runs: the arch xsimd picked must match
-  // the build (wasm SIMD128 under -msimd128, the portable emulation in the scalar wasm build).
-  const std::string arch = attn::simd_arch_name();
-#if defined(__wasm_simd128__)
-  REQUIRE(arch == "wasm");
-#elif defined(__EMSCRIPTEN__)
-  REQUIRE(arch.rfind("emulated", 0) == 0);
-#elif defined(__AVX2__)
-  REQUIRE(arch == "fma3+avx2");
+  // Guards against a SIMD path that silently never runs: the arch xsimd picked must be the one
+  // the build chose (CMakeLists.txt passes its xsimd name: wasm SIMD128 under -msimd128, the
+  // portable emulation in the scalar wasm build, AVX2+FMA, SSE2 or NEON natively).
+#ifndef ATTN_EXPECTED_ARCH
+#error "CMakeLists.txt passes ATTN_EXPECTED_ARCH, the xsimd arch name this build must run"
 #endif
+  REQUIRE(std::string(attn::simd_arch_name()) == ATTN_EXPECTED_ARCH);
+}
+
+TEST_CASE("a hidden key's q·k may leave float32; only a visible score fails the call", "[attention][mask][errors]") {
+  // q0·k1 = 1e40 leaves float32, but key 1 is hidden from query 0 (by the causal mask, or by an
+  // additive -Infinity): the call succeeds, as the streaming forward does for the same input.
+  const std::vector<float> q = {1e20f, 1e-20f}, k = {1.0f, 1e20f}, v = {3.0f, 5.0f};
+  std::vector<float> mask = {0.0f, -INFINITY, 0.0f, 0.0f};
+  // row 1 sees scores 1e-20 and 1: p = softmax([1e-20, 1])
+  const double p11 = 1.0 / (1.0 + std::exp(-1.0));
+  for (Forward forward : {attn::attention_forward, attn::attention_forward_ref}) {
+    for (bool causal : {true, false}) {
+      attn::AttentionOptions opt;
+      opt.causal = causal;
+      if (!causal) opt.mask = mask.data();
+      INFO("causal " << causal);
+      Run r = run(forward, q, k, v, 2, 2, 1, 1, opt);
+      INFO(r.err.message);
+      REQUIRE(r.ok);
+      REQUIRE(r.dots[1] == INFINITY);  // the true q·k (1e40), beyond float32, for a hidden key only
+      REQUIRE(r.scores[1] == -INFINITY);
+      REQUIRE(r.weights[0] == 1.0f);
+      REQUIRE(r.weights[1] == 0.0f);
+      REQUIRE(r.output[0] == 3.0f);
+      REQUIRE(r.weights[3] == Approx(p11).margin(kWeightAbsTol));
+      REQUIRE(r.output[1] == Approx((1 - p11) * 3 + p11 * 5).margin(kOutputAbsTol));
+    }
+    Run visible = run(forward, q, k, v, 2, 2, 1, 1, attn::AttentionOptions{});  // the same key, visible
+    REQUIRE_FALSE(visible.ok);
+    REQUIRE(visible.err.status == attn::Status::overflow);
+    REQUIRE(std::string(visible.err.message).find("query 0, key 1") != std::string::npos);
+  }
+  attn::StreamingOptions causal;
+  causal.causal = true;
+  std::vector<float> streamed(2);
+  attn::Error err;
+  REQUIRE(attn::attention_streaming_forward(q.data(), k.data(), v.data(), {2, 2, 1, 1}, causal, streamed.data(), &err));
+  REQUIRE(streamed[0] == 3.0f);
+  REQUIRE(streamed[1] == Approx((1 - p11) * 3 + p11 * 5).margin(kOutputAbsTol));
+}
+
+TEST_CASE("an output that leaves float32 is an overflow, not Infinity", "[attention][errors]") {
+  // 10 equal scores: weights fl(1/10) each, and the float32 sum of the ten fl(0.1·FLT_MAX), taken
+  // in order (dv = 1: the scalar path of every build), rounds to Infinity, although the exact
+  // convex combination of v's rows is FLT_MAX itself. (The streaming forward sums p·v before it
+  // divides by Σp, so there any |v| above FLT_MAX / 10 overflows here.)
+  constexpr int m = 10;
+  const std::vector<float> q = {0.0f}, k(m, 0.0f), v(m, FLT_MAX);
+  for (Forward forward : {attn::attention_forward, attn::attention_forward_ref}) {
+    Run r = run(forward, q, k, v, 1, m, 1, 1, attn::AttentionOptions{});
+    REQUIRE_FALSE(r.ok);
+    REQUIRE(r.err.status == attn::Status::overflow);
+    REQUIRE(std::string(r.err.message).find("output[0][0] overflows float32") != std::string::npos);
+  }
+  std::vector<float> streamed(1);
+  attn::Error err;
+  REQUIRE_FALSE(attn::attention_streaming_forward(q.data(), k.data(), v.data(), {1, m, 1, 1}, attn::StreamingOptions{},
+                                                  streamed.data(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+}
+
+TEST_CASE("a long row still sums to 1: the softmax sum is compensated or in double", "[softmax][long]") {
+  // Scores [2, 0, 0, ...]: every weight is known, p0 = e² / (e² + m − 1). Summed plainly in
+  // float32 the 16,384 terms of each lane of a 65,536-key row drift by ~1e-4 (measured: rows
+  // summing to 1 ± 6.5e-5). Compensated, Σe is within ~2ε of the sum of its terms, so the weights
+  // e·fl(1/Σe) sum to 1 within that plus the rounding of 1/Σe and of the products (½ε each):
+  // kRowSumTol = 4ε. p0 also carries exp's error (≈ 2 ulp in Σe): kFirstWeightRelTol = 8ε.
+  constexpr double kRowSumTol = 4 * FLT_EPSILON, kFirstWeightRelTol = 8 * FLT_EPSILON;
+  for (int m : {16384, 65536}) {
+    INFO("m = " << m);
+    std::vector<float> z(m, 0.0f), p(m);
+    z[0] = 2.0f;
+    const double p0 = std::exp(2.0) / (std::exp(2.0) + (m - 1));
+    float entropy;
+    using Row = float (*)(const float*, int, float, float*, float*) noexcept;
+    const Row fast = attn::softmax_row;
+    const Row reference = [](const float* row, int count, float inv_t, float* out, float* h) noexcept {
+      return attn::softmax_row_ref(row, count, inv_t, out, h);
+    };
+    for (Row softmax_row : {fast, reference}) {
+      softmax_row(z.data(), m, 1.0f, p.data(), &entropy);
+      double sum = 0;
+      for (float w : p) sum += w;
+      REQUIRE(std::fabs(sum - 1.0) <= kRowSumTol);
+      REQUIRE(std::fabs(p[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+    // the streaming forward: v one-hot on key 0 makes the output p0 itself (nothing else summed)
+    std::vector<float> q = {1.0f}, v(m, 0.0f), out(1);
+    v[0] = 1.0f;
+    attn::StreamingOptions unscaled;
+    attn::Error err;
+    for (auto forward : {attn::attention_streaming_forward, attn::attention_streaming_forward_ref}) {
+      REQUIRE(forward(q.data(), z.data(), v.data(), {1, m, 1, 1}, unscaled, out.data(), &err));
+      REQUIRE(std::fabs(out[0] / p0 - 1.0) <= kFirstWeightRelTol);
+    }
+  }
+}
+
+TEST_CASE("a row spanning more than FLT_MAX keeps its weights at a temperature that brings it back", "[softmax]") {
+  // z − max overflows (−4e38), but (z − max)/T does not: with T = 3.4e38 the weights are
+  // softmax([0.588, −0.588]) = [0.764, 0.236], not [1, 0]. Row 2 puts such scores in a vector body.
+  const float temperature = 3.4e38f;
+  const std::vector<std::vector<float>> rows = {{2e38f, -2e38f},
+                                                {2e38f, -2e38f, 0, 1e38f, -1e38f, 3e38f, -3e38f, 5, -INFINITY}};
+  for (const auto& z : rows) {
+    const int m = int(z.size());
+    double top = -INFINITY, sum = 0;
+    for (float x : z) top = std::fmax(top, x);
+    std::vector<double> expect(m);
+    for (int j = 0; j < m; ++j) sum += expect[j] = std::exp((double(z[j]) - top) / temperature);
+    std::vector<float> fast(m), slow(m);
+    float entropy;
+    attn::Error err;
+    REQUIRE(attn::softmax(z.data(), m, temperature, fast.data(), &err));
+    attn::softmax_row_ref(z.data(), m, 1.0f / temperature, slow.data(), &entropy);
+    for (int j = 0; j < m; ++j) {
+      INFO("m = " << m << ", j = " << j);
+      // 1/T is a float32 subnormal here (2.9e-39, ~21 bits): a relative error of ~1e-6 in t ≈ 0.6
+      REQUIRE(fast[j] == Approx(expect[j] / sum).margin(1e-5));
+      REQUIRE(slow[j] == Approx(expect[j] / sum).margin(1e-5));
+    }
+  }
 }

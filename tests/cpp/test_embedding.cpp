@@ -1,6 +1,6 @@
 // Seeded randomness, projections, positions and unknown-word vectors.
 #include <catch2/catch.hpp>
-
+#include <cfloat>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -91,4 +91,42 @@ TEST_CASE("unknown words get a deterministic vector from their text", "[embeddin
   REQUIRE(a != c);
   REQUIRE_FALSE(attn::text_vector("x", 1, 0, 0.4f, a.data(), &err));
   REQUIRE_FALSE(attn::text_vector("x", 1, 4, -1.0f, a.data(), &err));
+}
+
+TEST_CASE("projections and positions refuse NaN and report outputs beyond float32", "[embedding][errors]") {
+  attn::Error err;
+  std::vector<float> x = {1, 2, 3, 4}, w = {0.5f, NAN, 1, 2}, out(4);
+  REQUIRE_FALSE(attn::project(x.data(), 2, 2, w.data(), 2, out.data(), &err));
+  REQUIRE(err.status == attn::Status::non_finite_input);
+  REQUIRE(std::string(err.message) == "w[0][1] is NaN: w must hold finite numbers");
+  w = {1e20f, 1e20f, 1e20f, 1e20f};
+  x = {1e20f, 1e20f, 1, 1};
+  REQUIRE_FALSE(attn::project(x.data(), 2, 2, w.data(), 2, out.data(), &err));  // 2e40 in row 0
+  REQUIRE(err.status == attn::Status::overflow);
+  REQUIRE(std::string(err.message).find("output[0][0] overflows float32") != std::string::npos);
+
+  x = {0, 0, INFINITY, 0};
+  REQUIRE_FALSE(attn::add_positional_encoding(x.data(), 2, 2, 1.0f, out.data(), &err));
+  REQUIRE(err.status == attn::Status::non_finite_input);
+  REQUIRE(std::string(err.message).find("x[1][0] is Infinity") != std::string::npos);
+  x = {0, FLT_MAX, 0, 0};  // PE[0][1] = cos 0 = 1
+  REQUIRE_FALSE(attn::add_positional_encoding(x.data(), 2, 2, FLT_MAX, out.data(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+  REQUIRE(std::string(err.message).find("output[0][1]") != std::string::npos);
+}
+
+TEST_CASE("sigma is checked so that every sample fits float32", "[random][errors]") {
+  attn::Error err;
+  REQUIRE(attn::validate_random_normal(attn::kMaxSigma, 10, &err));
+  // the largest |N(0,1)| Rng::normal() can return, √(−2 ln 2⁻⁵⁴), times kMaxSigma fits float32
+  REQUIRE(double(attn::kMaxSigma) * std::sqrt(-2 * std::log(std::ldexp(1.0, -54))) < FLT_MAX);
+  REQUIRE_FALSE(attn::validate_random_normal(1e38f, 10, &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
+  REQUIRE(std::string(err.message) == "sigma must be a positive number at most 3.9e+37, got 1e+38");
+  REQUIRE_FALSE(attn::validate_random_normal(0.0f, 10, &err));
+  REQUIRE_FALSE(attn::validate_random_normal(1.0f, -1, &err));
+  REQUIRE(err.status == attn::Status::invalid_shape);
+  std::vector<float> v(4);
+  REQUIRE_FALSE(attn::text_vector("x", 1, 4, 1e38f, v.data(), &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
 }

@@ -1,5 +1,5 @@
 // The register-blocked kernels against their `_ref` twins, on shapes that are not multiples of
-// the tile sizes (4 rows × 2 vectors; 8 columns on wasm, 16 on AVX2) nor of the depth chunk (256).
+// the tile sizes (2 rows × 4 vectors: 16 columns on wasm, 32 on AVX2) nor of the depth chunk (256).
 #include <catch2/catch.hpp>
 
 #include <cfloat>
@@ -191,7 +191,7 @@ void check_streaming_shape(int n, int m, int d, int dv, bool causal, std::uint32
 }  // namespace
 
 TEST_CASE("streaming forward matches the standard forward", "[streaming]") {
-  // block sizes: 32 queries, 64 keys, depth chunks of 128; tiles 4 × 8 (wasm) / 4 × 16 (AVX2)
+  // block sizes: 64 queries, 64 keys, depth chunks of 128; tiles 2 × 16 (wasm) / 2 × 32 (AVX2)
   const int shapes[][4] = {{1, 1, 1, 1},     {3, 5, 2, 3},     {31, 33, 17, 5},  {32, 64, 64, 64},
                            {33, 65, 64, 63}, {70, 130, 9, 17}, {5, 200, 130, 7}, {100, 100, 300, 20},
                            {129, 129, 64, 64}};

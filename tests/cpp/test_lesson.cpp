@@ -202,7 +202,7 @@ TEST_CASE("claim 1: Var(q·k) grows like d_k, Var(q·k/√d_k) stays 1", "[lesso
   }
   const int bad[] = {8, 0};
   REQUIRE_FALSE(attn::dot_variance_curve(11, bad, 2, samples, var_u.data(), var_s.data(), &err));
-  REQUIRE(std::string(err.message).find("widths[1]") != std::string::npos);
+  REQUIRE(std::string(err.message).find("dims[1]") != std::string::npos);
 }
 
 TEST_CASE("layer norm and head projections match float64", "[lesson][pipeline]") {
@@ -550,4 +550,66 @@ TEST_CASE("multi-head: each head is attention with its own projections", "[lesso
   REQUIRE_FALSE(attn::multi_head(x.data(), t, d_in, 2, 9, d, true,
                                  {weights.data(), entropy.data(), max_weight.data(), concat.data()}, &err));
   REQUIRE(std::string(err.message).find("heads") != std::string::npos);
+}
+
+TEST_CASE("lesson inputs: weights finite, p probabilities, gradients within float32", "[lesson][errors]") {
+  attn::Error err;
+  const int t = 3, d_in = 4, d = 2;
+  auto x = sentence(t, d_in, 5);
+  std::vector<float> wq(d_in * d, 0.5f), wk(d_in * d, 0.5f), q(t * d), k(t * d);
+  REQUIRE(attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  wk[5] = NAN;
+  REQUIRE_FALSE(
+      attn::project_head(x.data(), t, d_in, wq.data(), wk.data(), nullptr, d, q.data(), k.data(), nullptr, &err));
+  REQUIRE(err.status == attn::Status::non_finite_input);
+  REQUIRE(std::string(err.message) == "wk[2][1] is NaN: wk must hold finite numbers");
+
+  // a Jacobian of p with p outside [0, 1] is not a softmax Jacobian (and 1e30·1e30 leaves float32)
+  const std::vector<float> big = {1e30f, 1e30f};
+  std::vector<float> jac(4), dz(3);
+  REQUIRE_FALSE(attn::softmax_jacobian(big.data(), 2, jac.data(), &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
+  REQUIRE(std::string(err.message) == "p[0] is 1e+30: p must hold probabilities, numbers from 0 to 1");
+  // p in [0, 1] but not summing to 1, dp near the limit: dz = p ⊙ (dp − ⟨p, dp⟩) leaves float32
+  const std::vector<float> ones = {1, 1, 1}, dp = {FLT_MAX, FLT_MAX, -FLT_MAX};
+  REQUIRE_FALSE(attn::softmax_backward(ones.data(), dp.data(), 3, dz.data(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+  REQUIRE(std::string(err.message).find("dz[2] overflows float32") != std::string::npos);
+  REQUIRE_FALSE(attn::validate_upstream_gradient(-1, 3, &err));
+  REQUIRE(std::string(err.message) == "row must be an integer from 0 to 65536, got -1");
+  REQUIRE_FALSE(attn::validate_upstream_gradient(0, 0, &err));
+}
+
+TEST_CASE("step by step reads the reference softmax's own trace: the same weights bit for bit", "[lesson][steps]") {
+  const int m = 9, d = 5;
+  for (float temperature : {1.0f, 0.3f, 7.0f}) {
+    auto q = ref64::random_normal(d, 80), k = ref64::random_normal(m * d, 81, 3.0f);
+    std::vector<float> product(d), scores(m), shifted(m), exps(m), weights(m), reference(m);
+    attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+    attn::Error err;
+    REQUIRE(attn::step_by_step(q.data(), k.data(), m, d, 2, true, temperature, 6, tr, &err));
+    float entropy;
+    const float max_weight = attn::softmax_row_ref(scores.data(), m, 1.0f / temperature, reference.data(), &entropy);
+    REQUIRE(weights == reference);
+    REQUIRE(tr.max_weight == max_weight);
+    REQUIRE(tr.entropy == entropy);
+    for (int j = 0; j < m; ++j)
+      REQUIRE(scores[j] == (j < 6 ? tr.scale * attn::dot_ref(q.data(), k.data() + j * d, d) : -INFINITY));
+  }
+}
+
+TEST_CASE("step by step shows no Infinity or NaN: a chosen key whose q·k leaves float32 fails, hidden or not",
+          "[lesson][steps][errors]") {
+  // key 1's q·k = 2e40 (and its products 1e40 each): hidden from the row (visible = 1) or not
+  const std::vector<float> q = {1e20f, 1e20f}, k = {1, 0, 1e20f, 1e20f};
+  std::vector<float> product(2), scores(2), shifted(2), exps(2), weights(2);
+  attn::StepTrace tr{product.data(), scores.data(), shifted.data(), exps.data(), weights.data()};
+  attn::Error err;
+  for (int visible : {1, 2}) {
+    REQUIRE_FALSE(attn::step_by_step(q.data(), k.data(), 2, 2, 1, false, 1.0f, visible, tr, &err));
+    REQUIRE(err.status == attn::Status::overflow);
+    REQUIRE(std::string(err.message).find("q·k for key 1 overflows float32") != std::string::npos);
+  }
+  REQUIRE(attn::step_by_step(q.data(), k.data(), 2, 2, 0, false, 1.0f, 1, tr, &err));  // key 0 chosen: fine
+  REQUIRE(tr.weights[0] == 1.0f);
 }

@@ -47,9 +47,9 @@ for (const simd of [true, false]) {
     assert.deepEqual(out, fresh.output);
     assert.equal(given.scale, fresh.scale);
     assert.throws(() => engine.attentionStreaming({ q, k, v, n, m, d, dv, out: new Float32Array(n * dv - 1) }),
-      (err) => err instanceof RangeError && /out has length 17, expected n·dv = 18/.test(err.message));
+      (err) => err instanceof RangeError && /out has length 17, expected n·dv = 18/.test(err.message) && err.code === 'ATTN_INVALID_SHAPE');
     assert.throws(() => engine.attentionStreaming({ q, k, v, n, m, d, dv, out: new Float64Array(n * dv) }),
-      (err) => err instanceof TypeError && /out must be a Float32Array/.test(err.message));
+      (err) => err instanceof TypeError && /out must be a Float32Array/.test(err.message) && err.code === 'ATTN_INVALID_ARGUMENT');
     const before = Float32Array.from(out);
     assert.throws(() => engine.attentionStreaming({ q: q.map(() => NaN), k, v, n, m, d, dv, out }), /is NaN/);
     assert.deepEqual(out, before); // a failed call leaves out as it was
@@ -81,12 +81,12 @@ for (const simd of [true, false]) {
       assert.throws(() => engine.attentionStreaming({ q, k, v, n: 2, m: 2, d: 4, dv: 4, ...args }),
         (err) => err instanceof type && pattern.test(err.message) && err.code === code);
     };
-    bad({ n: 2.5 }, TypeError, /n must be an integer/);
-    bad({ dv: 0 }, RangeError, /dv must be from 1/);
-    bad({ q: 'x' }, TypeError, /q must be a Float32Array/);
-    bad({ k: new Float32Array(3) }, RangeError, /k has length 3, expected m·d = 8/);
-    bad({ causal: 'yes' }, TypeError, /causal must be true or false/);
-    bad({ scale: -1 }, RangeError, /scale must be a positive finite number/);
+    bad({ n: 2.5 }, TypeError, /n must be an integer/, 'ATTN_INVALID_ARGUMENT');
+    bad({ dv: 0 }, RangeError, /dv \(value width\) must be an integer from 1/, 'ATTN_INVALID_SHAPE');
+    bad({ q: 'x' }, TypeError, /q must be a Float32Array/, 'ATTN_INVALID_ARGUMENT');
+    bad({ k: new Float32Array(3) }, RangeError, /k has length 3, expected m·d = 8/, 'ATTN_INVALID_SHAPE');
+    bad({ causal: 'yes' }, TypeError, /causal must be true or false/, 'ATTN_INVALID_ARGUMENT');
+    bad({ scale: -1 }, RangeError, /scale must be a positive finite number/, 'ATTN_INVALID_ARGUMENT');
     bad({ n: 1, q: randomArray(4, 5), causal: true }, RangeError, /n == m/, 'ATTN_INVALID_SHAPE');
     const nan = Float32Array.from(v);
     nan[5] = NaN;
@@ -111,3 +111,50 @@ test('simd: n = m = 16,384, d = 64 runs within a 64 MB heap', async () => {
   for (let c = 0; c < d; c++) assert.ok(Math.abs(output[c] - v[c]) < 1e-6);
   assert.ok(engine.heapBytes() <= 64 * 2 ** 20, `heap is ${engine.heapBytes()} bytes`);
 });
+
+for (const simd of [true, false]) {
+  const label = simd ? 'simd' : 'scalar';
+
+  test(`${label}: a hidden key's q·k may overflow in attention() as in attentionStreaming()`, async () => {
+    const engine = await createEngine({ simd });
+    // q0·k1 = 1e40 leaves float32; key 1 is hidden from query 0 (causal, or by the mask)
+    const q = Float32Array.of(1e20, 1e-20), k = Float32Array.of(1, 1e20), v = Float32Array.of(3, 5);
+    const shape = { q, k, v, n: 2, m: 2, d: 1, dv: 1 };
+    const streamed = engine.attentionStreaming({ ...shape, causal: true });
+    for (const hiding of [{ causal: true }, { mask: Float32Array.of(0, -Infinity, 0, 0) }]) {
+      const full = engine.attention({ ...shape, ...hiding });
+      assert.equal(full.dots[1], Infinity); // the true q·k, for a hidden key only
+      assert.equal(full.scores[1], -Infinity);
+      assert.deepEqual(Array.from(full.weights.subarray(0, 2)), [1, 0]);
+      assert.ok(Math.abs(full.output[1] - streamed.output[1]) <= OUTPUT_ABS_TOL);
+      assert.equal(full.output[0], streamed.output[0]);
+    }
+    // visible, the same score fails the call
+    assert.throws(() => engine.attention(shape), { code: 'ATTN_OVERFLOW', message: /query 0, key 1/ });
+  });
+
+  test(`${label}: a long row still sums to 1 (attention and streaming)`, async () => {
+    // Scores [2, 0, 0, ...] give p0 = e² / (e² + m − 1). Summed plainly in float32, the softmax sum
+    // of such a row drifted by 1.6e-5 at m = 16,384 and 6.5e-5 at 65,536. Compensated (or in
+    // double), the weights sum to 1 within a few ε (ε = 2⁻²³): the sum's own ~2ε and the rounding
+    // of 1/Σ and of each product (½ε): ROW_SUM_TOL = 4ε. p0 also carries exp's ~2 ulp: 8ε.
+    const EPS = 2 ** -23, ROW_SUM_TOL = 4 * EPS, FIRST_WEIGHT_REL_TOL = 8 * EPS;
+    const engine = await createEngine({ simd });
+    for (const m of [16384, 65536]) {
+      const k = new Float32Array(m);
+      k[0] = 2;
+      const p0 = Math.exp(2) / (Math.exp(2) + m - 1);
+      const full = engine.attention({ q: [1], k, n: 1, m, d: 1, scale: 'none' });
+      let sum = 0;
+      for (const w of full.weights) sum += w;
+      assert.ok(Math.abs(sum - 1) <= ROW_SUM_TOL, `m = ${m}: weights sum to 1 ${sum - 1 >= 0 ? '+' : '−'} ${Math.abs(sum - 1)}`);
+      assert.ok(Math.abs(full.rowSum[0] - 1) <= ROW_SUM_TOL);
+      assert.ok(Math.abs(full.weights[0] / p0 - 1) <= FIRST_WEIGHT_REL_TOL, `m = ${m}: p0 = ${full.weights[0]}, expected ${p0}`);
+      // v one-hot on key 0: the streamed output is p0 itself
+      const v = new Float32Array(m);
+      v[0] = 1;
+      const { output } = engine.attentionStreaming({ q: [1], k, v, n: 1, m, d: 1, dv: 1, scale: 'none' });
+      assert.ok(Math.abs(output[0] / p0 - 1) <= FIRST_WEIGHT_REL_TOL, `m = ${m}: streamed p0 = ${output[0]}, expected ${p0}`);
+    }
+  });
+}

@@ -172,49 +172,56 @@ for (const { simd, name } of builds) {
     });
 
     const base = () => ({ q: normals(6, 1), k: normals(9, 2), v: normals(6, 3), n: 2, m: 3, d: 3, dv: 2 });
+    const SHAPE = 'ATTN_INVALID_SHAPE', ARGUMENT = 'ATTN_INVALID_ARGUMENT', NON_FINITE = 'ATTN_NON_FINITE_INPUT';
     const badInputs = [
-      [{ q: normals(5, 1) }, RangeError, /q has length 5, expected n·d = 6/],
-      [{ k: normals(10, 1) }, RangeError, /k has length 10, expected m·d = 9/],
-      [{ v: normals(5, 1) }, RangeError, /v has length 5, expected m·dv = 6/],
-      [{ q: 'abc' }, TypeError, /q must be a Float32Array/],
-      [{ q: [1, 2, 3, 4, 5, '6'] }, TypeError, /q\[5\] must be a number/],
-      [{ n: 0, q: new Float32Array(0) }, RangeError, /n must be from 1/],
-      [{ m: -2 }, RangeError, /m must be from 1/],
-      [{ d: 0 }, RangeError, /d must be from 1/],
-      [{ d: 1.5 }, TypeError, /d must be an integer/],
-      [{ n: undefined }, TypeError, /n must be an integer/],
-      [{ dv: 0 }, TypeError, /dv \(the width of v\) is required/],
-      [{ v: null, dv: 2 }, TypeError, /v is required when dv > 0/],
-      [{ q: Float32Array.of(1, NaN, 0, 0, 0, 0) }, RangeError, /q\[0\]\[1\] is NaN/],
-      [{ k: Float32Array.of(0, 0, 0, 0, Infinity, 0, 0, 0, 0) }, RangeError, /k\[1\]\[1\] is Infinity/],
-      [{ v: Float32Array.of(0, 0, 0, 0, 0, -Infinity) }, RangeError, /v\[2\]\[1\] is -Infinity/],
-      [{ temperature: 0 }, RangeError, /temperature must be a positive finite number/],
-      [{ temperature: -1 }, RangeError, /temperature must be a positive finite number/],
-      [{ temperature: NaN }, RangeError, /temperature must be a positive finite number/],
-      [{ temperature: '1' }, TypeError, /temperature must be a number/],
-      [{ scale: 0 }, RangeError, /scale must be a positive finite number/],
-      [{ scale: -0.5 }, RangeError, /scale must be a positive finite number/],
-      [{ scale: Infinity }, RangeError, /scale must be a positive finite number/],
-      [{ scale: 'cube' }, TypeError, /scale must be 'sqrt', 'none' or a positive number/],
-      [{ causal: true }, RangeError, /causal masking needs as many queries as keys \(n == m\)/],
-      [{ causal: 'yes' }, TypeError, /causal must be true or false/],
-      [{ mask: new Float32Array(5) }, RangeError, /mask has length 5, expected n·m = 6/],
-      [{ mask: Float32Array.of(0, 0, 0, NaN, 0, 0) }, RangeError, /mask\[1\]\[0\] is NaN/],
-      [{ q: new Float32Array(6).fill(1e20), k: new Float32Array(9).fill(1e20) }, RangeError, /overflows float32/],
+      [{ q: normals(5, 1) }, RangeError, /^attention: q has length 5, expected n·d = 6$/, SHAPE],
+      [{ k: normals(10, 1) }, RangeError, /k has length 10, expected m·d = 9/, SHAPE],
+      [{ v: normals(5, 1) }, RangeError, /v has length 5, expected m·dv = 6/, SHAPE],
+      [{ q: 'abc' }, TypeError, /q must be a Float32Array/, ARGUMENT],
+      [{ q: [1, 2, 3, 4, 5, '6'] }, TypeError, /q\[5\] must be a number/, ARGUMENT],
+      [{ n: 0, q: new Float32Array(0) }, RangeError, /n \(number of queries\) must be an integer from 1 to 65536, got 0/, SHAPE],
+      [{ m: -2 }, RangeError, /m \(number of keys\) must be an integer from 1 to 65536, got -2/, SHAPE],
+      [{ d: 0 }, RangeError, /d \(key width\) must be an integer from 1/, SHAPE],
+      [{ d: 70000 }, RangeError, /d \(key width\) must be an integer from 1 to 65536, got 70000/, SHAPE],
+      [{ d: 2 ** 40 }, RangeError, /d must be a 32-bit integer, got 1099511627776/, SHAPE],
+      [{ d: 1.5 }, TypeError, /d must be an integer/, ARGUMENT],
+      [{ n: undefined }, TypeError, /n must be an integer/, ARGUMENT],
+      [{ dv: 0 }, TypeError, /dv \(the width of v\) is required/, ARGUMENT],
+      [{ v: null, dv: 2 }, TypeError, /v is required when dv > 0/, ARGUMENT],
+      [{ q: Float32Array.of(1, NaN, 0, 0, 0, 0) }, RangeError, /q\[0\]\[1\] is NaN/, NON_FINITE],
+      [{ k: Float32Array.of(0, 0, 0, 0, Infinity, 0, 0, 0, 0) }, RangeError, /k\[1\]\[1\] is Infinity/, NON_FINITE],
+      [{ v: Float32Array.of(0, 0, 0, 0, 0, -Infinity) }, RangeError, /v\[2\]\[1\] is -Infinity/, NON_FINITE],
+      [{ temperature: 0 }, RangeError, /temperature must be a positive finite number/, ARGUMENT],
+      [{ temperature: -1 }, RangeError, /temperature must be a positive finite number/, ARGUMENT],
+      [{ temperature: NaN }, RangeError, /temperature must be a positive finite number .*got NaN/, ARGUMENT],
+      [{ temperature: 1e-50 }, RangeError, /temperature is 1e-50, too small for float32/, ARGUMENT],
+      [{ temperature: '1' }, TypeError, /temperature must be a number/, ARGUMENT],
+      [{ scale: 0 }, RangeError, /scale must be a positive finite number, got 0/, ARGUMENT],
+      [{ scale: -0.5 }, RangeError, /scale must be a positive finite number, got -0.5/, ARGUMENT],
+      [{ scale: Infinity }, RangeError, /scale must be a positive finite number, got Infinity/, ARGUMENT],
+      [{ scale: 1e39 }, RangeError, /scale is 1e\+39, beyond the float32 range/, ARGUMENT],
+      [{ scale: 'cube' }, TypeError, /scale must be 'sqrt', 'none' or a positive number/, ARGUMENT],
+      [{ causal: true }, RangeError, /causal masking needs as many queries as keys \(n == m\)/, SHAPE],
+      [{ causal: 'yes' }, TypeError, /causal must be true or false/, ARGUMENT],
+      [{ mask: new Float32Array(5) }, RangeError, /mask has length 5, expected n·m = 6/, SHAPE],
+      [{ mask: Float32Array.of(0, 0, 0, NaN, 0, 0) }, RangeError, /mask\[1\]\[0\] is NaN/, NON_FINITE],
+      [{ q: new Float32Array(6).fill(1e20), k: new Float32Array(9).fill(1e20) }, RangeError, /overflows float32/, 'ATTN_OVERFLOW'],
     ];
-    test('bad input throws an Error naming the argument', () => {
-      for (const [change, type, message] of badInputs) {
+    test('bad input throws an Error naming the argument, with a code', () => {
+      for (const [change, type, message, code] of badInputs) {
         assert.throws(() => engine.attention({ ...base(), ...change }), (error) => {
-          assert.ok(error instanceof type, `${JSON.stringify(Object.keys(change))}: ${error.name} ${error.message}`);
+          const what = `${JSON.stringify(Object.keys(change))}: ${error.name} ${error.message}`;
+          assert.ok(error instanceof type, what);
           assert.match(error.message, message);
+          assert.equal(error.code, code, what);
           return true;
         });
       }
-      assert.throws(() => engine.attention(), TypeError);
-      assert.throws(() => engine.softmax([]), /at least one number/);
-      assert.throws(() => engine.softmax([1, NaN]), /scores\[1\] is NaN/);
-      assert.throws(() => engine.softmax([1, 2], { temperature: 0 }), /temperature must be a positive finite number/);
-      assert.throws(() => engine.softmax(null), TypeError);
+      assert.throws(() => engine.attention(), { name: 'TypeError', code: ARGUMENT });
+      assert.throws(() => engine.softmax([]), { code: SHAPE, message: /scores must hold at least one number/ });
+      assert.throws(() => engine.softmax([1, NaN]), { code: NON_FINITE, message: /scores\[1\] is NaN/ });
+      assert.throws(() => engine.softmax([1, 2], { temperature: 0 }), { code: ARGUMENT, message: /temperature must be a positive finite number/ });
+      assert.throws(() => engine.softmax(null), { name: 'TypeError', code: ARGUMENT });
     });
 
     test('5,000 failed calls leave the engine working and the heap unchanged', () => {

@@ -4,11 +4,10 @@
 // the core: softmax(Q·Kᵀ·s) for the weights, LayerNorm and the matrix products for the random
 // projection, the sinusoidal encoding from its formula.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
-import { decodeVocab } from '../../web/core/vocab.js';
+import { loadVocab } from '../../web/core/vocab.js';
 import { LabPipeline, UNKNOWN_WORD_SIGMA, WORD_DIM } from '../../web/lab/inputs.js';
 import { parseVectors } from '../../web/lab/paste.js';
 import { labResults } from '../../web/lab/results.js';
@@ -16,7 +15,7 @@ import { createStore, defaultSettings } from '../../web/lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../web/lab/state.js';
 
 const engine = await createEngine();
-const vocab = decodeVocab(readFileSync(new URL('../../web/assets/glove-100d.bin', import.meta.url)));
+const vocab = await loadVocab(); // every bucket, from the package's files
 
 // Weights from float32 scores against float64 ones. A score is a 100-term float32 dot product
 // of GloVe vectors (|x|² ≈ 29, dots up to ~50), off by at most ~100·2⁻²⁴·50 ≈ 3e-4 in the worst

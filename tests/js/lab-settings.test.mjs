@@ -85,7 +85,10 @@ test('text: the one boolean rule, whole numbers, numbers, choices', () => {
   assert.deepEqual(readSetting('projection', 'random'), { value: 'random' });
   assert.match(readSetting('projection', 'Random').error, /one of identity, random, pasted/);
   assert.deepEqual(readSetting('theme', 'dark'), { value: 'dark' });
-  assert.match(readSetting('selected', '3').error, /not a setting that text can set/);
+  assert.deepEqual(readSetting('selected', '3'), { value: 3 });
+  assert.match(readSetting('selected', '128').error, /whole number from 0 to 127/);
+  assert.match(readSetting('tokens', 'a b').error, /not a setting that text can set/);
+  assert.match(readSetting('pasted', '1,2').error, /not a setting that text can set/);
 });
 
 test('an invalid attribute: a warning naming it, its value and what was expected; the default is used', () => {
@@ -121,7 +124,7 @@ test('an invalid attribute: a warning naming it, its value and what was expected
 });
 
 test('every attribute is documented in the README and in attention-lab.d.ts', () => {
-  assert.deepEqual([...ATTRIBUTES].sort(), ['causal', 'dk', 'positional', 'probe', 'projection', 'scaled', 'seed', 'sentence', 'temperature', 'theme']);
+  assert.deepEqual([...ATTRIBUTES].sort(), ['causal', 'dk', 'positional', 'probe', 'projection', 'scaled', 'seed', 'selected', 'sentence', 'temperature', 'theme']);
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const types = readFileSync(new URL('../../web/components/attention-lab.d.ts', import.meta.url), 'utf8');
   for (const name of ATTRIBUTES) {

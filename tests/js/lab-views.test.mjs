@@ -3,11 +3,10 @@
 // Node. The numbers in the text are read back and checked against the engine's result; the
 // colours against what a reader relies on (a heavier weight is a stronger colour).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
-import { decodeVocab } from '../../web/core/vocab.js';
+import { loadVocab } from '../../web/core/vocab.js';
 import { LabPipeline } from '../../web/lab/inputs.js';
 import { createStore } from '../../web/lab/settings.js';
 import { heatmapData, labState, queryRow } from '../../web/lab/state.js';
@@ -19,7 +18,7 @@ import { MAX_LABEL_PX, approximateMeasure, heatmapScene, heatmapSvg, patternId }
 import { THEMES } from '../../web/views/theme.js';
 
 const engine = await createEngine();
-const vocab = decodeVocab(readFileSync(new URL('../../web/assets/glove-100d.bin', import.meta.url)));
+const vocab = await loadVocab(); // every bucket, from the package's files
 const pipeline = new LabPipeline(engine, vocab);
 
 function stateWith(patch) {

@@ -4,11 +4,10 @@
 // written here, and for what each result depends on (memoised: unchanged parts are the same
 // objects; changed inputs give new ones).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
-import { decodeVocab } from '../../web/core/vocab.js';
+import { loadVocab } from '../../web/core/vocab.js';
 import { LabPipeline } from '../../web/lab/inputs.js';
 import { parseVectors } from '../../web/lab/paste.js';
 import { createStore } from '../../web/lab/settings.js';
@@ -16,7 +15,7 @@ import { labState } from '../../web/lab/state.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, SWEEP_DIMS, updateLessonSettings } from '../../web/lesson/model.js';
 
 const engine = await createEngine();
-const vocab = decodeVocab(readFileSync(new URL('../../web/assets/glove-100d.bin', import.meta.url)));
+const vocab = await loadVocab(); // every bucket, from the package's files
 const pipeline = new LabPipeline(engine, vocab);
 
 /** The lab's state after `patch` on the default settings (no probe: the lesson does not use it). */

@@ -3,13 +3,12 @@
 // the lab's state holds — and be well-formed standalone SVG/HTML. Every formula must typeset in
 // KaTeX whatever the learner typed: the words are never part of the TeX.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import katex from 'katex';
 
 import { createEngine } from '../../web/core/engine.js';
-import { decodeVocab } from '../../web/core/vocab.js';
+import { loadVocab } from '../../web/core/vocab.js';
 import { LabPipeline } from '../../web/lab/inputs.js';
 import { createStore } from '../../web/lab/settings.js';
 import { labState } from '../../web/lab/state.js';
@@ -25,7 +24,7 @@ import { THEMES } from '../../web/views/theme.js';
 import { varianceView } from '../../web/views/variance.js';
 
 const engine = await createEngine();
-const vocab = decodeVocab(readFileSync(new URL('../../web/assets/glove-100d.bin', import.meta.url)));
+const vocab = await loadVocab(); // every bucket, from the package's files
 const pipeline = new LabPipeline(engine, vocab);
 const model = new LessonModel(engine);
 

@@ -3,7 +3,7 @@
 // The state is built without a page by labState() (web/lab/state.js), from settings
 // (web/lab/settings.js) and the pipeline of web/lab/inputs.js.
 import type { AttentionResult, Engine } from '../core/engine.js';
-import type { Vocab } from '../core/vocab.js';
+import type { BucketVocab } from '../core/vocab.js';
 
 export type Projection = 'identity' | 'random' | 'pasted';
 
@@ -33,6 +33,8 @@ export interface LabAttributes {
   causal?: string;
   /** boolean: add the sinusoidal positional encoding. Default off */
   positional?: string;
+  /** the query row shown as bars, a whole number from 0 to 127, counted from 0 (beyond the last token: the last). Default "1" */
+  selected?: string;
   /** "light" | "dark" | "auto" (the reader's system setting). Default "auto" */
   theme?: string;
 }
@@ -96,8 +98,11 @@ export class AttentionLab extends HTMLElement {
   readonly state: Readonly<LabState> | null;
   readonly settings: Readonly<LabSettings>;
   readonly engine: Engine | null;
-  /** The vocabulary in use (null until loaded): first a word subset (partial: true), then the full one. */
-  readonly vocab: Vocab | null;
+  /**
+   * The page's vocabulary (shared by every lab of the page; null before the element is connected):
+   * a sentence's words load with it, and a result is drawn only when none is 'loading'.
+   */
+  readonly vocab: BucketVocab | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };
   /** 'change': a new state (read `event.target.state`). 'statechange': its older name, the state as `detail`. */

@@ -38,8 +38,9 @@ export interface StreamingInput {
   out?: Float32Array | null;
 }
 
+/** The arrays of every result are views of one JS-owned buffer per call (copied out of the wasm heap once). */
 export interface AttentionResult {
-  /** q·k, n×m */
+  /** q·k, n×m; ±Infinity only where q·k leaves float32 for a hidden key (a visible one fails with ATTN_OVERFLOW) */
   dots: Float32Array;
   /** scale·q·k + mask, n×m (-Infinity where a key is hidden) */
   scores: Float32Array;
@@ -57,9 +58,55 @@ export interface AttentionResult {
   scale: number;
 }
 
-/** Errors thrown by the engine carry a stable code besides the message. */
+/**
+ * Every error the engine throws is a TypeError (an argument of the wrong type) or a RangeError
+ * (a value the core refuses), and carries a stable code besides the message, which names the
+ * argument, the value received and what was expected.
+ */
 export interface EngineError extends Error {
-  code?: 'ATTN_INVALID_SHAPE' | 'ATTN_INVALID_ARGUMENT' | 'ATTN_NON_FINITE_INPUT' | 'ATTN_OVERFLOW' | 'ATTN_INTERNAL';
+  code:
+    | 'ATTN_INVALID_SHAPE' // a dimension, count or index out of range; a length that does not match the shape
+    | 'ATTN_INVALID_ARGUMENT' // a value of the wrong type (TypeError), or a scalar out of range
+    | 'ATTN_NON_FINITE_INPUT' // NaN or ±Infinity where a finite number is required
+    | 'ATTN_OVERFLOW' // valid input whose result leaves the float32 range
+    | 'ATTN_TOO_LARGE' // an array or a call's outputs beyond the memory budget (limits.memoryBudgetBytes)
+    | 'ATTN_INTERNAL'; // a bug: please report it
+}
+
+/** createEngine's own failures: no WebAssembly SIMD when forced, or the .wasm file not found. */
+export interface LoadError extends Error {
+  code: 'ATTN_UNSUPPORTED' | 'ATTN_LOAD_FAILED';
+}
+
+/** The limits the core checks every call against (the same numbers its messages name). */
+export interface EngineLimits {
+  /** the largest n, m, d, dv, dIn, dOut, t of attention, attentionStreaming and the projections (65536) */
+  maxDim: number;
+  /** the most one array, or one call's outputs together, may take in the wasm heap: 1 GiB */
+  memoryBudgetBytes: number;
+  /** the largest sigma of randomNormal / textVector: every sample then fits float32 */
+  maxSigma: number;
+  /** the lesson's measurements: tokens t, widths d and dIn, samples, widths per sweep, draws, heads, bins */
+  lesson: {
+    maxTokens: number;
+    maxWidth: number;
+    maxSamples: number;
+    maxWidths: number;
+    maxDraws: number;
+    maxHeads: number;
+    maxBins: number;
+  };
+  /** the training experiment: letters (26), dk (512), dModel and dv (256), batch (256), heldout (1024), steps (100,000), bytes of one experiment (128 MiB), live trainers per engine (8) */
+  train: {
+    maxLetters: number;
+    maxDk: number;
+    maxWidth: number;
+    maxBatch: number;
+    maxHeldout: number;
+    maxSteps: number;
+    maxBytes: number;
+    maxTrainers: number;
+  };
 }
 
 export interface Engine {
@@ -67,12 +114,15 @@ export interface Engine {
   readonly simd: boolean;
   /** instruction set of the kernels: 'wasm' (SIMD128) or 'emulated' (scalar build) */
   readonly arch: string;
+  /** the core's limits */
+  readonly limits: EngineLimits;
   softmax(scores: Float32Array | ArrayLike<number>, options?: { temperature?: number }): Float32Array;
   attention(input: AttentionInput): AttentionResult;
   /**
    * The output alone, softmax(scale·q·kᵀ) v, by online softmax (no n×m matrix): long sequences
    * fit (16,384 × 64 in a 64 MB heap). `out` (n·dv floats) receives the output instead of a new
-   * array, and is returned as `output`.
+   * array, and is returned as `output`. It adds up p·v before dividing by Σp: |v|·m must stay
+   * below 3.4e38, else ATTN_OVERFLOW.
    */
   attentionStreaming(input: StreamingInput): { output: Float32Array; scale: number };
   /** count samples of N(0, sigma²); the same for a given 32-bit seed on every platform */
@@ -83,7 +133,7 @@ export interface Engine {
   project(x: Float32Array | ArrayLike<number>, t: number, dIn: number, w: Float32Array | ArrayLike<number>, dOut: number): Float32Array;
   /** a copy of x (t×d) plus strength × sinusoidal positional encoding */
   addPositionalEncoding(x: Float32Array | ArrayLike<number>, t: number, d: number, options?: { strength?: number }): Float32Array;
-  /** current size of the wasm heap in bytes (grows on demand, never shrinks) */
+  /** current size of the wasm heap in bytes (grows on demand, never shrinks; a call that fails its checks does not grow it) */
   heapBytes(): number;
   /** deterministic N(0, sigma²) vector of width d derived from the text */
   textVector(text: string, d: number, options?: { sigma?: number }): Float32Array;
@@ -256,9 +306,9 @@ export interface Engine {
   /** LayerNorm(x) W_Q and LayerNorm(x) W_K (t×d each) */
   projectHead(options: { x: Floats; t: number; weights: HeadWeights }): { q: Float32Array; k: Float32Array };
   saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
-  /** diag(p) − p pᵀ, m×m */
+  /** diag(p) − p pᵀ, m×m, for a row p of probabilities (numbers from 0 to 1) */
   softmaxJacobian(p: Floats): Float32Array;
-  /** p ⊙ (dp − ⟨p, dp⟩) */
+  /** p ⊙ (dp − ⟨p, dp⟩), for p probabilities and dp finite */
   softmaxBackward(p: Floats, dp: Floats): Float32Array;
   upstreamGradient(seed: number, row: number, m: number): Float32Array;
   /** one query row step by step; visible (default m) hides keys j ≥ visible, e.g. row + 1 under a causal mask */
@@ -267,4 +317,149 @@ export interface Engine {
   softmaxGradientNorm(p: Floats, options?: { seed?: number; row?: number }): number;
   softmaxNaive(scores: Floats, options?: { temperature?: number }): NaiveSoftmax;
   multiHead(options: LessonTokens & { heads?: number; d?: number; scaled?: boolean }): MultiHeadResult;
+}
+
+// ---- training (cpp/train.hpp, docs/training.md) ----
+
+/**
+ * The training experiment: one attention head learns associative recall (pairs of a letter
+ * key and a digit value; for each query letter, answer its digit), twice from the same seed,
+ * data and initialisation: scores q·k/√d_k (the run "scaled") and q·k ("unscaled"). Every field
+ * is optional (engine.trainDefaults); the core checks every range and names the field.
+ */
+export interface TrainConfig {
+  /** the seed of the initialisation, the training batches and the held-out batch (32-bit) */
+  seed?: number;
+  /** key width d_k of W_Q, W_K: 1…512 (default 128) */
+  dk?: number;
+  /** g: W_Q, W_K ~ N(0, g²/dModel), so Var(q·k) ≈ g⁴·d_k (default 1) */
+  initScale?: number;
+  /** 'adam' (default) or 'sgd' (with momentum; 0 is plain SGD) */
+  optimizer?: 'adam' | 'sgd';
+  /** default 0.002 (Adam); SGD wants ~0.1 */
+  learningRate?: number;
+  /** SGD's momentum, 0 ≤ momentum < 1 (default 0.9) */
+  momentum?: number;
+  /** Adam's β1, β2 (0 ≤ β < 1; 0.9, 0.999) and eps (> 0; 1e-8) */
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  /** > 0: clip the gradient's global norm to this; 0 (default): off */
+  clipNorm?: number;
+  /** the experiment's length (default 150) */
+  steps?: number;
+  /** training examples per step (32) and held-out examples (64) */
+  batch?: number;
+  heldout?: number;
+  /** keys are the first `letters` letters (16); pairs per example (8); queries per example (8, ≤ pairs) */
+  letters?: number;
+  pairs?: number;
+  queries?: number;
+  /** model width (32) and value width (32) */
+  dModel?: number;
+  dv?: number;
+}
+
+/** One run's curves (a value per step, from step `from` + 1 on) and its state now. */
+export interface RunCurves {
+  /** the factor of q·k: 1/√d_k (scaled) or 1 (unscaled) */
+  scale: number;
+  /** index of the first value below: the step before it */
+  from: number;
+  /** steps this run has taken (it stops early when it blew up) */
+  steps: number;
+  /** the step at which the run's loss, gradient or parameters stopped being finite; 0 while healthy */
+  divergedAt: number;
+  /** the first step whose held-out accuracy reached engine.trainAccuracyGoal (0.9); 0 while none has */
+  reachedAt: number;
+  /** how many of the shown example's queries put their largest weight on the pair they ask about */
+  shownOnTarget: number;
+  /** the shown example's attention now: queries × pairs, row-major (rows sum to 1) */
+  weights: Float32Array;
+  /** the training batch's loss before the step's update (nats) */
+  loss: Float32Array;
+  /** after the update, on the held-out batch: its loss, accuracy, and the attention rows' mean largest weight, mean entropy (nats) and mean weight on the queried pair */
+  heldoutLoss: Float32Array;
+  heldoutAccuracy: Float32Array;
+  maxWeight: Float32Array;
+  entropy: Float32Array;
+  matchWeight: Float32Array;
+  /** ‖∂loss/∂W_Q‖₂ and ‖∂loss/∂W_K‖₂ of the step, before any clipping */
+  gradNormWq: Float32Array;
+  gradNormWk: Float32Array;
+}
+
+export interface TrainCurves {
+  /** steps taken, of `steps` */
+  step: number;
+  steps: number;
+  done: boolean;
+  runs: { scaled: RunCurves; unscaled: RunCurves };
+}
+
+/** The shown example (held-out example 0) as symbols: letters for keys, digits for values. */
+export interface TrainExample {
+  keys: string[];
+  values: string[];
+  /** key + value of each pair, e.g. 'c7': the heatmap's columns */
+  pairs: string[];
+  /** the heatmap's rows */
+  queries: string[];
+  answers: string[];
+  /** the pair each query asks about (its column) */
+  target: number[];
+}
+
+/** A batch by index: keys and queries 0 = 'a', values and answers digits; count×pairs and count×queries. */
+export interface TrainBatch {
+  count: number;
+  keys: Int32Array;
+  values: Int32Array;
+  queries: Int32Array;
+  answers: Int32Array;
+  target: Int32Array;
+}
+
+export interface Trainer {
+  /** every field, the defaults filled in */
+  readonly config: Required<TrainConfig>;
+  readonly example: TrainExample;
+  readonly scale: { scaled: number; unscaled: number };
+  /** parameters of one run's model; bytes the experiment holds in the engine */
+  readonly parameterCount: number;
+  readonly bytes: number;
+  /** ln(pairs): the entropy of a uniform row */
+  readonly maxEntropy: number;
+  readonly stepsDone: number;
+  readonly done: boolean;
+  /** advances both runs by up to `count` steps (default 1); returns how many were taken */
+  step(count?: number): number;
+  /** what came after step `since` (default 0: everything) */
+  read(since?: number): TrainCurves;
+  curves(): TrainCurves;
+  /** back to step 0: stepping again gives the same curves */
+  reset(): void;
+  /** the last step's training batch (count 0 before the first step) or the held-out batch */
+  batch(which?: 'last' | 'heldout'): TrainBatch;
+  /** one run's parameters now, row-major: embedKey letters×dModel, embedValue 10×dModel, wQ and wK dModel×dk, wV dModel×dv, wO dv×10 */
+  parameters(run: 'scaled' | 'unscaled'): {
+    embedKey: Float32Array;
+    embedValue: Float32Array;
+    wQ: Float32Array;
+    wK: Float32Array;
+    wV: Float32Array;
+    wO: Float32Array;
+  };
+  /** gives the memory back; the trainer throws after (a dropped trainer is disposed when collected) */
+  dispose(): void;
+}
+
+export interface Engine {
+  /** the default experiment: dk 128, initScale 1, Adam at learningRate 0.002, 150 steps, seed 1, … */
+  readonly trainDefaults: Required<TrainConfig>;
+  /** held-out accuracy at which a run's reachedAt is set (0.9) */
+  readonly trainAccuracyGoal: number;
+  createTrainer(config?: TrainConfig): Trainer;
+  /** the whole experiment at once: a trainer made, stepped to the end and disposed */
+  train(config?: TrainConfig): TrainCurves;
 }

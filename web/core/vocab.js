@@ -13,9 +13,6 @@
 //
 // Plain ES module: runs unchanged in browsers (fetch, relative to this module) and in Node 18+
 // (the package's own files through node:fs, imported only for file: URLs).
-//
-// The legacy single-file vocabulary (glove-100d.bin, decodeVocab/fetchVocab, the first-view JSON)
-// follows at the end: the lab still reads it until it moves to createVocab/loadVocab.
 
 /** The vocabulary shipped in web/assets/glove/: what every bucket's header must say. */
 export const GLOVE = Object.freeze({
@@ -37,6 +34,12 @@ export const BUCKET_VERSION = 2;
 export const PACK = 0xffff;
 /** Largest integer code: components are round(x / scale) in [−CODE_MAX, CODE_MAX], scale = max|x| / CODE_MAX. */
 export const CODE_MAX = (1 << (GLOVE.bits - 1)) - 1;
+
+// Every error carries error.code, as the engine's do: a wrong argument, or a file that could not
+// be read or is not what it should be (the message names the file and the reason).
+const INVALID = 'ATTN_INVALID_ARGUMENT';
+const LOAD_FAILED = 'ATTN_LOAD_FAILED';
+const coded = (error, code) => Object.assign(error, { code });
 
 const HEADER_BYTES = 18;
 const CHECKSUM_BYTES = 4;
@@ -90,7 +93,7 @@ export function crc32(bytes) {
  * scripts/build-first-view.mjs; parseBucket is its inverse.
  */
 export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim, size = GLOVE.size, records }) {
-  if (dim % 2) throw new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`);
+  if (dim % 2) throw coded(new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`), INVALID);
   const words = records.map(({ word }) => utf8.encode(word));
   const recordBytes = (n) => 1 + n + 4 + (dim * 3) / 2;
   const total = HEADER_BYTES + words.reduce((t, w) => t + recordBytes(w.length), 0) + CHECKSUM_BYTES;
@@ -107,8 +110,8 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
   let p = HEADER_BYTES;
   records.forEach(({ word, scale, q }, r) => {
     const w = words[r];
-    if (w.length < 1 || w.length > MAX_WORD_BYTES) throw new RangeError(`encodeBucket: word ${JSON.stringify(word)} has ${w.length} UTF-8 bytes, expected 1–${MAX_WORD_BYTES}`);
-    if (q.length !== dim) throw new RangeError(`encodeBucket: "${word}" has ${q.length} codes, expected ${dim}`);
+    if (w.length < 1 || w.length > MAX_WORD_BYTES) throw coded(new RangeError(`encodeBucket: word ${JSON.stringify(word)} has ${w.length} UTF-8 bytes, expected 1–${MAX_WORD_BYTES}`), INVALID);
+    if (q.length !== dim) throw coded(new RangeError(`encodeBucket: "${word}" has ${q.length} codes, expected ${dim}`), INVALID);
     bytes[p++] = w.length;
     bytes.set(w, p);
     p += w.length;
@@ -116,7 +119,7 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
     p += 4;
     for (let k = 0; k < dim; k += 2) {
       for (const v of [q[k], q[k + 1]]) {
-        if (!Number.isInteger(v) || Math.abs(v) > CODE_MAX) throw new RangeError(`encodeBucket: "${word}" has code ${v}, expected an integer in ±${CODE_MAX}`);
+        if (!Number.isInteger(v) || Math.abs(v) > CODE_MAX) throw coded(new RangeError(`encodeBucket: "${word}" has code ${v}, expected an integer in ±${CODE_MAX}`), INVALID);
       }
       const a = q[k] + CODE_MAX + 1;
       const b = q[k + 1] + CODE_MAX + 1;
@@ -139,7 +142,7 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
 export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
   const bytes = toBytes(data, 'parseBucket');
   const fail = (msg) => {
-    throw new Error(`${name}: ${msg}`);
+    throw coded(new Error(`${name}: ${msg}`), LOAD_FAILED);
   };
   const r = reader(bytes, fail);
   const magic = String.fromCharCode(...r.bytes(4, 'magic'));
@@ -265,10 +268,18 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
       await settle(Array.from(need, loadBucket));
     },
 
-    /** Loads every bucket not loaded yet (3.3 MB in all): as load(). */
+    /**
+     * Loads every bucket not loaded yet (3.3 MB in all): as load(), but LOAD_ALL_AT_ONCE files
+     * at a time — a browser refuses 2048 requests started at once (net::ERR_INSUFFICIENT_RESOURCES).
+     */
     async loadAll() {
       await packs;
-      await settle(Array.from(loaded.keys(), loadBucket));
+      let failure = null;
+      for (let b0 = 0; b0 < GLOVE.buckets; b0 += LOAD_ALL_AT_ONCE) {
+        const batch = Array.from({ length: Math.min(LOAD_ALL_AT_ONCE, GLOVE.buckets - b0) }, (_, i) => loadBucket(b0 + i));
+        failure ??= (await Promise.allSettled(batch)).find((r) => r.status === 'rejected')?.reason ?? null;
+      }
+      if (failure) throw failure;
     },
 
     /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
@@ -296,6 +307,10 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     },
   };
 }
+
+// Files loadAll() reads at a time: enough to keep a connection pool busy, far below what a
+// browser refuses to start at once.
+const LOAD_ALL_AT_ONCE = 64;
 
 // Waits for every promise; then throws the first rejection, if any.
 async function settle(promises) {
@@ -325,16 +340,16 @@ function candidate(word) {
 }
 
 function checkWord(word, where) {
-  if (typeof word !== 'string') throw new TypeError(`${where}: word must be a string, got ${describe(word)}`);
+  if (typeof word !== 'string') throw coded(new TypeError(`${where}: word must be a string, got ${describe(word)}`), INVALID);
 }
 
 function checkWords(words) {
   if (typeof words === 'string' || words == null || typeof words[Symbol.iterator] !== 'function') {
-    throw new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`);
+    throw coded(new TypeError(`load: words must be an array (or other iterable) of strings, got ${describe(words)}`), INVALID);
   }
   const list = [...words];
   list.forEach((word, i) => {
-    if (typeof word !== 'string') throw new TypeError(`load: words[${i}] must be a string, got ${describe(word)}`);
+    if (typeof word !== 'string') throw coded(new TypeError(`load: words[${i}] must be a string, got ${describe(word)}`), INVALID);
   });
   return list;
 }
@@ -359,11 +374,13 @@ export async function readBytes(url) {
     try {
       return new Uint8Array(readFileSync(new URL(href)));
     } catch (error) {
-      throw new Error(`${href}: ${error.code ?? error.message}`);
+      throw coded(new Error(`${href}: ${error.code ?? error.message}`), LOAD_FAILED);
     }
   }
-  const res = await fetch(href);
-  if (!res.ok) throw new Error(`${href}: HTTP ${res.status}`);
+  const res = await fetch(href).catch((error) => {
+    throw coded(new Error(`${href}: ${error.message}`), LOAD_FAILED);
+  });
+  if (!res.ok) throw coded(new Error(`${href}: HTTP ${res.status}`), LOAD_FAILED);
   return new Uint8Array(await res.arrayBuffer());
 }
 
@@ -393,203 +410,5 @@ function reader(bytes, fail) {
 function toBytes(data, where) {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  throw new TypeError(`${where}: expected an ArrayBuffer or ArrayBufferView, got ${describe(data)}`);
-}
-
-// ---------- legacy: web/assets/glove-100d.bin and glove-first-view.json ----------
-//
-// Decoder for web/assets/glove-100d.bin, the compact GloVe vocabulary written by
-// scripts/build-vocab-v1.mjs (~3.6 bits per component, ~10 % error per vector; see
-// web/assets/README.md). Kept until the lab reads the buckets above; then deleted with its files.
-//
-// Layout (little-endian):
-//   header  "GLVQ" | u16 version | u16 dim | u32 size | f32 relStep | f32 stepLo | f32 stepHi | i16 codeMin
-//   mean    dim × f32                   μ, the mean vector
-//   words   u32 textBytes | rANS block of the UTF-8 text, words joined by "\n", frequency order
-//   steps   size × u8                   step_i = stepLo · (stepHi / stepLo)^(steps[i] / 255)
-//   codes   rANS block of size × dim symbols; x[i][d] = μ[d] + (symbol + codeMin) · step_i
-//   exact   u16 n | n × (u32 row, dim × f32)   rows stored at full float32 precision
-//   rANS block: u16 nsym | nsym × (u8 symbol, u16 freq), freqs summing to 2^14 | u32 len | len bytes
-
-export const VOCAB_MAGIC = 'GLVQ';
-export const VOCAB_VERSION = 1;
-
-const PROB_BITS = 14;
-const PROB_SCALE = 1 << PROB_BITS;
-const RANS_L = 1 << 23; // lower bound of the rANS state; also the encoder's initial state
-
-function fail(msg) {
-  throw new Error(`decodeVocab: ${msg}`);
-}
-
-// Decodes one rANS block into n byte symbols (byte-wise renormalisation, after ryg_rans).
-// The encoder starts from state RANS_L, so ending anywhere else means the block is corrupt.
-function ransDecode(r, n, what) {
-  const nsym = r.u16(`${what} table`);
-  const freq = new Uint32Array(256);
-  const cum = new Uint32Array(256);
-  const slotSym = new Uint8Array(PROB_SCALE);
-  let total = 0;
-  for (let k = 0; k < nsym; k++) {
-    const s = r.u8(`${what} table`);
-    const f = r.u16(`${what} table`);
-    if (f === 0 || freq[s] !== 0 || total + f > PROB_SCALE) fail(`${what} frequency table is corrupt`);
-    freq[s] = f;
-    cum[s] = total;
-    slotSym.fill(s, total, total + f);
-    total += f;
-  }
-  if (total !== PROB_SCALE) fail(`${what} frequency table is corrupt`);
-  const len = r.u32(`${what} length`);
-  const buf = r.bytes(len, what);
-  if (len < 4) fail(`${what} stream is corrupt`);
-
-  const out = new Uint8Array(n);
-  let x = (buf[0] | (buf[1] << 8) | (buf[2] << 16) | (buf[3] << 24)) >>> 0;
-  let p = 4;
-  for (let i = 0; i < n; i++) {
-    const slot = x & (PROB_SCALE - 1);
-    const s = slotSym[slot];
-    x = freq[s] * (x >>> PROB_BITS) + slot - cum[s];
-    while (x < RANS_L) {
-      if (p >= len) fail(`${what} stream is corrupt (ran out of bytes)`);
-      x = ((x << 8) | buf[p++]) >>> 0;
-    }
-    out[i] = s;
-  }
-  if (x !== RANS_L || p !== len) fail(`${what} stream is corrupt (final state check failed)`);
-  return out;
-}
-
-function legacyBytes(data) {
-  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) return toBytes(data);
-  throw new TypeError('decodeVocab: expected an ArrayBuffer or ArrayBufferView');
-}
-
-function readHeader(r) {
-  const magic = String.fromCharCode(...r.bytes(4, 'magic'));
-  if (magic !== VOCAB_MAGIC) fail(`bad magic ${JSON.stringify(magic)} (expected "${VOCAB_MAGIC}"): not a GloVe vocab file`);
-  const version = r.u16('version');
-  if (version !== VOCAB_VERSION) fail(`unsupported version ${version} (this decoder reads version ${VOCAB_VERSION})`);
-  const dim = r.u16('dim');
-  const size = r.u32('word count');
-  if (dim === 0 || size === 0) fail(`empty vocabulary (dim ${dim}, size ${size})`);
-  const relStep = r.f32('relStep');
-  const stepLo = r.f32('stepLo');
-  const stepHi = r.f32('stepHi');
-  if (!(stepLo > 0 && stepHi >= stepLo && relStep > 0)) fail('quantisation parameters are corrupt');
-  const codeMin = r.i16('codeMin');
-  const mean = new Float32Array(dim);
-  for (let d = 0; d < dim; d++) mean[d] = r.f32('mean');
-  return { version, dim, size, relStep, stepLo, stepHi, codeMin, mean };
-}
-
-/**
- * Reads only the header (format parameters), e.g. for tests that derive error bounds from it.
- */
-export function readVocabHeader(data) {
-  return readHeader(reader(legacyBytes(data), fail));
-}
-
-/** The 256 step sizes a u8 step code can name (log-spaced); shared with the encoder. */
-export function stepTable(stepLo, stepHi) {
-  return Float64Array.from({ length: 256 }, (_, b) => stepLo * (stepHi / stepLo) ** (b / 255));
-}
-
-/**
- * Decodes the vocabulary asset. Accepts an ArrayBuffer or any ArrayBufferView (e.g. a Node Buffer).
- * Words and codes are decoded once; vector(word) returns a fresh Float32Array(dim) or null.
- */
-export function decodeVocab(data) {
-  const bytes = legacyBytes(data);
-  const r = reader(bytes, fail);
-  const { dim, size, stepLo, stepHi, codeMin, mean } = readHeader(r);
-
-  // 1. words
-  const textBytes = r.u32('words length');
-  const text = new TextDecoder('utf-8', { fatal: true }).decode(ransDecode(r, textBytes, 'words'));
-  const words = text.split('\n');
-  if (words.length !== size) fail(`words section holds ${words.length} words, header says ${size}`);
-  const index = new Map(words.map((w, i) => [w, i]));
-  if (index.size !== size) fail('words section has duplicate words');
-
-  // 2. per-vector steps, 3. codes: kept as bytes (2 MB, not an 8 MB Float32Array) and turned
-  // into floats per lookup (100 multiply-adds); decoding takes ~50 ms, nearly all of it rANS.
-  const table = stepTable(stepLo, stepHi);
-  const steps = Float64Array.from(r.bytes(size, 'steps'), (b) => table[b]);
-  const codes = ransDecode(r, size * dim, 'codes');
-
-  // 4. rows kept at full precision replace their quantised version
-  const exact = new Map();
-  const nExact = r.u16('exact count');
-  for (let k = 0; k < nExact; k++) {
-    const row = r.u32('exact row');
-    if (row >= size) fail(`exact row ${row} out of range`);
-    const v = new Float32Array(dim);
-    for (let d = 0; d < dim; d++) v[d] = r.f32('exact vector');
-    exact.set(row, v);
-  }
-  if (r.pos !== bytes.length) fail(`${bytes.length - r.pos} unexpected bytes after the last section`);
-
-  Object.freeze(words);
-  return {
-    dim,
-    size,
-    words,
-    /** the words whose vectors are stored at full float32 precision (the demo sentence's) */
-    exactWords: Object.freeze([...exact.keys()].sort((a, b) => a - b).map((i) => words[i])),
-    has: (word) => index.has(word),
-    vector(word) {
-      const i = index.get(word);
-      if (i === undefined) return null;
-      if (exact.has(i)) return exact.get(i).slice();
-      const v = new Float32Array(dim);
-      const step = steps[i];
-      for (let d = 0, j = i * dim; d < dim; d++, j++) v[d] = mean[d] + (codes[j] + codeMin) * step;
-      return v;
-    },
-  };
-}
-
-/** Fetches (or, for a file: URL in Node, reads) and decodes the asset. */
-export async function fetchVocab(url) {
-  return decodeVocab(await readBytes(url).catch((error) => {
-    throw new Error(`fetchVocab: ${error.message}`);
-  }));
-}
-
-/**
- * A handful of words at full float32 precision, for a page's first view
- * (web/assets/glove-first-view.json, written from the exact rows of glove-100d.bin by
- * scripts/build-first-view.mjs): { dim, size, words, partial: true, has, vector } — the same
- * lookups as decodeVocab's result, and the same numbers for these words.
- * JSON: { dim, words: { word: base64 of dim little-endian float32 } }.
- */
-export function decodeWordSubset(json) {
-  const { dim, words: encoded } = json ?? {};
-  if (!Number.isInteger(dim) || dim < 1 || typeof encoded !== 'object' || encoded === null) fail('word subset: expected { dim, words }');
-  const vectors = new Map();
-  for (const [word, base64] of Object.entries(encoded)) {
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    if (bytes.length !== dim * 4) fail(`word subset: "${word}" has ${bytes.length} bytes, expected ${dim * 4}`);
-    const view = new DataView(bytes.buffer);
-    vectors.set(word, Float32Array.from({ length: dim }, (_, d) => view.getFloat32(4 * d, true)));
-  }
-  const words = Object.freeze([...vectors.keys()]);
-  return {
-    dim,
-    size: words.length,
-    words,
-    partial: true,
-    has: (word) => vectors.has(word),
-    vector: (word) => vectors.get(word)?.slice() ?? null,
-  };
-}
-
-/** Fetches (or reads, for a file: URL) and decodes a word subset (see decodeWordSubset). */
-export async function fetchWordSubset(url) {
-  const bytes = await readBytes(url).catch((error) => {
-    throw new Error(`fetchWordSubset: ${error.message}`);
-  });
-  return decodeWordSubset(JSON.parse(new TextDecoder().decode(bytes)));
+  throw coded(new TypeError(`${where}: expected an ArrayBuffer or ArrayBufferView, got ${describe(data)}`), INVALID);
 }

@@ -41,7 +41,8 @@ export default Object.freeze({
   'lab.core': 'Core: WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',
   'lab.coreScalar': '(scalar)',
-  'lab.wordsLoading': 'loading the GloVe vocabulary…',
+  'lab.loadingWords': 'Loading the word vectors of {list}…',
+  'lab.wordsFailed': 'Could not load word vectors ({message}). Change the sentence to try again.',
   'lab.words': '{count} GloVe words, {dim}-d',
   // the summary a screen reader hears when a result changes (polite, once the input settles)
   'lab.summary': '{change}: “{word}” now puts {weight} on “{key}”, entropy {entropy} nats.',
@@ -123,6 +124,7 @@ export default Object.freeze({
   'chips.add': 'Add a token',
   'chips.addPlaceholder': '+ add token',
   'chips.notInVocabulary': 'not in vocabulary',
+  'chips.loading': 'loading its word vector',
   'chips.remove': 'Remove “{word}”',
   'chips.edit': 'Edit token {index}',
   'chips.empty': 'A token cannot be empty.',
@@ -369,4 +371,30 @@ export default Object.freeze({
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
   'lessonPage.credits':
     'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. Words it does not know get a deterministic random vector. Q, K and V come from seeded random projections of the layer-normalised vectors — an untrained model, so the patterns show the arithmetic, not learned meaning.',
+
+  // ---- <lab-share>: share and export ----
+  'share.title': 'Share and export',
+  'share.hint': 'A link opens the lab with these settings; the embed code shows it in a lesson page (an iframe).',
+  'share.copyLink': 'Copy link',
+  'share.copyEmbed': 'Copy embed code',
+  'share.copiedLink': 'Link copied.',
+  'share.copiedEmbed': 'Embed code copied: paste it into your lesson page.',
+  'share.copyManually': 'Copying is not allowed here: the text is selected below, copy it with Ctrl+C (⌘C on a Mac).',
+  'share.copied': 'What was copied',
+  'share.pastedNotInLink': 'Pasted vectors are not part of a link: it opens the other settings.',
+  'share.exportTitle': 'Take away',
+  'share.heatmap': 'Heatmap',
+  'share.bars': 'Bars',
+  'share.numbers': 'Numbers',
+  'share.file': '{what}, {format}',
+  'share.saved': 'Saved {file}.',
+  'share.exportFailed': 'Could not export: {message}',
+  'share.notReady': 'Nothing to export yet: the lab is still loading.',
+
+  // ---- a page's link (web/page-url.js) ----
+  'link.problems': 'This link could not be followed exactly:',
+  'link.unknown': '{name}={value} is not a parameter of this page, so it is ignored. The parameters are {list}.',
+  'link.repeated': '{name} is given {times} times: the first, {name}={value}, is used.',
+  'link.invalid': '{name}={value} is not valid: it {error}. The default, {fallback}, is used instead.',
+  'link.pageLanguage': 'the page’s language',
 });

@@ -43,7 +43,8 @@ export default Object.freeze({
   'lab.core': 'Kjerne: WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',
   'lab.coreScalar': '(skalar)',
-  'lab.wordsLoading': 'laster inn GloVe-vokabularet …',
+  'lab.loadingWords': 'Laster inn ordvektorene til {list} …',
+  'lab.wordsFailed': 'Kunne ikke laste inn ordvektorer ({message}). Endre setningen for å prøve igjen.',
   'lab.words': '{count} GloVe-ord, {dim} dimensjoner',
   'lab.summary': '{change}: «{word}» gir nå {weight} til «{key}», entropi {entropy} nat.',
   'lab.summaryMasked': '{change}: alle nøklene til «{word}» er maskert.',
@@ -124,6 +125,7 @@ export default Object.freeze({
   'chips.add': 'Legg til et token',
   'chips.addPlaceholder': '+ legg til token',
   'chips.notInVocabulary': 'ikke i vokabularet',
+  'chips.loading': 'ordvektoren lastes inn',
   'chips.remove': 'Fjern «{word}»',
   'chips.edit': 'Endre token {index}',
   'chips.empty': 'Et token kan ikke være tomt.',
@@ -370,4 +372,30 @@ export default Object.freeze({
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
   'lessonPage.credits':
     'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Ord den ikke kjenner, får en deterministisk tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
+
+  // ---- <lab-share>: del og eksporter ----
+  'share.title': 'Del og eksporter',
+  'share.hint': 'En lenke åpner laben med disse innstillingene; innbyggingskoden viser den i en leksjonsside (en iframe).',
+  'share.copyLink': 'Kopier lenke',
+  'share.copyEmbed': 'Kopier innbyggingskode',
+  'share.copiedLink': 'Lenken er kopiert.',
+  'share.copiedEmbed': 'Innbyggingskoden er kopiert: lim den inn i leksjonssiden din.',
+  'share.copyManually': 'Kopiering er ikke tillatt her: teksten er merket nedenfor, kopier den med Ctrl+C (⌘C på Mac).',
+  'share.copied': 'Det som ble kopiert',
+  'share.pastedNotInLink': 'Innlimte vektorer er ikke med i en lenke: den åpner de andre innstillingene.',
+  'share.exportTitle': 'Ta med deg',
+  'share.heatmap': 'Varmekart',
+  'share.bars': 'Søyler',
+  'share.numbers': 'Tall',
+  'share.file': '{what}, {format}',
+  'share.saved': 'Lagret {file}.',
+  'share.exportFailed': 'Kunne ikke eksportere: {message}',
+  'share.notReady': 'Ingenting å eksportere ennå: laben lastes fortsatt inn.',
+
+  // ---- lenken til en side (web/page-url.js) ----
+  'link.problems': 'Lenken kunne ikke følges helt:',
+  'link.unknown': '{name}={value} er ikke en parameter på denne siden og blir ignorert. Parameterne er {list}.',
+  'link.repeated': '{name} er oppgitt {times} ganger: den første, {name}={value}, brukes.',
+  'link.invalid': '{name}={value} er ikke gyldig: den {error}. Standardverdien, {fallback}, brukes i stedet.',
+  'link.pageLanguage': 'sidens språk',
 });

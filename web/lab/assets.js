@@ -1,32 +1,33 @@
-// What the lab loads: one engine and the GloVe word vectors, shared by every <attention-lab> of a
-// page. The assets resolve against this module, not the page: the lab works wherever it is
-// embedded. Order of arrival: the engine and the default sentence's words at full precision
-// (6 kB: the first result is drawn from them, with the same numbers — these rows are exact in
-// both files), then, once the first result is painted or as soon as a word needs it, the 1 MB
-// vocabulary.
-import { createEngine } from '../core/engine.js';
-import { fetchVocab, fetchWordSubset } from '../core/vocab.js';
+// What the lab loads: one engine and one vocabulary, shared by every <attention-lab> of a page
+// (and by web/lesson.js). Both resolve against their modules, not the page: the lab works
+// wherever it is embedded. The vocabulary comes word by word (web/core/vocab.js): the demo
+// sentence's words in one small pack read at once (index.html preloads it), any other word with
+// its bucket when a sentence needs it — a first result never waits for the whole vocabulary.
+// The engine's module is imported when it is first asked for (pages hint it with modulepreload):
+// this module stays small, so that web/first-words.js, which needs only the vocabulary, runs early.
+import { GLOVE, createVocab } from '../core/vocab.js';
 
-const VOCAB_URL = new URL('../assets/glove-100d.bin', import.meta.url);
-const FIRST_VIEW_URL = new URL('../assets/glove-first-view.json', import.meta.url);
+let engine = null;
+let vocabulary = null;
 
-let core = null;
-let full = null;
-
-/** { engine, words }: the engine and the first view's words (null when that file is missing). */
-export function loadCore() {
-  core ??= Promise.all([createEngine(), fetchWordSubset(FIRST_VIEW_URL).catch(() => null)]).then(([engine, words]) => ({ engine, words }));
-  return core;
+/** The engine (created once). */
+export function loadEngine() {
+  engine ??= import('../core/engine.js').then(({ createEngine }) => createEngine());
+  return engine;
 }
 
-/** The whole vocabulary (fetched once). */
-export function loadFullVocab() {
-  full ??= fetchVocab(VOCAB_URL);
-  return full;
+/** The page's vocabulary (created once; the first-view pack is fetched at once). */
+export function pageVocab() {
+  vocabulary ??= createVocab({ preload: [GLOVE.firstView] });
+  return vocabulary;
 }
 
-/** Whether `vocab` holds every word `settings` need (a word a partial vocabulary lacks may be in the full one). */
-export function covers(vocab, settings) {
-  if (!vocab.partial || settings.projection === 'pasted') return true;
-  return settings.tokens.every((token) => vocab.has(token)) && (!settings.probe || vocab.has(settings.probe));
+/**
+ * The words of `settings` whose vectors `vocab` is still loading (none for pasted vectors): the
+ * tokens, then the probe, each once. The lab computes only when this is empty.
+ */
+export function loadingWords(vocab, settings) {
+  if (settings.projection === 'pasted') return [];
+  const words = new Set(settings.probe ? [...settings.tokens, settings.probe] : settings.tokens);
+  return [...words].filter((word) => vocab.status(word) === 'loading');
 }

@@ -6,12 +6,12 @@
 // state (and cached here) and must be treated as read-only.
 import { localError } from '../i18n/i18n.js';
 
-/** Width of the GloVe vectors in web/assets/glove-100d.bin. */
+/** Width of the GloVe vectors (web/assets/glove/). */
 export const WORD_DIM = 100;
 
 // An unknown word gets N(0, σ²) components with σ = 0.54: the root-mean-square component of
-// the 20,000 vectors in glove-100d.bin (0.540 over all 2,000,000 components; 0.59 over the
-// 1,000 most frequent words). With it, an unknown word's vector has the length of a typical
+// the vocabulary's 20,000 vectors (0.540 over all 2,000,000 components; 0.59 over the 1,000
+// most frequent words). With it, an unknown word's vector has the length of a typical
 // known one (≈ 5.4), so its dot products — and its share of attention — are neither drowned
 // out nor dominant: "not in vocabulary" changes the direction, not the scale.
 export const UNKNOWN_WORD_SIGMA = 0.54;

@@ -1,20 +1,21 @@
 // The lab's settings: one table of every setting (its type, default and range, and whether an
-// attribute of <attention-lab> sets it), the one rule that reads a setting from text, and the
-// store. No DOM: the same table serves the element, a URL and Node.
+// attribute of <attention-lab> — and a URL parameter of the pages, web/lab/url.js — sets it), the
+// one rule that reads a setting from text, and the store. No DOM: the same table serves the
+// element, a URL and Node.
 //
 //   const store = createStore();          // defaultSettings()
 //   store.set({ dk: 256, scaled: false }) // → { rejected: {} }; invalid fields are left out, with a reason
 //   readSetting('dk', '300')              // → { value: 300 } or { error: 'expected …' }
 //   applyAttribute(store, 'dk', '0')      // → a warning naming dk="0", what was expected and the default, which is used
 //
-// Reading text (attributes now, URL parameters later) follows one rule per type:
+// Reading text (attributes and URL parameters alike) follows one rule per type:
 //   boolean  "", "true", "on", "yes" or "1" is on; "false", "off", "no" or "0" is off (any case,
 //            spaces around ignored); any other text is invalid. A bare attribute (causal) is on.
 //   integer  decimal digits within the range; number: a decimal number within the range
 //   choice   one of the listed words, exactly
 //   text     any text
-// An invalid attribute is never half-applied: the console says what was wrong and the setting
-// takes its default (a removed attribute also means the default).
+// An invalid attribute or URL parameter is never half-applied: the console (or the page) says what
+// was wrong and the setting takes its default (a removed attribute also means the default).
 import { MAX_TOKENS, tokenize } from './tokenize.js';
 
 export const DEFAULT_SENTENCE = 'The cat sat on the mat because it was tired';
@@ -67,7 +68,8 @@ const booleanType = {
   },
 };
 
-function choiceType(values) {
+/** A type whose values are the listed words, exactly. */
+export function choiceType(values) {
   const expected = `one of ${values.join(', ')}`;
   const check = (value) => (values.includes(value) ? { value } : { error: `must be ${expected}` });
   return { expected, check, parse: check };
@@ -146,7 +148,12 @@ export const SETTINGS = Object.freeze({
   causal: { type: booleanType, default: false, attribute: true, doc: 'the causal mask: query i sees keys j ≤ i' },
   positional: { type: booleanType, default: false, attribute: true, doc: 'add the sinusoidal positional encoding to the word vectors' },
   // 1: "cat", the row of the headline numbers
-  selected: { type: integerType(0, MAX_TOKENS - 1), default: 1, attribute: false, doc: 'the query row shown as bars' },
+  selected: {
+    type: integerType(0, MAX_TOKENS - 1),
+    default: 1,
+    attribute: true,
+    doc: 'the query row shown as bars, counted from 0 (beyond the last token: the last)',
+  },
   pasted: { type: pastedType, default: null, attribute: false, doc: 'the last valid paste (parseVectors’ result, with an id)' },
 });
 
@@ -176,14 +183,19 @@ export function readSetting(key, text) {
   return entry.type.parse(String(text));
 }
 
+/** The default of an attribute (a setting's, or the theme's). */
+export function attributeDefault(name) {
+  return name === 'theme' ? 'auto' : SETTINGS[name].default;
+}
+
 /**
- * Applies an attribute of <attention-lab> to the store (`text` null: the attribute was removed,
- * and the default is used). Returns null, or a warning for the console when the value was
- * invalid: it names the attribute, the value and what was expected, and the default is used.
+ * Applies the text of an attribute or URL parameter `name` to the store (`text` null: none is
+ * given, and the default is used). Returns null, or { error: what was expected, fallback: the
+ * default, which is used } when the text is invalid by its type or for the store (e.g.
+ * projection "pasted" without pasted vectors). The theme is only checked: the style sheet applies it.
  */
-export function applyAttribute(store, name, text) {
-  if (!ATTRIBUTES.includes(name)) return null;
-  const fallback = name === 'theme' ? 'auto' : SETTINGS[name].default;
+export function applyText(store, name, text) {
+  const fallback = attributeDefault(name);
   if (text === null) {
     if (name !== 'theme') store.set({ [name]: fallback });
     return null;
@@ -192,8 +204,24 @@ export function applyAttribute(store, name, text) {
   const error = read.error ?? (name === 'theme' ? null : store.set({ [name]: read.value }).rejected[name]);
   if (!error) return null;
   if (name !== 'theme') store.set({ [name]: fallback });
-  const quoted = text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
-  return `<attention-lab> ${name}="${quoted}" is not valid: it ${error}. Using the default, ${JSON.stringify(fallback)}.`;
+  return { error, fallback };
+}
+
+/** `text` for a message: at most QUOTE_CHARS characters, then "…". */
+export function quote(text) {
+  return text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)}…` : text;
+}
+
+/**
+ * Applies an attribute of <attention-lab> to the store (`text` null: the attribute was removed,
+ * and the default is used). Returns null, or a warning for the console when the value was
+ * invalid: it names the attribute, the value and what was expected, and the default is used.
+ */
+export function applyAttribute(store, name, text) {
+  if (!ATTRIBUTES.includes(name)) return null;
+  const invalid = applyText(store, name, text);
+  if (!invalid) return null;
+  return `<attention-lab> ${name}="${quote(text)}" is not valid: it ${invalid.error}. Using the default, ${JSON.stringify(invalid.fallback)}.`;
 }
 
 /**

@@ -123,16 +123,16 @@ export function short(word, max = 8) {
   return word.length > max ? `${prefix(word, max - 1)}…` : word;
 }
 
-// Colour ramps of 101 steps (whole percents, as CSS color-mix takes them), mixed once per theme
-// and pair of colours: a view with thousands of cells mixes at most 101 colours per ramp.
-const ramps = new WeakMap(); // theme → Map(`${a}|${b}` → 101 colours)
+// Colour ramps of 101 steps (whole percents, as CSS color-mix takes them), mixed once per pair
+// of colours: a view with thousands of cells mixes at most 101 colours per ramp, and a page that
+// reads its theme afresh for every draw (readTheme: a new object, the same colours) mixes none.
+// A theme has a handful of pairs; a page sees one or two themes.
+const ramps = new Map(); // `${a}|${b}` → 101 colours
 
-function ramp(theme, a, b) {
-  let byPair = ramps.get(theme);
-  if (!byPair) ramps.set(theme, (byPair = new Map()));
+function ramp(_theme, a, b) {
   const key = `${a}|${b}`;
-  let steps = byPair.get(key);
-  if (!steps) byPair.set(key, (steps = Array.from({ length: 101 }, (_, i) => mix(a, b, i / 100))));
+  let steps = ramps.get(key);
+  if (!steps) ramps.set(key, (steps = Array.from({ length: 101 }, (_, i) => mix(a, b, i / 100))));
   return steps;
 }
 

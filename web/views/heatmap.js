@@ -9,7 +9,7 @@
 //   scene = heatmapScene(data, { width, theme, measure, strings })   → see the fields below
 //   svg   = heatmapSvg(scene)                               → view nodes (web/views/h.js)
 import { english } from '../i18n/i18n.js';
-import { formatColor, heatLevel, heatRamp, luminance } from './color.js';
+import { contrast, formatColor, heatLevel, heatRamp } from './color.js';
 import { prefix, shortLabel } from './format.js';
 import { h } from './h.js';
 
@@ -138,14 +138,15 @@ const palettes = new WeakMap(); // theme → palette
 
 /**
  * The theme's colour scale as 256 levels (web/views/color.js heatRamp): rgb ([r, g, b]), fill
- * (#rrggbb) and ink, the colour of a number written on the cell (dark on light cells).
+ * (#rrggbb) and ink, the colour of a number written on the cell: black or white, whichever
+ * contrasts more (at least 4.58:1 on any colour, the WCAG AA 4.5:1 for text).
  */
 export function heatPalette(theme) {
   let palette = palettes.get(theme);
   if (!palette) {
     const rgb = heatRamp(theme);
     const fill = rgb.map((c) => formatColor(c));
-    palette = Object.freeze({ rgb, fill, ink: fill.map((c) => (luminance(c) > 0.4 ? '#111418' : '#ffffff')) });
+    palette = Object.freeze({ rgb, fill, ink: fill.map((c) => (contrast(c, '#000000') >= contrast(c, '#ffffff') ? '#000000' : '#ffffff')) });
     palettes.set(theme, palette);
   }
   return palette;

@@ -7,12 +7,13 @@
 
 /** key → [light, dark, what it colours]. */
 export const PALETTE = Object.freeze({
-  bg: ['#ffffff', '#12151a', 'the lab’s background and fields'],
-  surface: ['#f6f7f9', '#1a1e25', 'cards'],
+  bg: ['#ffffff', '#12151a', 'the lab’s own background (behind its text, whatever the page’s), and fields'],
+  surface: ['#f6f7f9', '#1a1e25', 'cards, the share panel and the lesson’s instruments'],
   raised: ['#ffffff', '#222731', 'chips and buttons'],
   text: ['#1b1f24', '#e7eaee', 'text'],
   muted: ['#5a6370', '#a0a9b5', 'secondary text, axes'],
-  border: ['#d8dde4', '#333a46', 'borders'],
+  border: ['#d8dde4', '#333a46', 'borders of cards and buttons'],
+  control: ['#7d8694', '#6e7888', 'borders of fields and switches (3:1 against the cards, as WCAG asks of a control’s boundary)'],
   grid: ['#d9dde5', '#3a4254', 'grid lines and table rules'],
   accent: ['#2354c4', '#7aa7ff', 'selection, the selected row, primary buttons'],
   accentText: ['#ffffff', '#0b1220', 'text on the accent'],

@@ -36,7 +36,7 @@ const styles = sheet(`
   .check { display: flex; align-items: center; gap: 10px; min-height: 24px; cursor: pointer; font-weight: 600; font-size: 0.875rem; }
   .check input { width: 24px; height: 24px; margin: 0; accent-color: var(--_accent); flex: none; }
   input[role="switch"] { appearance: none; width: 42px; height: 24px; border-radius: 999px; background: var(--_track);
-    border: 1px solid var(--_border); position: relative; cursor: pointer; transition: background 0.12s; }
+    border: 1px solid var(--_control); position: relative; cursor: pointer; transition: background 0.12s; }
   input[role="switch"]::after { content: ""; position: absolute; top: 2px; left: 2px; width: 18px; height: 18px; border-radius: 50%;
     background: var(--_muted); transition: transform 0.12s; }
   input[role="switch"]:checked { background: var(--_accent); border-color: var(--_accent); }
@@ -44,7 +44,7 @@ const styles = sheet(`
   .hint { margin: 0; }
   .hint.indent { margin-left: 52px; }
   .hint.indent-check { margin-left: 34px; }
-  .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_border); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
+  .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_control); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
   sub { font-size: 0.75em; }
   .group { display: grid; gap: 8px; }
 `);

@@ -7,10 +7,12 @@
 // State flows one way: controls → settings (web/lab/settings.js) → state (web/lab/state.js:
 // inputs.js builds Q, K, V with the engine, results.js computes the result) → views (the
 // elements below, which only draw what they are given) → 'change'. Each render does those steps
-// in that order, one method each; loading the engine and the words is web/lab/assets.js.
+// in that order, one method each; loading the engine and the words is web/lab/assets.js. A
+// result is computed only once every word of the settings is known or unknown: while a word's
+// vectors load, its chip says so and the previous result stays.
 // Public API for lesson scripts: `state`, the 'change' event (and its older name 'statechange'),
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
-import { covers, loadCore, loadFullVocab } from '../../lab/assets.js';
+import { loadEngine, loadingWords, pageVocab } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
 import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
@@ -39,7 +41,7 @@ const styles = sheet(`
     contain: layout style; }
   h2, .title { display: block; margin: 0 0 4px; font-size: 1rem; font-weight: 650; letter-spacing: 0.005em; }
   .card > .hint { margin: 0 0 12px; }
-  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
+  .text { width: 100%; padding: 9px 12px; border: 1px solid var(--_control); border-radius: 8px; background: var(--_bg); font-size: 1rem; }
   .text:focus-visible { outline-offset: 0; border-color: var(--_focus); }
   .tokens { display: grid; gap: 10px; }
   .tokens .title { margin: 0; }
@@ -68,6 +70,8 @@ const styles = sheet(`
   .probe .note { margin-bottom: 10px; }
   #bars-title { overflow-wrap: anywhere; }
   .foot { margin: 0; text-align: right; }
+  /* words of the settings are loading: the result on show is the previous one */
+  .lab[aria-busy="true"] :is(.main, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
   .alert { margin: 0; }
 `);
 
@@ -127,7 +131,6 @@ export class AttentionLab extends AlElement {
   #pipeline = null;
   #state = null;
   #loading = null;
-  #fullRequested = false;
   #preparing = null; // the seed whose projections are being computed in idle time
   #oovShown = '';
   #summarized = null; // the settings the last summary spoke of
@@ -146,6 +149,7 @@ export class AttentionLab extends AlElement {
     super();
     const $ = (selector) => this.$(selector);
     this.#els = {
+      lab: $('.lab'),
       sentence: $('#sentence'),
       chips: $('token-chips'),
       english: $('.note.english'),
@@ -242,7 +246,7 @@ export class AttentionLab extends AlElement {
     return this.#engine;
   }
 
-  /** The vocabulary in use: first the default sentence's words (partial: true), then all of GloVe's. */
+  /** The page's vocabulary (web/core/vocab.js createVocab): words load as sentences need them. */
   get vocab() {
     return this.#vocab;
   }
@@ -280,12 +284,38 @@ export class AttentionLab extends AlElement {
   render() {
     const s = this.#store.get();
     this.#showSettings(s);
-    if (this.#vocab && !covers(this.#vocab, s)) this.#needFullVocab(); // drawn again when it arrives
-    if (!this.#pipeline || !covers(this.#vocab, s)) return this.#showControls(s, this.#state);
+    const loading = this.#vocab ? this.#needWords(s) : [];
+    setBusy(this.#els.lab, loading.length > 0);
+    if (!this.#pipeline || loading.length > 0) {
+      this.#showLoading(s, loading);
+      return this.#showControls(s, this.#state);
+    }
     const state = this.#compute(s);
     if (!state) return;
     this.#showState(state);
     this.#publish(state);
+  }
+
+  // The words of `s` still loading, whose buckets are asked for (drawn again when they arrive).
+  #needWords(s) {
+    const loading = loadingWords(this.#vocab, s);
+    if (loading.length > 0) {
+      this.#vocab.load(loading).then(
+        () => this.invalidate(),
+        (error) => this.#showError(this.strings.t('lab.wordsFailed', { message: messageOf(error, this.strings) })),
+      );
+    }
+    return loading;
+  }
+
+  // While words load: their chips say so (the others as known or not), the last result stays.
+  #showLoading(s, loading) {
+    if (s.projection === 'pasted') return;
+    const vocab = this.#vocab;
+    this.#els.chips.status = vocab ? s.tokens.map((token) => vocab.status(token)) : s.tokens.map(() => 'loading');
+    if (loading.length > 0) {
+      this.#showNote('note loading', loading.join('\u0000'), () => withNodes(this.strings.t('lab.loadingWords'), { list: this.#wordList(loading) }).flat());
+    }
   }
 
   // The settings as they are, before anything is computed: the fields and the chips.
@@ -329,7 +359,7 @@ export class AttentionLab extends AlElement {
     const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
-    e.chips.known = s.projection === 'pasted' ? null : state.tokens.map((token) => token.known);
+    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (token.known ? 'known' : 'unknown'));
     e.chips.selected = selected;
     this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
@@ -343,28 +373,34 @@ export class AttentionLab extends AlElement {
   }
 
   #showUnknownWords(state) {
-    const note = this.#els.oov;
     const t = this.strings.t;
     if (state.projection === 'pasted') {
-      this.#oovShown = '';
-      note.hidden = false;
-      note.className = 'note';
-      note.textContent = t('lab.pastedInUse');
+      this.#showNote('note', 'pasted', () => [t('lab.pastedInUse')]);
       return;
     }
-    if (note.className !== 'note oov') note.className = 'note oov';
     const unknown = state.unknown;
-    setHidden(note, unknown.length === 0);
-    if (unknown.length === 0) return;
-    const shown = `${this.strings.lang}\u0000${unknown.join('\u0000')}`;
-    if (this.#oovShown === shown) return;
+    if (unknown.length === 0) return this.#showNote('note oov', '', null);
+    this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
+  }
+
+  // The note under the chips: its kind (class), and its contents as nodes — made only when the
+  // kind, `key` (what they say) or the language changed; hidden when `nodes` is null.
+  #showNote(className, key, nodes) {
+    const note = this.#els.oov;
+    if (note.className !== className) note.className = className;
+    setHidden(note, !nodes);
+    const shown = `${className}\u0000${this.strings.lang}\u0000${key}`;
+    if (!nodes || this.#oovShown === shown) return;
     this.#oovShown = shown;
-    // "a, b and 3 more": the list in the language's own words, each word in bold
-    const words = unknown.slice(0, 8).map(shortLabel);
-    if (unknown.length > 8) words.push(t('lab.unknownMore', { count: unknown.length - 8 }));
+    note.replaceChildren(...nodes());
+  }
+
+  // "a, b and 3 more": up to 8 words in the language's own list, each word in bold.
+  #wordList(list) {
+    const words = list.slice(0, 8).map(shortLabel);
+    if (list.length > 8) words.push(this.strings.t('lab.unknownMore', { count: list.length - 8 }));
     const parts = new Intl.ListFormat(this.strings.lang, { type: 'conjunction' }).formatToParts(words);
-    const list = parts.map((part, i) => (part.type === 'element' && !(unknown.length > 8 && i === parts.length - 1) ? bold(part.value) : part.value));
-    note.replaceChildren(...withNodes(t('lab.unknown'), { list: list }).flat());
+    return parts.map((part, i) => (part.type === 'element' && !(list.length > 8 && i === parts.length - 1) ? bold(part.value) : part.value));
   }
 
   // The new state goes out: the property, the events, the first-result marks, and idle work.
@@ -380,12 +416,11 @@ export class AttentionLab extends AlElement {
       performance.mark('attention-lab:first-result');
       resolve(this);
       // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
-      // The full vocabulary and <vector-paste> (a closed panel below the bars, and its parser)
-      // are fetched after that frame: they never delay the first bars.
+      // <vector-paste> (a closed panel below the bars, and its parser) is fetched after that
+      // frame: it never delays the first bars.
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
         setTimeout(() => {
-          this.#needFullVocab();
           import('./vector-paste.js').then(() => {
             this.#els.paste.strings = this.strings;
           });
@@ -422,23 +457,21 @@ export class AttentionLab extends AlElement {
     if (this.#els.alert.textContent !== message) this.#els.alert.textContent = message;
   }
 
-  // ---- loading: the engine, then the words ------------------------------------------------
+  // ---- loading: the engine and the words, in parallel ------------------------------------
 
-  // The first result waits for the words of the lab's language too (they load in parallel).
+  // The first result waits for the words of the lab's language too (they load in parallel); the
+  // sentence's word vectors are asked for at once, while the engine compiles.
   #load(words) {
-    return Promise.all([loadCore(), words.catch(() => null)])
-      .then(async ([{ engine, words }]) => {
+    this.#vocab = pageVocab();
+    this.invalidate();
+    return Promise.all([loadEngine(), words.catch(() => null)])
+      .then(([engine]) => {
         this.#engine = engine;
-        this.#useVocab(words ?? (await loadFullVocab()));
+        this.#pipeline = new LabPipeline(engine, this.#vocab);
+        this.#showFoot();
+        this.render();
       })
       .catch((error) => this.#failed(error));
-  }
-
-  #useVocab(vocab) {
-    this.#vocab = vocab;
-    this.#pipeline = new LabPipeline(this.#engine, vocab);
-    this.#showFoot();
-    this.render();
   }
 
   #showFoot() {
@@ -446,14 +479,7 @@ export class AttentionLab extends AlElement {
     const vocab = this.#vocab;
     if (!engine || !vocab) return;
     const t = this.strings.t;
-    const words = vocab.partial ? t('lab.wordsLoading') : t('lab.words', { count: vocab.size, dim: vocab.dim });
-    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words }));
-  }
-
-  #needFullVocab() {
-    if (this.#fullRequested) return;
-    this.#fullRequested = true;
-    loadFullVocab().then((vocab) => this.#useVocab(vocab), (error) => this.#failed(error));
+    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words: t('lab.words', { count: vocab.size, dim: vocab.dim }) }));
   }
 
   #failed(error) {
@@ -472,6 +498,10 @@ export class AttentionLab extends AlElement {
     };
     idle(step);
   }
+}
+
+function setBusy(element, busy) {
+  if ((element.getAttribute('aria-busy') === 'true') !== busy) element.setAttribute('aria-busy', String(busy));
 }
 
 // What the learner changed between two settings, in words ("Scale by √d_k off, d_k = 1024"), or ''.

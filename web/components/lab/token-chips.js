@@ -3,7 +3,9 @@
 // F2 edits, Delete/Backspace removes, typing in the last field adds. A chip shows at most
 // LABEL_CHARS characters of its token (then "…", the token in its tooltip).
 //
-//   chips.tokens   = string[]             chips.known = boolean[] | null (null: not known yet)
+//   chips.tokens   = string[]             chips.status = ('known' | 'unknown' | 'loading')[] | null
+//                                          (a word's vectors: in the vocabulary, not in it, or still
+//                                          loading; null: nothing to say, as for pasted vectors)
 //   chips.selected = number
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
@@ -20,6 +22,8 @@ const styles = sheet(`
   .chip { display: inline-flex; align-items: stretch; border: 1px solid var(--_border); border-radius: 999px;
           background: var(--_raised); min-height: 32px; }
   .chip.oov { border-style: dashed; border-color: var(--_warn); background: var(--_warn-bg); }
+  .chip.loading { border-style: dotted; }
+  .chip.loading .mark { color: var(--_muted); font-weight: 400; }
   .chip.selected { border-color: var(--_accent); background: var(--_accent); color: var(--_accent-text); }
   .tok { border: 0; background: none; padding: 4px 4px 4px 12px; border-radius: 999px 0 0 999px; cursor: pointer;
          font-size: 0.9375rem; white-space: nowrap; color: inherit; }
@@ -32,10 +36,17 @@ const styles = sheet(`
   .x:hover { color: var(--_danger); }
   .chip.selected .x:hover { color: inherit; opacity: 1; }
   .edit { width: 7em; border: 0; border-radius: 999px; padding: 4px 12px; background: var(--_bg); color: var(--_text); }
-  .add { width: 9em; min-height: 32px; border: 1px dashed var(--_border); border-radius: 999px; padding: 4px 12px;
+  .add { width: 9em; min-height: 32px; border: 1px dashed var(--_control); border-radius: 999px; padding: 4px 12px;
          background: transparent; color: var(--_text); }
   .add::placeholder { color: var(--_muted); }
 `);
+
+// How a chip shows the status of its word's vectors (a known word has no mark): a class, a
+// sign, and the words of the string tables it says them with.
+const MARKS = {
+  unknown: { class: 'oov', sign: '?', key: 'chips.notInVocabulary' },
+  loading: { class: 'loading', sign: '…', key: 'chips.loading' },
+};
 
 export class TokenChips extends AlElement {
   static styles = [styles];
@@ -48,7 +59,7 @@ export class TokenChips extends AlElement {
     <p class="alert" role="alert"></p>`;
 
   #tokens = [];
-  #known = null;
+  #status = null;
   #selected = 0;
   #focusIndex = 0; // the chip that holds the Tab stop
   #editing = -1;
@@ -91,9 +102,9 @@ export class TokenChips extends AlElement {
     return { tokens: this.#tokens.slice(), selected: this.#selected };
   }
 
-  set known(known) {
-    const same = known === this.#known || (known && this.#known && sameList(known, this.#known));
-    this.#known = known;
+  set status(status) {
+    const same = status === this.#status || (status && this.#status && sameList(status, this.#status));
+    this.#status = status;
     if (!same) this.#render();
   }
 
@@ -113,14 +124,14 @@ export class TokenChips extends AlElement {
     const hadFocus = this.shadowRoot.activeElement?.classList.contains('tok');
     this.#focusIndex = Math.min(this.#focusIndex, Math.max(0, this.#tokens.length - 1));
     const s = this.strings;
-    const notInVocabulary = escapeHtml(s.t('chips.notInVocabulary'));
     const html = this.#tokens.map((token, i) => {
-      const oov = this.#known && this.#known[i] === false;
+      const status = this.#status?.[i];
       const label = shortLabel(token);
       const shortened = label !== token;
-      return `<span class="chip${oov ? ' oov' : ''}" data-i="${i}">` +
+      const mark = MARKS[status];
+      return `<span class="chip${mark ? ` ${mark.class}` : ''}" data-i="${i}">` +
         `<button type="button" class="tok" data-i="${i}"${shortened ? ` title="${escapeHtml(s.tipLabel(token))}"` : ''}>${escapeHtml(label)}` +
-        (oov ? `<span class="mark" aria-hidden="true" title="${notInVocabulary}">?</span><span class="visually-hidden">, ${notInVocabulary}</span>` : '') +
+        (mark ? `<span class="mark" aria-hidden="true" title="${escapeHtml(s.t(mark.key))}">${mark.sign}</span><span class="visually-hidden">, ${escapeHtml(s.t(mark.key))}</span>` : '') +
         `</button><button type="button" class="x" data-i="${i}" tabindex="-1" aria-hidden="true" title="${escapeHtml(s.t('chips.remove', { word: label }))}">×</button></span>`;
     });
     this.#list.innerHTML = html.join('');
@@ -236,7 +247,7 @@ export class TokenChips extends AlElement {
 
   #change(tokens) {
     this.#tokens = tokens;
-    this.#known = null; // unknown until the lab says
+    this.#status = null; // nothing to say until the lab says
     this.#render();
     this.emit('input');
     this.emit('change');

@@ -17,7 +17,7 @@ const styles = sheet(`
   .grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(200px, 1fr)); }
   label { display: grid; gap: 4px; font-weight: 600; font-size: 0.875rem; }
   label .hint { font-weight: 400; }
-  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_border); border-radius: 6px;
+  textarea { min-height: 7.5em; resize: vertical; padding: 8px; border: 1px solid var(--_control); border-radius: 6px;
     background: var(--_bg); font-family: var(--_mono); font-size: 0.8125rem; line-height: 1.45; tab-size: 4; }
   textarea[aria-invalid="true"] { border-color: var(--_danger); box-shadow: 0 0 0 1px var(--_danger); }
   .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; margin-top: 10px; }

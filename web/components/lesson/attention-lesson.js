@@ -236,7 +236,7 @@ export class AttentionLesson extends HTMLElement {
       this.append(this.#status);
     }
     this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
-      const section = toDom(h('section', { id: uniqueId(id), class: 'instrument', lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
+      const section = toDom(h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
       this.append(section);
       return { tag, title, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
     });

@@ -1,0 +1,281 @@
+// The command line: `attention-lab render …` draws the lab's figure for a sentence as the page
+// does — the same settings table, pipeline, engine and views (web/api/lab.js) — as SVG, or its
+// numbers as CSV or JSON. main() takes the arguments and the output streams and returns the exit
+// status, so tests run it in-process; bin/attention-lab.js is the executable.
+//
+// Exit status: 0 done; 2 a wrong command, option or value (the message names it and says what
+// was expected); 1 anything else (a file that cannot be read or written, a failure of the core).
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { createEngine } from '../web/core/engine.js';
+import { FIGURE_FORMATS, FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
+import { readSetting } from '../web/lab/settings.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+const NAME = 'attention-lab';
+const DEFAULT_WIDTH = 640;
+
+// The settings the options set, each read from text by the settings table's rule.
+const SETTING_OPTIONS = ['sentence', 'probe', 'projection', 'dk', 'seed', 'temperature'];
+// Boolean settings: --name sets true, --no-name false.
+const SWITCHES = { scale: 'scaled', causal: 'causal', positional: 'positional' };
+
+const OPTIONS = {
+  ...Object.fromEntries(SETTING_OPTIONS.map((key) => [key, { type: 'string' }])),
+  ...Object.fromEntries(Object.keys(SWITCHES).flatMap((name) => [[name, { type: 'boolean' }], [`no-${name}`, { type: 'boolean' }]])),
+  q: { type: 'string' },
+  k: { type: 'string' },
+  v: { type: 'string' },
+  row: { type: 'string' },
+  view: { type: 'string' },
+  format: { type: 'string' },
+  theme: { type: 'string' },
+  width: { type: 'string' },
+  'no-caption': { type: 'boolean' },
+  output: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+};
+
+const FORMAT_OF_EXTENSION = { '.svg': 'svg', '.csv': 'csv', '.json': 'json', '.png': 'png' };
+
+// Every text the command line writes, in one place (for a table per language later).
+const TEXT = {
+  help: () => `Usage: ${NAME} render [options] > figure.svg
+
+Draws the attention figure of <attention-lab> for a sentence, with the page's own numbers:
+the heatmap of attention weights, the bars of one query, or both, as SVG; or those numbers as
+CSV or JSON. Nothing is fetched: the word vectors and the core ship with the package.
+
+What to compute (the page's settings, the same defaults and ranges):
+  --sentence TEXT       the tokens' text (default "${SETTINGS.sentence.default}")
+  --probe WORD          the cross-attention probe word, "" for none (default "${SETTINGS.probe.default}")
+  --projection NAME     identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)
+                        or pasted (your own vectors: --q, --k) (default ${SETTINGS.projection.default})
+  --dk N                d_k of the random projection: ${SETTINGS.dk.type.expected} (default ${SETTINGS.dk.default})
+  --seed N              seed of the random projections: ${SETTINGS.seed.type.expected} (default ${SETTINGS.seed.default})
+  --no-scale            do not divide q·k by √d_k (--scale: divide, the default)
+  --temperature T       softmax(scores / T): ${SETTINGS.temperature.type.expected} (default ${SETTINGS.temperature.default})
+  --causal              query i sees keys j ≤ i only (--no-causal: the default)
+  --positional          add the sinusoidal positional encoding (--no-positional: the default)
+  --q FILE, --k FILE    pasted Q (n×d) and K (m×d), CSV rows or JSON [[…], …] (as the page's
+  --v FILE              "Bring your own vectors"); they imply --projection pasted
+
+What to draw:
+  --view NAME           heatmap, bars (one query's weights), probe (the probe's), or both (default)
+  --row TOKEN|N         the query the bars show: a token of the sentence (its first occurrence)
+                        or a position from 1 (default: 2, as on the page)
+  --format NAME         svg, csv or json (default: from --output's extension, else svg); csv and
+                        json hold the numbers of the rows the view shows, float32 exactly
+  --theme NAME          light or dark (default light)
+  --width PX            room for the figure, 200 to 10000 (default ${DEFAULT_WIDTH}); long sentences grow it
+  --no-caption          leave out the caption of the settings under an SVG
+  -o, --output FILE     write there instead of to standard output
+  -h, --help            this text;  --version  the package's version
+
+PNG: not drawn here (text needs a browser's fonts); convert the SVG, for example with
+  rsvg-convert figure.svg -o figure.png
+
+Examples:
+  ${NAME} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg
+  ${NAME} render --view bars --row cat --theme dark -o cat-dark.svg
+  ${NAME} render --format csv --view heatmap > weights.csv
+`,
+  usage: `Run "${NAME} --help" for the options.`,
+  noCommand: `expected a command: ${NAME} render [options]`,
+  unknownCommand: (command) => `unknown command ${JSON.stringify(command)}: expected "render"`,
+  unknownOption: (option, near) => `unknown option ${option}${near ? ` (did you mean --${near}?)` : ''}`,
+  missingValue: (option) => `${option} needs a value`,
+  ambiguousValue: (option) => `${option} needs a value (a value starting with "-" is written ${option}=-…)`,
+  noValue: (option) => `${option} takes no value`,
+  invalid: (option, value, expected) => `${option} ${JSON.stringify(value)} is not valid: it ${expected}`,
+  expectedOneOf: (values) => `must be one of ${values.join(', ')}`,
+  bothSwitches: (name) => `--${name} and --no-${name} contradict each other: give one`,
+  png: 'PNG is not drawn here: text needs a browser’s fonts. Write an SVG and convert it, for example: rsvg-convert figure.svg -o figure.png',
+  formatMismatch: (format, file) => `--format ${format} does not match --output ${file}: give one format`,
+  pastedNeedsQK: '--projection pasted needs --q FILE and --k FILE (the pasted Q and K)',
+  qkNeedPasted: (projection) => `--q, --k and --v are pasted vectors: they do not go with --projection ${projection}`,
+  rowNotFound: (row, labels) => `--row ${JSON.stringify(row)} is neither a query's token nor a position from 1 to ${labels.length}; the queries are: ${labels.join(' ')}`,
+  readFailed: (option, file, reason) => `cannot read ${option} ${file}: ${reason}`,
+  writeFailed: (file, reason) => `cannot write ${file}: ${reason}`,
+  inFile: (option, file, message) => `${option} ${file}: ${message}`,
+  fileErrors: { ENOENT: 'no such file or folder', EACCES: 'permission denied', EISDIR: 'it is a folder', ENOTDIR: 'a part of the path is not a folder' },
+};
+
+class UsageError extends Error {}
+
+/**
+ * Runs the command line with `args` (process.argv.slice(2)); writes the result to `stdout` (or
+ * the --output file) and messages to `stderr`. Resolves with the exit status.
+ */
+export async function main(args, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  try {
+    const request = parse(args);
+    if (request.help) return write(stdout, TEXT.help()), EXIT_OK;
+    if (request.version) return write(stdout, `${await version()}\n`), EXIT_OK;
+    const text = await render(request);
+    if (request.output) {
+      await writeFile(request.output, text).catch((error) => {
+        throw new Error(TEXT.writeFailed(request.output, fileError(error)));
+      });
+    } else write(stdout, text);
+    return EXIT_OK;
+  } catch (error) {
+    const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
+    write(stderr, `${NAME}: ${error.message}\n${usage ? `${TEXT.usage}\n` : ''}`);
+    return usage ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}
+
+function write(stream, text) {
+  stream.write(text);
+}
+
+async function version() {
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+  return pkg.version;
+}
+
+// ---- arguments → a request: every option checked, nothing computed yet -------------------
+
+function parse(args) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(parseArgsMessage(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (values.version) return { version: true };
+  if (positionals.length === 0) throw new UsageError(TEXT.noCommand);
+  if (positionals[0] !== 'render') throw new UsageError(TEXT.unknownCommand(positionals[0]));
+  if (positionals.length > 1) throw new UsageError(TEXT.unknownCommand(positionals.slice(0, 2).join(' ')));
+
+  const settings = {};
+  for (const key of SETTING_OPTIONS) {
+    if (values[key] === undefined) continue;
+    const read = readSetting(key, values[key]);
+    if (read.error) throw new UsageError(TEXT.invalid(`--${key}`, values[key], read.error));
+    settings[key] = read.value;
+  }
+  for (const [name, key] of Object.entries(SWITCHES)) {
+    if (values[name] && values[`no-${name}`]) throw new UsageError(TEXT.bothSwitches(name));
+    if (values[name]) settings[key] = true;
+    if (values[`no-${name}`]) settings[key] = false;
+  }
+
+  const pasted = ['q', 'k', 'v'].some((name) => values[name] !== undefined);
+  if (pasted && settings.projection && settings.projection !== 'pasted') throw new UsageError(TEXT.qkNeedPasted(settings.projection));
+  if ((pasted || settings.projection === 'pasted') && (values.q === undefined || values.k === undefined)) throw new UsageError(TEXT.pastedNeedsQK);
+
+  const view = choice('--view', values.view ?? 'both', FIGURE_VIEWS);
+  const theme = choice('--theme', values.theme ?? 'light', Object.keys(THEMES));
+  const byExtension = values.output ? FORMAT_OF_EXTENSION[extname(values.output).toLowerCase()] : undefined;
+  const format = values.format === undefined ? (byExtension ?? 'svg') : choice('--format', values.format, [...FIGURE_FORMATS, 'png']);
+  if (values.format !== undefined && byExtension && byExtension !== format) throw new UsageError(TEXT.formatMismatch(format, values.output));
+  if (format === 'png') throw new UsageError(TEXT.png);
+  let width = DEFAULT_WIDTH;
+  if (values.width !== undefined) {
+    width = /^\s*\d+\s*$/.test(values.width) ? Number(values.width) : NaN;
+    if (!(width >= 200 && width <= 10000)) throw new UsageError(TEXT.invalid('--width', values.width, 'must be a whole number of px from 200 to 10000'));
+  }
+  return {
+    settings,
+    files: pasted ? { q: values.q, k: values.k, v: values.v } : null,
+    row: values.row,
+    view,
+    format,
+    theme,
+    width,
+    caption: !values['no-caption'],
+    output: values.output,
+  };
+}
+
+function choice(option, value, values) {
+  if (!values.includes(value)) throw new UsageError(TEXT.invalid(option, value, TEXT.expectedOneOf(values)));
+  return value;
+}
+
+// parseArgs' messages name options in its own words; ours say what to do.
+function parseArgsMessage(error) {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? '';
+  switch (error.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return TEXT.unknownOption(option, nearestOption(option));
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(error.message)) return TEXT.noValue(option);
+      if (/ambiguous/.test(error.message)) return TEXT.ambiguousValue(option);
+      return TEXT.missingValue(option);
+    default:
+      return error.message;
+  }
+}
+
+// The option a mistyped one most likely meant: at most two edits away (or null).
+function nearestOption(option) {
+  const typed = option.replace(/^-+/, '').replace(/=.*/, '');
+  let best = null;
+  let bestDistance = 3;
+  for (const name of Object.keys(OPTIONS)) {
+    const distance = editDistance(typed, name);
+    if (distance < bestDistance) [best, bestDistance] = [name, distance];
+  }
+  return best;
+}
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+function fileError(error) {
+  return TEXT.fileErrors[error.code] ?? error.code ?? error.message;
+}
+
+// ---- a request → the figure's text ----------------------------------------------------------
+
+async function render(request) {
+  const settings = { ...request.settings };
+  if (request.files) {
+    settings.pasted = {};
+    for (const [name, file] of Object.entries(request.files)) {
+      if (file === undefined) continue;
+      settings.pasted[name] = await readFile(file, 'utf8').catch((error) => {
+        throw new Error(TEXT.readFailed(`--${name}`, file, fileError(error)));
+      });
+    }
+  }
+  const [engine, vocab] = await Promise.all([createEngine(), loadVocab()]);
+  let state;
+  try {
+    state = labState(settings, { engine, vocab });
+  } catch (error) {
+    // a paste error names its matrix (Q, K, V): say which file that is
+    const option = error.name === 'PasteError' && error.matrix ? `--${error.matrix.toLowerCase()}` : null;
+    if (option && request.files?.[option.slice(2)]) error.message = TEXT.inFile(option, request.files[option.slice(2)], error.message);
+    throw error;
+  }
+  if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
+  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption });
+}
+
+// --row: a query's token (its first occurrence), else its position from 1.
+function rowIndex(row, labels) {
+  const token = labels.indexOf(row.trim().toLowerCase());
+  if (token >= 0) return token;
+  const position = /^\s*\d+\s*$/.test(row) ? Number(row) : NaN;
+  if (position >= 1 && position <= labels.length) return position - 1;
+  throw new UsageError(TEXT.rowNotFound(row, labels));
+}

@@ -1,0 +1,48 @@
+// Types of <lab-share> (web/components/lab/lab-share.js): share and export for an <attention-lab>.
+import type { AttentionLab } from '../attention-lab.js';
+
+/** The page's own URL options kept in the links (web/lab/url.js). */
+export interface PageOptions {
+  theme?: 'light' | 'dark' | 'auto';
+  /** 'lab', or a part of the lesson: 'variance' | 'saturation' | 'gradient' | 'step' | 'overflow' | 'heads' */
+  view?: string;
+  /** 'en' | 'nb', or '' for the page's language */
+  lang?: string;
+}
+
+/** A file of share and export (web/views/export.js). */
+export interface ExportedFile {
+  /** e.g. 'attention-lab-heatmap.png' */
+  name: string;
+  /** 'image/png' | 'image/svg+xml' | 'text/csv' | 'application/json' */
+  type: string;
+  blob: Blob;
+  /** a figure's size in CSS px (a PNG has twice as many pixels each way) */
+  width?: number;
+  height?: number;
+}
+
+/**
+ * Attributes: `for` (the id of the <attention-lab>), `theme` ('light' | 'dark' | 'auto', as the
+ * lab's), `lang` (the language of its text: 'en' or 'nb'; by default the nearest lang attribute's).
+ */
+export class LabShare extends HTMLElement {
+  /** The lab it shares (by default the element named by `for`). */
+  lab: AttentionLab | null;
+  page: PageOptions;
+  /** The iframe height of the embed code in px (default: the lab's and this element's, measured). */
+  frameHeight: number;
+  /** index.html beside this module, with the lab's settings as URL parameters. */
+  readonly link: string;
+  /** An <iframe> of embed.html with the lab's settings, and the <script> of embed.js. */
+  readonly embedCode: string;
+  /** Rejects with a RangeError naming a wrong `what` or `format`, or a lab without a result yet. */
+  export(what: 'heatmap' | 'bars', format: 'png' | 'svg'): Promise<ExportedFile>;
+  export(what: 'numbers', format: 'csv' | 'json'): Promise<ExportedFile>;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'lab-share': LabShare;
+  }
+}

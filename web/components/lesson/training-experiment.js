@@ -1,0 +1,287 @@
+// <training-experiment>: the training experiment — one attention model trained twice, scaled
+// and unscaled, side by side, live (docs/training.md). Its own controls (d_k, init scale,
+// optimiser, learning rate, momentum, steps, seed), Train / Pause·Resume / Step / Reset, settings
+// to try, progress, and the view of web/views/training.js: both runs' heatmaps of one example
+// and their curves, with the outcome in numbers.
+//
+// The element only draws and forwards intent: training happens in a Web Worker that owns its
+// own engine (web/train/worker.js), behind a TrainingSession (web/train/session.js). The main
+// thread only draws, and little: the status, buttons and progress at most once per frame, the
+// plots and heatmaps at most every VIEW_INTERVAL_MS while the run goes on and only while the
+// element is on screen (it catches up when it comes back), so the lab stays responsive.
+// `session` may be set before the element is connected (tests, a page that shares one); else the
+// element starts its own worker when it first comes near the viewport (NEAR_VIEWPORT), so a page
+// may load it early at no cost. Words: web/views/training-text.js.
+import { sheet } from '../theme.js';
+import { h, toMarkup } from '../../views/h.js';
+import { trainingView } from '../../views/training.js';
+import { TRAINING_TEXT as T } from '../../views/training-text.js';
+import { CONTROLLED, PRESETS, presetSettings } from '../../train/presets.js';
+import { TrainingSession, matchesConfig } from '../../train/session.js';
+import { Instrument } from './instrument.js';
+
+// d_k's choices: powers of two from 2 to the core's largest (limits.maxDk), filled in once the
+// worker reports the limits
+const dkChoices = (maxDk) => Array.from({ length: Math.floor(Math.log2(maxDk)) }, (_, i) => 2 ** (i + 1));
+// The plots of a running experiment are redrawn at most this often (~8 per second: still a live
+// curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
+const VIEW_INTERVAL_MS = 120;
+const NEAR_VIEWPORT = '400px 0px';
+const C = T.controls;
+
+function field(label, control) {
+  return h('label', { class: 'field' }, [h('span', { class: 'name' }, label), control]);
+}
+const numberInput = (name, attrs = {}) => h('input', { type: 'number', name, step: 'any', inputmode: 'decimal', required: true, ...attrs });
+
+const TEMPLATE = toMarkup(
+  h('div', {}, [
+    h('p', { class: 'explain' }, T.intro),
+    h('p', { class: 'explain' }, T.task),
+    // novalidate: the core checks every value and its message names the field (shown in the alert)
+    h('form', { class: 'controls', 'aria-label': C.legend, novalidate: true }, [
+      h('div', { class: 'fields' }, [
+        field(C.dk, h('select', { name: 'dk' })),
+        field(C.initScale, numberInput('initScale', { min: 0, step: 0.05 })),
+        field(C.optimizer, h('select', { name: 'optimizer' }, [h('option', { value: 'adam' }, C.adam), h('option', { value: 'sgd' }, C.sgd)])),
+        field(C.learningRate, numberInput('learningRate', { min: 0 })),
+        field(C.momentum, numberInput('momentum', { min: 0, max: 0.999, step: 0.05 })),
+        field(C.steps, numberInput('steps', { min: 1, step: 1, inputmode: 'numeric' })),
+        field(C.seed, numberInput('seed', { min: 0, max: 4294967295, step: 1, inputmode: 'numeric' })),
+      ]),
+      h('p', { class: 'hint' }, C.hint),
+      h('div', { class: 'actions' }, [
+        h('button', { type: 'submit', class: 'primary', 'data-action': 'train', disabled: true }, C.train),
+        h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true }, C.pause),
+        h('button', { type: 'button', 'data-action': 'step', disabled: true }, C.step),
+        h('button', { type: 'button', 'data-action': 'reset', disabled: true }, C.reset),
+        h('progress', { max: 1, value: 0, 'aria-label': C.progress }),
+        h('span', { class: 'count stats', 'aria-hidden': 'true' }),
+      ]),
+      // the outcome is announced once, when the run ends (the visible numbers are in the view)
+      h('p', { class: 'status', role: 'status' }, [h('span', { class: 'phase' }, T.status.loading), h('span', { class: 'visually-hidden outcome' })]),
+      h('p', { class: 'hint stale', hidden: true }, T.status.stale),
+      h('div', { class: 'presets', role: 'group', 'aria-label': C.presets }, [
+        h('span', { class: 'name' }, `${C.presets}:`),
+        Object.keys(PRESETS).map((id) => h('button', { type: 'button', 'data-preset': id, title: T.presets[id].note, disabled: true }, T.presets[id].label)),
+      ]),
+      h('p', { class: 'alert', role: 'alert' }),
+    ]),
+    h('div', { class: 'root' }),
+    h('div', { class: 'reading' }, T.reading.map(({ title, text }) => h('section', {}, [h('h4', {}, title), h('p', {}, text)]))),
+  ]),
+);
+
+export class TrainingExperiment extends Instrument {
+  static styles = [
+    ...Instrument.styles,
+    sheet(`
+      .controls { margin: .4em 0 1em; }
+      .fields { display: flex; flex-wrap: wrap; gap: .6em 1.1em; align-items: flex-end; }
+      .field { display: flex; flex-direction: column; gap: .2em; font-size: 13px; }
+      .field .name { font-weight: 600; }
+      .controls > .hint { margin: .4em 0 0; max-width: 90ch; }
+      input[type=number] { width: 8.5em; }
+      input, select { padding: .3em .45em; border: 1px solid var(--_border); border-radius: 6px; background: var(--_bg); }
+      input:invalid { border-color: var(--_danger); }
+      .actions, .presets { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin-top: .7em; }
+      button { padding: .38em .95em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); cursor: pointer; }
+      button.primary { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); font-weight: 600; }
+      button:disabled { opacity: .5; cursor: default; }
+      .presets button { font-size: 12.5px; padding: .25em .7em; border-radius: 999px; }
+      .presets .name { font-size: 13px; font-weight: 600; }
+      progress { width: min(220px, 40vw); }
+      .status { margin: .5em 0 0; font-size: 13px; }
+      .stale { margin: .3em 0 0; }
+      .summary { margin: 1.4em 0 .6em; max-width: 75ch; }
+      .summary p { margin: 0 0 .4em; }
+      .top { display: flex; flex-wrap: wrap; gap: 1em 2.5em; align-items: flex-start; }
+      .heatmap { margin: 0; }
+      .outcome { flex: 1 1 300px; }
+      .key { align-self: center; }
+      .plots { display: grid; gap: 1em 16px; margin-top: .4em; }
+      .plots.cols-1 { grid-template-columns: 1fr; }
+      .plots.cols-2 { grid-template-columns: repeat(2, 1fr); }
+      .plots.cols-3 { grid-template-columns: repeat(3, 1fr); }
+      .reading { display: grid; gap: 0 2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); margin-top: .6em; }
+      .reading h4 { margin-top: 1em; }
+      .reading p { margin: .2em 0 0; max-width: 75ch; }
+    `),
+  ];
+  static template = TEMPLATE;
+  static view = trainingView;
+
+  #session = null;
+  #unsubscribe = null;
+  #frame = 0;
+  #viewTimer = 0;
+  #viewAt = -Infinity; // when the view last drew
+  #visible = false;
+  #visibility = null;
+  #latest = null;
+  #phase = null;
+  #filled = false; // the controls hold the defaults (set once, when the worker reports them)
+  #wired = false;
+
+  /** The TrainingSession this element draws and drives (its own, unless one is set before connecting). */
+  get session() {
+    return this.#session;
+  }
+
+  set session(session) {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#session = session;
+    if (this.isConnected && session) this.#follow();
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    if (!this.#wired) {
+      this.#wired = true;
+      const form = this.$('form');
+      form.addEventListener('submit', (event) => {
+        event.preventDefault();
+        if (!this.$('[data-action=train]').disabled) this.#session?.train(this.#settings());
+      });
+      form.addEventListener('click', (event) => this.#onClick(event));
+    }
+    this.#visibility = new IntersectionObserver(
+      (entries) => {
+        this.#visible = entries.at(-1).isIntersecting;
+        if (!this.#visible) return;
+        if (!this.#session) this.session = new TrainingSession();
+        else this.#schedule(this.#latest ?? this.#session.state);
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
+    this.#visibility.observe(this);
+    if (this.#session) this.#follow();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+    this.#visibility?.disconnect();
+    cancelAnimationFrame(this.#frame);
+    clearTimeout(this.#viewTimer);
+    this.#frame = this.#viewTimer = 0;
+  }
+
+  #follow() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = this.#session.subscribe((state) => this.#schedule(state));
+    this.#schedule(this.#session.state);
+  }
+
+  // Draws the latest state once per frame at most, however often the worker reports.
+  #schedule(state) {
+    this.#latest = state;
+    if (this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#draw(this.#latest);
+    });
+  }
+
+  #draw(state) {
+    this.#drawControls(state);
+    if (!this.#visible || this.results === state) return;
+    const wait = state.phase === 'running' ? this.#viewAt + VIEW_INTERVAL_MS - performance.now() : 0;
+    if (wait > 0) {
+      // the latest state, once the interval has passed
+      this.#viewTimer ||= setTimeout(() => {
+        this.#viewTimer = 0;
+        this.#schedule(this.#latest);
+      }, wait);
+      return;
+    }
+    this.#viewAt = performance.now();
+    this.results = state;
+  }
+
+  #drawControls(state) {
+    if (!this.#filled && state.defaults) {
+      this.$('select[name=dk]').replaceChildren(...dkChoices(state.limits.maxDk).map((d) => new Option(String(d), String(d))));
+      this.#fill(presetSettings('default', state.defaults, state.defaults));
+      this.$('input[name=steps]').max = String(state.limits.maxSteps);
+      this.#filled = true;
+    }
+    const ready = state.phase !== 'loading' && state.phase !== 'failed';
+    for (const button of this.shadowRoot.querySelectorAll('[data-action], [data-preset]')) button.disabled = !ready;
+    const toggle = this.$('.toggle');
+    const paused = state.phase === 'paused';
+    toggle.textContent = paused ? C.resume : C.pause;
+    toggle.dataset.action = paused ? 'resume' : 'pause';
+    toggle.disabled = state.phase !== 'running' && !paused;
+    const progress = this.$('progress');
+    progress.max = Math.max(1, state.steps);
+    progress.value = state.step;
+    this.$('.count').textContent = state.runs ? `${state.step} / ${state.steps}` : '';
+    this.$('.alert').textContent = state.error && state.phase !== 'failed' ? state.error.message : '';
+    if (state.phase !== this.#phase) {
+      this.#phase = state.phase;
+      this.$('.status .phase').textContent = statusText(state);
+      this.$('.status .outcome').textContent = state.phase === 'done' ? ` ${T.summary(state)}` : '';
+    }
+    this.#markStale();
+  }
+
+  #onClick(event) {
+    const button = event.target.closest?.('button');
+    if (!button || button.disabled || !this.#session) return;
+    const session = this.#session;
+    const preset = button.dataset.preset;
+    if (preset) {
+      const state = session.state;
+      this.#fill(presetSettings(preset, state.defaults, this.#settings()));
+      return session.train(this.#settings());
+    }
+    switch (button.dataset.action) {
+      case 'pause': return session.pause();
+      case 'resume': return session.resume();
+      case 'step': return session.step(this.#settings());
+      case 'reset': return session.reset();
+    }
+  }
+
+  onInnerInput() {
+    this.#markStale();
+  }
+
+  // The controls as a TrainConfig patch; the core checks every value (a bad one is shown in the alert).
+  #settings() {
+    const form = this.$('form').elements;
+    const settings = {};
+    for (const name of CONTROLLED) {
+      const value = form[name].value;
+      settings[name] = name === 'optimizer' ? value : value.trim() === '' ? NaN : Number(value);
+    }
+    return settings;
+  }
+
+  #fill(settings) {
+    const form = this.$('form').elements;
+    for (const [name, value] of Object.entries(settings)) form[name].value = String(value);
+  }
+
+  #markStale() {
+    const config = this.#session?.state.config;
+    this.$('.stale').hidden = !config || this.#session.state.step === 0 || matchesConfig(this.#settings(), config);
+  }
+}
+
+function statusText(state) {
+  switch (state.phase) {
+    case 'loading': return T.status.loading;
+    case 'failed': return T.status.failed(state.error?.message ?? '');
+    case 'ready': return T.status.ready;
+    case 'running': return T.status.running;
+    case 'paused': return T.status.paused(state.step, state.steps);
+    case 'done': return T.status.done(state.steps);
+  }
+  return '';
+}
+
+customElements.define('training-experiment', TrainingExperiment);

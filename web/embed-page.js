@@ -1,0 +1,36 @@
+// embed.html: the lab alone (or, with view=<part>, one instrument of the lesson following a
+// hidden lab), its settings in the URL (web/page-url.js, loaded first), made to live in an iframe. Whenever
+// its height changes it tells the parent page, with two messages and nothing else:
+//   { type: 'attention-lab:resize', height }   this project's own (web/embed.js applies it)
+//   { subject: 'lti.frameResize', height }      the one Canvas LMS resizes its frames by
+// height: the page's height in CSS px, a whole number. Nothing is posted outside a frame.
+import './components/lab/attention-lab.js';
+import { page } from './page-url.js';
+
+const lab = document.getElementById('lab');
+const lesson = document.querySelector('attention-lesson');
+const share = document.querySelector('lab-share');
+
+if (page.view !== 'lab') {
+  // the lab computes the state (hidden); one section of the lesson shows it
+  lab.hidden = true;
+  lesson.hidden = false;
+  import('./components/lesson/attention-lesson.js').then(() => {
+    for (const section of lesson.querySelectorAll('section[data-part]')) section.hidden = section.dataset.part !== page.view;
+  });
+}
+lab.ready
+  .then(() => new Promise((painted) => requestAnimationFrame(() => setTimeout(painted))))
+  .then(() => import('./components/lab/lab-share.js'));
+
+// The height, posted when it changes (a ResizeObserver on the root sees every change of layout).
+let posted = -1;
+const root = document.documentElement;
+new ResizeObserver(() => {
+  const height = Math.ceil(root.getBoundingClientRect().height);
+  share.frameHeight = height;
+  if (height === posted || window.parent === window) return;
+  posted = height;
+  window.parent.postMessage({ type: 'attention-lab:resize', height }, '*');
+  window.parent.postMessage({ subject: 'lti.frameResize', height }, '*');
+}).observe(root);
