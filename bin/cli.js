@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 
 import { createEngine } from '../web/core/engine.js';
 import { FIGURE_FORMATS, FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
+import { DEFAULT_LANGUAGE, english, loadStrings, matchLanguage, messageOf } from '../web/i18n/i18n.js';
 import { readSetting } from '../web/lab/settings.js';
 
 export const EXIT_OK = 0;
@@ -44,81 +45,75 @@ const OPTIONS = {
 
 const FORMAT_OF_EXTENSION = { '.svg': 'svg', '.csv': 'csv', '.json': 'json', '.png': 'png' };
 
-// Every text the command line writes, in one place (for a table per language later).
-const TEXT = {
-  help: () => `Usage: ${NAME} render [options] > figure.svg
+// Every text the command line writes, from the string tables (cli.*, web/i18n/) in the language
+// of the environment (LC_ALL, else LC_MESSAGES, else LANG: nb_NO.UTF-8 speaks bokmål; C,
+// POSIX or a language without a table, English).
+function cliText(strings) {
+  const t = strings.t;
+  // what a setting must be, in words, from the settings table
+  const expected = (key) => t(SETTINGS[key].type.describe.key, SETTINGS[key].type.describe.params);
+  return {
+    help: () =>
+      `${t('cli.help', {
+        name: NAME,
+        element: '<attention-lab>',
+        sentence: SETTINGS.sentence.default,
+        probe: SETTINGS.probe.default,
+        projection: SETTINGS.projection.default,
+        dkRange: expected('dk'),
+        dk: String(SETTINGS.dk.default),
+        seedRange: expected('seed'),
+        seed: String(SETTINGS.seed.default),
+        temperatureRange: expected('temperature'),
+        temperature: String(SETTINGS.temperature.default),
+        width: String(DEFAULT_WIDTH),
+      })}\n`,
+    usage: t('cli.usage', { name: NAME }),
+    noCommand: t('cli.noCommand', { name: NAME }),
+    unknownCommand: (command) => t('cli.unknownCommand', { command: JSON.stringify(command) }),
+    unknownOption: (option, near) => (near ? t('cli.unknownOptionNear', { option, near }) : t('cli.unknownOption', { option })),
+    missingValue: (option) => t('cli.missingValue', { option }),
+    ambiguousValue: (option) => t('cli.ambiguousValue', { option }),
+    noValue: (option) => t('cli.noValue', { option }),
+    invalid: (option, value, must) => t('cli.invalid', { option, value: JSON.stringify(value), must }),
+    mustBe: (describe) => t('settings.mustBe', { expected: describe }),
+    expectedOneOf: (values) => t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: values.join(', ') } } }),
+    width: t('settings.mustBe', { expected: { key: 'cli.widthRange', params: { min: '200', max: '10000' } } }),
+    bothSwitches: (name) => t('cli.bothSwitches', { name }),
+    png: t('cli.png'),
+    formatMismatch: (format, file) => t('cli.formatMismatch', { format, file }),
+    pastedNeedsQK: t('cli.pastedNeedsQK'),
+    qkNeedPasted: (projection) => t('cli.qkNeedPasted', { projection }),
+    rowNotFound: (row, labels) => t('cli.rowNotFound', { row: JSON.stringify(row), count: String(labels.length), labels: labels.join(' ') }),
+    readFailed: (option, file, reason) => t('cli.readFailed', { option, file, reason }),
+    writeFailed: (file, reason) => t('cli.writeFailed', { file, reason }),
+    inFile: (option, file, message) => t('cli.inFile', { option, file, message }),
+    fileErrors: { ENOENT: t('cli.ENOENT'), EACCES: t('cli.EACCES'), EISDIR: t('cli.EISDIR'), ENOTDIR: t('cli.ENOTDIR') },
+  };
+}
 
-Draws the attention figure of <attention-lab> for a sentence, with the page's own numbers:
-the heatmap of attention weights, the bars of one query, or both, as SVG; or those numbers as
-CSV or JSON. Nothing is fetched: the word vectors and the core ship with the package.
+// The language of the environment (see cliText).
+function environmentLanguage(env) {
+  const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return matchLanguage(tag) ?? DEFAULT_LANGUAGE;
+}
 
-What to compute (the page's settings, the same defaults and ranges):
-  --sentence TEXT       the tokens' text (default "${SETTINGS.sentence.default}")
-  --probe WORD          the cross-attention probe word, "" for none (default "${SETTINGS.probe.default}")
-  --projection NAME     identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)
-                        or pasted (your own vectors: --q, --k) (default ${SETTINGS.projection.default})
-  --dk N                d_k of the random projection: ${SETTINGS.dk.type.expected} (default ${SETTINGS.dk.default})
-  --seed N              seed of the random projections: ${SETTINGS.seed.type.expected} (default ${SETTINGS.seed.default})
-  --no-scale            do not divide q·k by √d_k (--scale: divide, the default)
-  --temperature T       softmax(scores / T): ${SETTINGS.temperature.type.expected} (default ${SETTINGS.temperature.default})
-  --causal              query i sees keys j ≤ i only (--no-causal: the default)
-  --positional          add the sinusoidal positional encoding (--no-positional: the default)
-  --q FILE, --k FILE    pasted Q (n×d) and K (m×d), CSV rows or JSON [[…], …] (as the page's
-  --v FILE              "Bring your own vectors"); they imply --projection pasted
-
-What to draw:
-  --view NAME           heatmap, bars (one query's weights), probe (the probe's), or both (default)
-  --row TOKEN|N         the query the bars show: a token of the sentence (its first occurrence)
-                        or a position from 1 (default: 2, as on the page)
-  --format NAME         svg, csv or json (default: from --output's extension, else svg); csv and
-                        json hold the numbers of the rows the view shows, float32 exactly
-  --theme NAME          light or dark (default light)
-  --width PX            room for the figure, 200 to 10000 (default ${DEFAULT_WIDTH}); long sentences grow it
-  --no-caption          leave out the caption of the settings under an SVG
-  -o, --output FILE     write there instead of to standard output
-  -h, --help            this text;  --version  the package's version
-
-PNG: not drawn here (text needs a browser's fonts); convert the SVG, for example with
-  rsvg-convert figure.svg -o figure.png
-
-Examples:
-  ${NAME} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg
-  ${NAME} render --view bars --row cat --theme dark -o cat-dark.svg
-  ${NAME} render --format csv --view heatmap > weights.csv
-`,
-  usage: `Run "${NAME} --help" for the options.`,
-  noCommand: `expected a command: ${NAME} render [options]`,
-  unknownCommand: (command) => `unknown command ${JSON.stringify(command)}: expected "render"`,
-  unknownOption: (option, near) => `unknown option ${option}${near ? ` (did you mean --${near}?)` : ''}`,
-  missingValue: (option) => `${option} needs a value`,
-  ambiguousValue: (option) => `${option} needs a value (a value starting with "-" is written ${option}=-…)`,
-  noValue: (option) => `${option} takes no value`,
-  invalid: (option, value, expected) => `${option} ${JSON.stringify(value)} is not valid: it ${expected}`,
-  expectedOneOf: (values) => `must be one of ${values.join(', ')}`,
-  bothSwitches: (name) => `--${name} and --no-${name} contradict each other: give one`,
-  png: 'PNG is not drawn here: text needs a browser’s fonts. Write an SVG and convert it, for example: rsvg-convert figure.svg -o figure.png',
-  formatMismatch: (format, file) => `--format ${format} does not match --output ${file}: give one format`,
-  pastedNeedsQK: '--projection pasted needs --q FILE and --k FILE (the pasted Q and K)',
-  qkNeedPasted: (projection) => `--q, --k and --v are pasted vectors: they do not go with --projection ${projection}`,
-  rowNotFound: (row, labels) => `--row ${JSON.stringify(row)} is neither a query's token nor a position from 1 to ${labels.length}; the queries are: ${labels.join(' ')}`,
-  readFailed: (option, file, reason) => `cannot read ${option} ${file}: ${reason}`,
-  writeFailed: (file, reason) => `cannot write ${file}: ${reason}`,
-  inFile: (option, file, message) => `${option} ${file}: ${message}`,
-  fileErrors: { ENOENT: 'no such file or folder', EACCES: 'permission denied', EISDIR: 'it is a folder', ENOTDIR: 'a part of the path is not a folder' },
-};
+let TEXT = cliText(english());
 
 class UsageError extends Error {}
 
 /**
  * Runs the command line with `args` (process.argv.slice(2)); writes the result to `stdout` (or
- * the --output file) and messages to `stderr`. Resolves with the exit status.
+ * the --output file) and messages to `stderr`, in the language of `env`. Resolves with the exit status.
  */
-export async function main(args, { stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function main(args, { stdout = process.stdout, stderr = process.stderr, env = process.env } = {}) {
+  const strings = await loadStrings(environmentLanguage(env));
+  TEXT = cliText(strings);
   try {
     const request = parse(args);
     if (request.help) return write(stdout, TEXT.help()), EXIT_OK;
     if (request.version) return write(stdout, `${await version()}\n`), EXIT_OK;
-    const text = await render(request);
+    const text = await render(request, strings);
     if (request.output) {
       await writeFile(request.output, text).catch((error) => {
         throw new Error(TEXT.writeFailed(request.output, fileError(error)));
@@ -127,7 +122,9 @@ export async function main(args, { stdout = process.stdout, stderr = process.std
     return EXIT_OK;
   } catch (error) {
     const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
-    write(stderr, `${NAME}: ${error.message}\n${usage ? `${TEXT.usage}\n` : ''}`);
+    // an error of the pipeline (a paste, a token) in the language; the engine's own in English
+    const message = error.inFile && error.key ? TEXT.inFile(error.inFile.option, error.inFile.file, messageOf(error, strings)) : messageOf(error, strings);
+    write(stderr, `${NAME}: ${message}\n${usage ? `${TEXT.usage}\n` : ''}`);
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
@@ -161,7 +158,7 @@ function parse(args) {
   for (const key of SETTING_OPTIONS) {
     if (values[key] === undefined) continue;
     const read = readSetting(key, values[key]);
-    if (read.error) throw new UsageError(TEXT.invalid(`--${key}`, values[key], read.error));
+    if (read.error) throw new UsageError(TEXT.invalid(`--${key}`, values[key], read.expected ? TEXT.mustBe(read.expected) : read.error));
     settings[key] = read.value;
   }
   for (const [name, key] of Object.entries(SWITCHES)) {
@@ -183,7 +180,7 @@ function parse(args) {
   let width = DEFAULT_WIDTH;
   if (values.width !== undefined) {
     width = /^\s*\d+\s*$/.test(values.width) ? Number(values.width) : NaN;
-    if (!(width >= 200 && width <= 10000)) throw new UsageError(TEXT.invalid('--width', values.width, 'must be a whole number of px from 200 to 10000'));
+    if (!(width >= 200 && width <= 10000)) throw new UsageError(TEXT.invalid('--width', values.width, TEXT.width));
   }
   return {
     settings,
@@ -246,7 +243,7 @@ function fileError(error) {
 
 // ---- a request → the figure's text ----------------------------------------------------------
 
-async function render(request) {
+async function render(request, strings) {
   const settings = { ...request.settings };
   if (request.files) {
     settings.pasted = {};
@@ -264,11 +261,14 @@ async function render(request) {
   } catch (error) {
     // a paste error names its matrix (Q, K, V): say which file that is
     const option = error.name === 'PasteError' && error.matrix ? `--${error.matrix.toLowerCase()}` : null;
-    if (option && request.files?.[option.slice(2)]) error.message = TEXT.inFile(option, request.files[option.slice(2)], error.message);
+    if (option && request.files?.[option.slice(2)]) {
+      error.inFile = { option, file: request.files[option.slice(2)] };
+      error.message = TEXT.inFile(option, error.inFile.file, error.message);
+    }
     throw error;
   }
   if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
-  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption });
+  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption, strings });
 }
 
 // --row: a query's token (its first occurrence), else its position from 1.

@@ -76,7 +76,8 @@ async function showProblems(notice, problems) {
       name: quote(problem.name),
       value: quote(problem.value),
       times: String(problem.count),
-      error: problem.error,
+      // what was expected, in the page's language when the settings table says it as a message
+      error: problem.expected ? { key: 'settings.mustBe', params: { expected: problem.expected } } : problem.error,
       fallback,
       list: PARAMETERS.join(', '),
     });

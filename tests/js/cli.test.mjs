@@ -27,7 +27,8 @@ const SHOWN_TOLERANCE = 5e-4 + 4e-5;
 async function run(...args) {
   let out = '';
   let err = '';
-  const status = await main(args, { stdout: { write: (text) => (out += text) }, stderr: { write: (text) => (err += text) } });
+  // in English whatever the machine's locale (tests/js/i18n-cli.test.mjs runs it in bokmål)
+  const status = await main(args, { stdout: { write: (text) => (out += text) }, stderr: { write: (text) => (err += text) }, env: { LANG: 'C' } });
   return { status, out, err };
 }
 
@@ -259,7 +260,7 @@ test('the executable: exit status and streams of a real process', async () => {
   const { stdout, stderr } = await node(process.execPath, [BIN, 'render', '--sentence', 'the cat', '--view', 'bars', '--format', 'csv']);
   assert.equal(stderr, '');
   assert.equal(parseCsv(stdout).length, 2);
-  await assert.rejects(node(process.execPath, [BIN, 'render', '--dk', '0']), (error) => {
+  await assert.rejects(node(process.execPath, [BIN, 'render', '--dk', '0'], { env: { ...process.env, LC_ALL: 'C' } }), (error) => {
     assert.equal(error.code, EXIT_USAGE);
     assert.equal(error.stdout, '');
     assert.match(error.stderr, /--dk "0" is not valid/);

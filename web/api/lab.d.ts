@@ -162,6 +162,8 @@ export interface FigureOptions {
   width?: number;
   /** the settings under the SVG (default true) */
   caption?: boolean;
+  /** The words of the SVG's titles and caption: loadStrings(lang) of attention-lab's web/i18n/i18n.js (default: English). */
+  strings?: object;
 }
 
 /** A figure of `state` as text (SVG file, CSV or JSON), drawn by the page's views. Throws a LabError. */

@@ -129,8 +129,9 @@ export const FIGURE_FORMATS = Object.freeze(['svg', 'csv', 'json']);
  *   format  'svg' (a standalone SVG file) | 'csv' | 'json' (the numbers of the rows the view shows)
  *   theme   'light' | 'dark' (or a theme object with the keys of THEMES.light)
  *   width   room in px for the SVG (default 640); caption: the settings under the SVG (default true)
+ *   strings the words of the SVG (web/i18n/i18n.js loadStrings; default English)
  */
-export function renderFigure(state, { view = 'both', format = 'svg', theme = 'light', width = 640, caption = true } = {}) {
+export function renderFigure(state, { view = 'both', format = 'svg', theme = 'light', width = 640, caption = true, strings = undefined } = {}) {
   if (!state || typeof state !== 'object' || !state.result || !state.settings) {
     throw coded(new TypeError(`state must be a lab state of labState(), got ${describe(state)}`));
   }
@@ -147,7 +148,7 @@ export function renderFigure(state, { view = 'both', format = 'svg', theme = 'li
     throw coded(new RangeError(`width ${describe(width)} is not valid: expected a whole number of px from 200 to 10000`));
   }
   if (view === 'probe' && !state.probe) throw coded(new RangeError('view "probe" needs a probe word: the settings have none'));
-  if (format === 'svg') return `${toMarkup(figureSvg(state, { view, theme: colours, width, caption }))}\n`;
+  if (format === 'svg') return `${toMarkup(figureSvg(state, { view, theme: colours, width, caption, strings }))}\n`;
   const rows = view === 'bars' ? 'selected' : view === 'probe' ? 'probe' : 'all';
   if (format === 'csv') return numbersCsv(state, { rows });
   return `${JSON.stringify(numbersJson(state, { rows }), null, 2)}\n`;

@@ -34,7 +34,9 @@ const MAX_SEED = 0xffffffff;
 const QUOTE_CHARS = 40;
 
 // ---- types: what a value must be, as code (check) and as text (parse) -------------------
-// check(value) and parse(text) return { value } or { error: what was expected }.
+// check(value) and parse(text) return { value } or { error: what was expected }, in English;
+// `describe` is the same expectation as a message of the string tables (web/i18n/), { key,
+// params }, for a page or the command line to say in its reader's language.
 
 function integerType(min, max) {
   const expected = `a whole number from ${min} to ${max}`;
@@ -43,7 +45,8 @@ function integerType(min, max) {
     const x = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     return Number.isInteger(x) && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
   };
-  return { expected, check, parse: (text) => (/^\s*\d+\s*$/.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+  const describe = { key: 'settings.wholeNumber', params: { min: String(min), max: String(max) } };
+  return { expected, describe, check, parse: (text) => (/^\s*\d+\s*$/.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
 }
 
 function numberType(min, max) {
@@ -52,13 +55,15 @@ function numberType(min, max) {
     const x = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     return typeof x === 'number' && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
   };
-  return { expected, check, parse: (text) => (/^\s*[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+  const describe = { key: 'settings.number', params: { min, max } };
+  return { expected, describe, check, parse: (text) => (/^\s*[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
 }
 
 const ON = /^(|true|on|yes|1)$/i;
 const OFF = /^(false|off|no|0)$/i;
 const booleanType = {
   expected: 'true or false (also on/off, yes/no, 1/0; a bare attribute is true)',
+  describe: { key: 'settings.boolean' },
   check: (value) => (typeof value === 'boolean' ? { value } : { error: 'must be true or false' }),
   parse(text) {
     const t = text.trim();
@@ -72,11 +77,12 @@ const booleanType = {
 export function choiceType(values) {
   const expected = `one of ${values.join(', ')}`;
   const check = (value) => (values.includes(value) ? { value } : { error: `must be ${expected}` });
-  return { expected, check, parse: check };
+  return { expected, describe: { key: 'settings.oneOf', params: { values: values.join(', ') } }, check, parse: check };
 }
 
 const textType = {
   expected: 'text',
+  describe: { key: 'settings.text' },
   check: (value) => (typeof value === 'string' ? { value } : { error: 'must be text' }),
   parse: (text) => ({ value: text }),
 };
@@ -177,11 +183,15 @@ export const ATTRIBUTES = Object.freeze([...Object.keys(SETTINGS).filter((key) =
  * { value } or { error } saying what was expected.
  */
 export function readSetting(key, text) {
-  if (key === 'theme') return THEME_NAMES.includes(text) ? { value: text } : { error: `must be one of ${THEME_NAMES.join(', ')}` };
+  if (key === 'theme') return THEME_TYPE.parse(text).error ? { error: THEME_TYPE.parse(text).error, expected: THEME_TYPE.describe } : { value: text };
   const entry = SETTINGS[key];
   if (!entry?.attribute) return { error: 'is not a setting that text can set' };
-  return entry.type.parse(String(text));
+  const read = entry.type.parse(String(text));
+  // what was expected, also as a message of the string tables
+  return read.error ? { ...read, expected: entry.type.describe } : read;
 }
+
+const THEME_TYPE = choiceType(THEME_NAMES);
 
 /** The default of an attribute (a setting's, or the theme's). */
 export function attributeDefault(name) {
@@ -204,7 +214,7 @@ export function applyText(store, name, text) {
   const error = read.error ?? (name === 'theme' ? null : store.set({ [name]: read.value }).rejected[name]);
   if (!error) return null;
   if (name !== 'theme') store.set({ [name]: fallback });
-  return { error, fallback };
+  return read.error && read.expected ? { error, expected: read.expected, fallback } : { error, fallback };
 }
 
 /** `text` for a message: at most QUOTE_CHARS characters, then "…". */

@@ -26,6 +26,7 @@ export const VIEWS = Object.freeze(['lab', 'variance', 'saturation', 'gradient',
 // so that reading a URL loads no table. The default, '', is the page's or the browser's.
 const languageType = {
   expected: 'a language tag such as en or nb',
+  describe: { key: 'settings.language' },
   parse: (text) => (/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(text) ? { value: text } : { error: `must be ${languageType.expected}` }),
 };
 
@@ -43,8 +44,10 @@ export const PARAMETERS = Object.freeze([...ATTRIBUTES, ...Object.keys(PAGE)]);
  * page's options (theme, view, lang), and the problems, one per parameter that is
  *   { reason: 'unknown', name, value }                  not a parameter of the pages (ignored)
  *   { reason: 'repeated', name, value, count }          given `count` times (the first is used)
- *   { reason: 'invalid', name, value, error, fallback } invalid by the settings table: `error`
- *                                                       says what was expected; the default is used
+ *   { reason: 'invalid', name, value, error, expected, fallback } invalid by the settings table:
+ *                                                       `error` says what was expected (`expected`:
+ *                                                       as a message of the string tables, when
+ *                                                       the type says); the default is used
  * The pages word them (web/i18n/embed.js).
  */
 export function readUrl(search) {
@@ -73,7 +76,7 @@ export function readUrl(search) {
 
 function readPage(page, name, value) {
   const read = PAGE[name].type.parse(value);
-  if (read.error) return { error: read.error, fallback: PAGE[name].default };
+  if (read.error) return { error: read.error, expected: PAGE[name].type.describe, fallback: PAGE[name].default };
   page[name] = read.value;
   return null;
 }

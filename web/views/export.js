@@ -22,10 +22,10 @@ const TYPES = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv', json: '
 
 /**
  * The file of `what` (a key of EXPORTS) in `format` for `state` (a LabState) in `theme`
- * (concrete colours): { name, type, blob } and, for a figure, its width and height in CSS px
+ * (concrete colours), its words in `strings` (web/i18n/i18n.js; English by default): { name, type, blob } and, for a figure, its width and height in CSS px
  * (a PNG has PNG_SCALE times as many pixels). Throws a RangeError naming a wrong argument.
  */
-export async function exportFile(state, { what, format, theme }) {
+export async function exportFile(state, { what, format, theme, strings = undefined }) {
   if (!Object.hasOwn(EXPORTS, what)) throw new RangeError(`what must be one of ${Object.keys(EXPORTS).join(', ')}, got ${JSON.stringify(what)}`);
   if (!EXPORTS[what].includes(format)) throw new RangeError(`format of ${what} must be one of ${EXPORTS[what].join(', ')}, got ${JSON.stringify(format)}`);
   if (!state) throw new RangeError('state must be a lab state, got null (the lab has not drawn a result yet)');
@@ -35,7 +35,7 @@ export async function exportFile(state, { what, format, theme }) {
     const text = format === 'csv' ? numbersCsvText(state) : `${JSON.stringify(numbersJsonValue(state), null, 2)}\n`;
     return { name, type, blob: new Blob([text], { type }) };
   }
-  const figure = figureSvg(state, { view: what, theme, width: FIGURE_WIDTH[what] });
+  const figure = figureSvg(state, { view: what, theme, width: FIGURE_WIDTH[what], strings });
   const width = Number(figure.attrs.width);
   const height = Number(figure.attrs.height);
   const blob = format === 'svg'

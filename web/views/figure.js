@@ -3,7 +3,9 @@
 // background, with a caption of the settings. Built from the same scenes the page paints
 // (heatmap.js, bars.js), so a figure shows what the page shows for the same state.
 //
-//   toMarkup(figureSvg(state, { view: 'both', theme: THEMES.light, width: 640 }))
+//   toMarkup(figureSvg(state, { view: 'both', theme: THEMES.light, width: 640, strings }))   (strings: the
+//   words of a language, web/i18n/i18n.js; English by default)
+import { english } from '../i18n/i18n.js';
 import { barsScene, barsSvg } from './bars.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
@@ -24,20 +26,21 @@ const NOTE_PX = 12;
  * colours (web/views/theme.js THEMES), `width` the room in px (the heatmap's cells fit it, as in
  * the page; a long sentence makes it wider), `caption` the settings and unknown words below.
  */
-export function figureSvg(state, { view = 'both', theme, width = 640, caption = true } = {}) {
+export function figureSvg(state, { view = 'both', theme, width = 640, caption = true, strings = english() } = {}) {
+  const t = strings.t;
   if (!FIGURE_VIEWS.includes(view)) throw new RangeError(`view must be one of ${FIGURE_VIEWS.join(', ')}, got ${JSON.stringify(view)}`);
   if (view === 'probe' && !state.probe) throw new RangeError('view "probe" needs a probe word: the settings have none');
   const room = width - 2 * PAD;
   const panels = [];
   if (view === 'heatmap' || view === 'both') {
-    panels.push({ title: 'Attention weights', svg: heatmapSvg(heatmapScene(heatmapData(state), { width: room, theme })) });
+    panels.push({ title: t('lab.weights'), svg: heatmapSvg(heatmapScene(heatmapData(state), { width: room, theme, strings })) });
   }
   if (view === 'bars' || view === 'both') {
     const query = shortLabel(state.queryLabels[state.selected]);
-    panels.push({ title: `Where “${query}” looks`, svg: barsSvg(barsScene(queryRow(state)), { theme, width: Math.min(room, 480) }) });
+    panels.push({ title: t('lab.barsTitleWord', { word: query }), svg: barsSvg(barsScene(queryRow(state), strings), { theme, width: Math.min(room, 480) }) });
   }
   if (view === 'probe') {
-    panels.push({ title: `Where the probe “${shortLabel(state.probe.text)}” looks`, svg: barsSvg(barsScene(probeRow(state)), { theme, width: Math.min(room, 480) }) });
+    panels.push({ title: t('figure.probeTitle', { word: shortLabel(state.probe.text) }), svg: barsSvg(barsScene(probeRow(state), strings), { theme, width: Math.min(room, 480) }) });
   }
 
   const children = [];
@@ -54,7 +57,7 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
   }
   y -= PANEL_GAP;
   if (caption) {
-    for (const line of captionLines(state)) {
+    for (const line of captionLines(state, strings)) {
       y += NOTE_PX + 8;
       children.push(h('text', { x: PAD, y, 'font-size': NOTE_PX, fill: theme.muted }, line));
       right = Math.max(right, fit(line, NOTE_PX));
@@ -75,17 +78,19 @@ function textWidth(text, px) {
 }
 
 // The settings a reader needs to reproduce the figure, and the words without a GloVe vector.
-function captionLines(state) {
+function captionLines(state, strings) {
   const s = state.settings;
+  const t = strings.t;
+  const d = String(state.d);
   const parts = [
-    s.projection === 'identity' ? 'q = k = x (GloVe 100-d)' : s.projection === 'random' ? `random projections, d_k = ${state.d}, seed ${s.seed}` : `pasted vectors, d = ${state.d}`,
-    s.scaled ? `scaled by 1/√${state.d}` : 'not scaled',
+    s.projection === 'identity' ? t('figure.identity') : s.projection === 'random' ? t('figure.random', { d, seed: String(s.seed) }) : t('figure.pasted', { d }),
+    s.scaled ? t('figure.scaled', { d }) : t('figure.unscaled'),
   ];
-  if (s.temperature !== 1) parts.push(`temperature ${s.temperature}`);
-  if (s.causal) parts.push('causal mask');
-  if (s.positional) parts.push('positional encoding');
+  if (s.temperature !== 1) parts.push(t('figure.temperature', { value: strings.fmt(s.temperature) }));
+  if (s.causal) parts.push(t('figure.causal'));
+  if (s.positional) parts.push(t('figure.positional'));
   const lines = [parts.join(' · ')];
-  if (s.truncated) lines.push(`Only the first ${state.n} tokens of the sentence are used.`);
-  if (state.unknown.length) lines.push(`Not in the vocabulary (each gets a fixed vector made from its spelling): ${state.unknown.map(shortLabel).join(', ')}`);
+  if (s.truncated) lines.push(t('figure.truncated', { count: state.n }));
+  if (state.unknown.length) lines.push(t('figure.unknown', { list: strings.list(state.unknown.map(shortLabel)) }));
   return lines;
 }

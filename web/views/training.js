@@ -4,24 +4,26 @@
 // largest weight and the mean entropy of the attention rows. Pure: (state, settings, theme,
 // { width }) → view nodes; every number comes from the core through the session. Presentation
 // math only (scales, ticks, which points to draw).
-import { legend, linear, mutedText, plot, weightColor } from './chart.js';
-import { fmt } from './format.js';
+import { headingTag, legend, linear, mutedText, plot, weightColor } from './chart.js';
+import { english } from '../i18n/i18n.js';
 import { h } from './h.js';
-import { TRAINING_TEXT as T } from './training-text.js';
+import { trainingText } from './training-text.js';
 
 const RUNS = ['scaled', 'unscaled'];
 const PLOT_HEIGHT = 170;
 const PAD = { l: 44, r: 12, t: 8, b: 30 };
 
-/** (session state, settings {}, theme, { width }) → the heatmaps, the legend and the five plots. */
-export function trainingView(state, _settings, theme, { width }) {
+/** (session state, settings { strings, heading }, theme, { width }) → the heatmaps, the legend and the five plots. */
+export function trainingView(state, settings, theme, { width }) {
+  // the words, and the tag of the view's own headings (settings.heading: one below its section's)
+  const T = { ...trainingText(settings?.strings ?? english()), hn: headingTag({ heading: settings?.heading }) };
   if (!state.runs) return h('p', { class: 'empty' }, state.phase === 'failed' ? T.status.failed(state.error?.message ?? '') : T.status.loading);
   const columns = width >= 900 ? 3 : width >= 560 ? 2 : 1;
   const plotWidth = Math.floor((width - (columns - 1) * 16) / columns);
   const color = { scaled: theme.scaled, unscaled: theme.unscaled };
   return h('div', { class: 'view' }, [
     h('div', { class: 'top' }, [
-      RUNS.map((run) => heatmap(state, run, theme, Math.min(width, 340))),
+      RUNS.map((run) => heatmap(state, run, theme, Math.min(width, 340), T)),
       h('div', { class: 'outcome' }, [
         h('div', { class: 'summary stats' }, T.summaryParts(state).map((sentence) => h('p', {}, sentence))),
         h('p', { class: 'note' }, T.heatmap.note),
@@ -29,24 +31,24 @@ export function trainingView(state, _settings, theme, { width }) {
     ]),
     h('div', { class: `plots cols-${columns}` }, [
       h('div', { class: 'key' }, [legend(RUNS.map((run) => ({ color: color[run], text: T.runs[run] }))), h('p', { class: 'note' }, T.plots.legendNote)]),
-      lossPlot(state, theme, color, plotWidth),
-      accuracyPlot(state, theme, color, plotWidth),
-      gradPlot(state, theme, color, plotWidth),
-      linePlot(state, theme, color, plotWidth, { title: T.plots.maxWeight, metric: 'maxWeight', range: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] }),
+      lossPlot(state, theme, color, plotWidth, T),
+      accuracyPlot(state, theme, color, plotWidth, T),
+      gradPlot(state, theme, color, plotWidth, T),
+      linePlot(state, theme, color, plotWidth, { title: T.plots.maxWeight, metric: 'maxWeight', range: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] }, T),
       linePlot(state, theme, color, plotWidth, {
         title: T.plots.entropy,
         metric: 'entropy',
         range: [0, state.maxEntropy * 1.05],
         ticks: [0, 0.5, 1, 1.5, 2, 2.5, 3].filter((v) => v <= state.maxEntropy * 1.05),
         mark: { value: state.maxEntropy, text: T.plots.uniform(state.maxEntropy, state.config.pairs), at: 'end' },
-      }),
+      }, T),
     ]),
   ]);
 }
 
 // ---- heatmaps ----
 
-function heatmap(state, run, theme, maxWidth) {
+function heatmap(state, run, theme, maxWidth, T) {
   const { example, config } = state;
   const { weights, shownOnTarget } = state.runs[run];
   const P = config.pairs, Qn = config.queries;
@@ -55,7 +57,7 @@ function heatmap(state, run, theme, maxWidth) {
   const width = label + P * cell + 2, height = Qn * cell + label + 2;
   const title = T.heatmap.title(run, state.step);
   return h('figure', { class: 'heatmap', 'data-run': run }, [
-    h('h4', {}, title),
+    h(T.hn, {}, title),
     plot(theme, { width, height, label: T.heatmap.label(run, state.step, shownOnTarget, Qn) }, [
       weights
         ? Array.from({ length: Qn * P }, (_, idx) => {
@@ -108,19 +110,19 @@ function curve(state, run, metric, x, y, width, attrs) {
 }
 
 // ✕ where a run stopped because it blew up
-function blewUp(state, run, metric, x, y, color) {
+function blewUp(state, run, metric, x, y, color, T) {
   const { divergedAt, count, curves } = state.runs[run];
   if (!divergedAt || count === 0) return null;
   const [cx, cy] = [x(count), y(curves[metric][count - 1])];
   return h('path', { d: `M${cx - 4},${cy - 4}L${cx + 4},${cy + 4}M${cx - 4},${cy + 4}L${cx + 4},${cy - 4}`, stroke: color, 'stroke-width': 2 }, h('title', {}, T.plots.blewUp(divergedAt)));
 }
 
-function frame(state, theme, width, title, y, ticks, format, children) {
+function frame(state, theme, width, title, y, ticks, format, children, T) {
   const x = stepScale(state, width);
   const bottom = PLOT_HEIGHT - PAD.b;
   const stepTicks = niceSteps(state.steps);
   return h('div', { class: 'plot' }, [
-    h('h4', {}, title),
+    h(T.hn, {}, title),
     plot(theme, { width, height: PLOT_HEIGHT, label: title }, [
       h('g', { class: 'axis', stroke: theme.grid }, [
         ticks.map((v) => [
@@ -149,9 +151,9 @@ function niceSteps(steps) {
   return ticks;
 }
 
-function linePlot(state, theme, color, width, { title, metric, range, ticks, mark = null }) {
+function linePlot(state, theme, color, width, { title, metric, range, ticks, mark = null }, T) {
   const y = linear(range[0], range[1], PLOT_HEIGHT - PAD.b, PAD.t);
-  return frame(state, theme, width, title, y, ticks, (v) => fmt(v, 2), (x) => [
+  return frame(state, theme, width, title, y, ticks, (v) => T.fmt(v, 2), (x) => [
     mark
       ? [
           h('line', { x1: PAD.l, x2: width - PAD.r, y1: y(mark.value), y2: y(mark.value), stroke: theme.muted, 'stroke-dasharray': '3 3' }),
@@ -160,18 +162,18 @@ function linePlot(state, theme, color, width, { title, metric, range, ticks, mar
             : mutedText(theme, { x: width - PAD.r - 2, y: y(mark.value) - 4, 'text-anchor': 'end' }, mark.text),
         ]
       : null,
-    RUNS.map((run) => [curve(state, run, metric, x, y, width, { stroke: color[run] }), blewUp(state, run, metric, x, y, color[run])]),
-  ]);
+    RUNS.map((run) => [curve(state, run, metric, x, y, width, { stroke: color[run] }), blewUp(state, run, metric, x, y, color[run], T)]),
+  ], T);
 }
 
-function accuracyPlot(state, theme, color, width) {
+function accuracyPlot(state, theme, color, width, T) {
   return linePlot(state, theme, color, width, {
     title: T.plots.accuracy,
     metric: 'heldoutAccuracy',
     range: [0, 1],
     ticks: [0, 0.25, 0.5, 0.75, 1],
     mark: { value: state.accuracyGoal, text: T.plots.goal(state.accuracyGoal), at: 'start' },
-  });
+  }, T);
 }
 
 // A log₁₀ axis over whole decades covering the values drawn (at least [lo, hi]).
@@ -194,25 +196,26 @@ function decades(state, metrics, [lo, hi]) {
   return { y, ticks: ticks.filter((_, i) => (ticks.length - 1 - i) % every === 0) };
 }
 
-const decadeLabel = (v) => (v >= 0.01 && v <= 100 ? String(+v.toPrecision(1)) : `1e${Math.round(Math.log10(v))}`.replace('-', '−'));
+// a decade's label: 0.01 … 100 as numbers (in the reader's digits), else 1e−3
+const decadeLabel = (T) => (v) => (v >= 0.01 && v <= 100 ? T.fmt(v, 1) : `1e${Math.round(Math.log10(v))}`.replace('-', '−'));
 
-function lossPlot(state, theme, color, width) {
+function lossPlot(state, theme, color, width, T) {
   const { y, ticks } = decades(state, ['loss', 'heldoutLoss'], [0.01, 3]);
-  return frame(state, theme, width, T.plots.loss, y, ticks, decadeLabel, (x) =>
+  return frame(state, theme, width, T.plots.loss, y, ticks, decadeLabel(T), (x) =>
     RUNS.map((run) => [
       curve(state, run, 'loss', x, y, width, { stroke: color[run], 'stroke-width': 1, 'stroke-opacity': 0.45 }),
       curve(state, run, 'heldoutLoss', x, y, width, { stroke: color[run] }),
-      blewUp(state, run, 'heldoutLoss', x, y, color[run]),
+      blewUp(state, run, 'heldoutLoss', x, y, color[run], T),
     ]),
-  );
+  T);
 }
 
-function gradPlot(state, theme, color, width) {
+function gradPlot(state, theme, color, width, T) {
   const { y, ticks } = decades(state, ['gradNormWq', 'gradNormWk'], [0.01, 1]);
-  return frame(state, theme, width, T.plots.gradNorm, y, ticks, decadeLabel, (x) =>
+  return frame(state, theme, width, T.plots.gradNorm, y, ticks, decadeLabel(T), (x) =>
     RUNS.map((run) => [
       curve(state, run, 'gradNormWq', x, y, width, { stroke: color[run] }),
       curve(state, run, 'gradNormWk', x, y, width, { stroke: color[run], 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }),
     ]),
-  );
+  T);
 }

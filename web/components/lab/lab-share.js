@@ -148,7 +148,7 @@ export class LabShare extends AlElement {
   /** The file of `what` (heatmap, bars, numbers) in `format` (png, svg, csv, json), in the lab's colours. */
   export(what, format) {
     const state = this.#lab?.state ?? null;
-    return exportFile(state, { what, format, theme: state && readTheme(this.#lab) });
+    return exportFile(state, { what, format, theme: state && readTheme(this.#lab), strings: this.#lab?.strings });
   }
 
   render() {

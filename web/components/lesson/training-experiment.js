@@ -11,11 +11,14 @@
 // element is on screen (it catches up when it comes back), so the lab stays responsive.
 // `session` may be set before the element is connected (tests, a page that shares one); else the
 // element starts its own worker when it first comes near the viewport (NEAR_VIEWPORT), so a page
-// may load it early at no cost. Words: web/views/training-text.js.
+// may load it early at no cost. Words: web/views/training-text.js, in the language the element
+// chooses as the lab does (its lang, the URL's, the page's, the browser's: web/i18n/dom.js).
+import { languageFor, onLanguageChange } from '../../i18n/dom.js';
+import { loadStrings } from '../../i18n/i18n.js';
 import { sheet } from '../theme.js';
 import { h, toMarkup } from '../../views/h.js';
 import { trainingView } from '../../views/training.js';
-import { TRAINING_TEXT as T } from '../../views/training-text.js';
+import { trainingText } from '../../views/training-text.js';
 import { CONTROLLED, PRESETS, presetSettings } from '../../train/presets.js';
 import { TrainingSession, matchesConfig } from '../../train/session.js';
 import { Instrument } from './instrument.js';
@@ -27,48 +30,59 @@ const dkChoices = (maxDk) => Array.from({ length: Math.floor(Math.log2(maxDk)) }
 // curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
 const VIEW_INTERVAL_MS = 120;
 const NEAR_VIEWPORT = '400px 0px';
-const C = T.controls;
+// The element's own headings sit under its section's h2.
+const HEADING = 3;
 
-function field(label, control) {
-  return h('label', { class: 'field' }, [h('span', { class: 'name' }, label), control]);
+// The template names its words by key (data-t; AlElement writes them in the element's language).
+const words = (key) => ({ 'data-t': key });
+
+function field(key, control) {
+  return h('label', { class: 'field' }, [h('span', { class: 'name', ...words(key) }), control]);
 }
 const numberInput = (name, attrs = {}) => h('input', { type: 'number', name, step: 'any', inputmode: 'decimal', required: true, ...attrs });
 
 const TEMPLATE = toMarkup(
   h('div', {}, [
-    h('p', { class: 'explain' }, T.intro),
-    h('p', { class: 'explain' }, T.task),
+    h('p', { class: 'explain', ...words('training.intro') }),
+    h('p', { class: 'explain', ...words('training.task') }),
     // novalidate: the core checks every value and its message names the field (shown in the alert)
-    h('form', { class: 'controls', 'aria-label': C.legend, novalidate: true }, [
+    h('form', { class: 'controls', 'data-t-attrs': 'aria-label:training.settings', novalidate: true }, [
       h('div', { class: 'fields' }, [
-        field(C.dk, h('select', { name: 'dk' })),
-        field(C.initScale, numberInput('initScale', { min: 0, step: 0.05 })),
-        field(C.optimizer, h('select', { name: 'optimizer' }, [h('option', { value: 'adam' }, C.adam), h('option', { value: 'sgd' }, C.sgd)])),
-        field(C.learningRate, numberInput('learningRate', { min: 0 })),
-        field(C.momentum, numberInput('momentum', { min: 0, max: 0.999, step: 0.05 })),
-        field(C.steps, numberInput('steps', { min: 1, step: 1, inputmode: 'numeric' })),
-        field(C.seed, numberInput('seed', { min: 0, max: 4294967295, step: 1, inputmode: 'numeric' })),
+        field('training.dk', h('select', { name: 'dk' })),
+        field('training.initScale', numberInput('initScale', { min: 0, step: 0.05 })),
+        field('training.optimizer', h('select', { name: 'optimizer' }, [h('option', { value: 'adam', ...words('training.adam') }), h('option', { value: 'sgd', ...words('training.sgd') })])),
+        field('training.learningRate', numberInput('learningRate', { min: 0 })),
+        field('training.momentum', numberInput('momentum', { min: 0, max: 0.999, step: 0.05 })),
+        field('training.steps', numberInput('steps', { min: 1, step: 1, inputmode: 'numeric' })),
+        field('training.seed', numberInput('seed', { min: 0, max: 4294967295, step: 1, inputmode: 'numeric' })),
       ]),
-      h('p', { class: 'hint' }, C.hint),
+      h('p', { class: 'hint', ...words('training.hint') }),
       h('div', { class: 'actions' }, [
-        h('button', { type: 'submit', class: 'primary', 'data-action': 'train', disabled: true }, C.train),
-        h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true }, C.pause),
-        h('button', { type: 'button', 'data-action': 'step', disabled: true }, C.step),
-        h('button', { type: 'button', 'data-action': 'reset', disabled: true }, C.reset),
-        h('progress', { max: 1, value: 0, 'aria-label': C.progress }),
+        h('button', { type: 'submit', class: 'primary', 'data-action': 'train', disabled: true, ...words('training.train') }),
+        h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true }),
+        h('button', { type: 'button', 'data-action': 'step', disabled: true, ...words('training.step') }),
+        h('button', { type: 'button', 'data-action': 'reset', disabled: true, ...words('training.reset') }),
+        h('progress', { max: 1, value: 0, 'data-t-attrs': 'aria-label:training.progress' }),
         h('span', { class: 'count stats', 'aria-hidden': 'true' }),
       ]),
       // the outcome is announced once, when the run ends (the visible numbers are in the view)
-      h('p', { class: 'status', role: 'status' }, [h('span', { class: 'phase' }, T.status.loading), h('span', { class: 'visually-hidden outcome' })]),
-      h('p', { class: 'hint stale', hidden: true }, T.status.stale),
-      h('div', { class: 'presets', role: 'group', 'aria-label': C.presets }, [
-        h('span', { class: 'name' }, `${C.presets}:`),
-        Object.keys(PRESETS).map((id) => h('button', { type: 'button', 'data-preset': id, title: T.presets[id].note, disabled: true }, T.presets[id].label)),
+      h('p', { class: 'status', role: 'status' }, [h('span', { class: 'phase', ...words('training.loading') }), h('span', { class: 'visually-hidden outcome' })]),
+      h('p', { class: 'hint stale', hidden: true, ...words('training.stale') }),
+      h('div', { class: 'presets', role: 'group', 'data-t-attrs': 'aria-label:training.presets' }, [
+        h('span', { class: 'name', ...words('training.presets') }),
+        Object.keys(PRESETS).map((id) => {
+          const key = `training.preset${id[0].toUpperCase()}${id.slice(1)}`;
+          return h('button', { type: 'button', 'data-preset': id, 'data-t-attrs': `title:${key}Note`, disabled: true, ...words(key) });
+        }),
       ]),
       h('p', { class: 'alert', role: 'alert' }),
     ]),
     h('div', { class: 'root' }),
-    h('div', { class: 'reading' }, T.reading.map(({ title, text }) => h('section', {}, [h('h4', {}, title), h('p', {}, text)]))),
+    h('div', { class: 'reading' }, [
+      ['training.lookFor', 'training.lookForText'],
+      ['training.disappears', 'training.disappearsText'],
+      ['training.larger', 'training.largerText'],
+    ].map(([title, text]) => h('section', {}, [h(`h${HEADING}`, words(title)), h('p', words(text))]))),
   ]),
 );
 
@@ -104,7 +118,8 @@ export class TrainingExperiment extends Instrument {
       .plots.cols-2 { grid-template-columns: repeat(2, 1fr); }
       .plots.cols-3 { grid-template-columns: repeat(3, 1fr); }
       .reading { display: grid; gap: 0 2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); margin-top: .6em; }
-      .reading h4 { margin-top: 1em; }
+      .reading h3 { margin-top: 1em; }
+      .presets .name::after { content: ":"; }
       .reading p { margin: .2em 0 0; max-width: 75ch; }
     `),
   ];
@@ -122,6 +137,8 @@ export class TrainingExperiment extends Instrument {
   #phase = null;
   #filled = false; // the controls hold the defaults (set once, when the worker reports them)
   #wired = false;
+  #language = null;
+  #stopWatching = null;
 
   /** The TrainingSession this element draws and drives (its own, unless one is set before connecting). */
   get session() {
@@ -137,6 +154,9 @@ export class TrainingExperiment extends Instrument {
 
   connectedCallback() {
     super.connectedCallback();
+    this.settings = { heading: HEADING + 1 };
+    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
+    this.#chooseLanguage();
     if (!this.#wired) {
       this.#wired = true;
       const form = this.$('form');
@@ -161,12 +181,29 @@ export class TrainingExperiment extends Instrument {
 
   disconnectedCallback() {
     super.disconnectedCallback();
+    this.#stopWatching?.();
     this.#unsubscribe?.();
     this.#unsubscribe = null;
     this.#visibility?.disconnect();
     cancelAnimationFrame(this.#frame);
     clearTimeout(this.#viewTimer);
     this.#frame = this.#viewTimer = 0;
+  }
+
+  // The element's language (its lang, the URL's, the page's, the browser's), loaded once asked for.
+  #chooseLanguage() {
+    const language = languageFor(this);
+    if (language === this.#language) return;
+    this.#language = language;
+    loadStrings(language).then((strings) => {
+      if (this.#language === language) this.strings = strings;
+    });
+  }
+
+  // New words: the status and the buttons are written again in them (the view redraws itself).
+  stringsChanged() {
+    this.#phase = null;
+    if (this.#session) this.#schedule(this.#latest ?? this.#session.state);
   }
 
   #follow() {
@@ -212,7 +249,8 @@ export class TrainingExperiment extends Instrument {
     for (const button of this.shadowRoot.querySelectorAll('[data-action], [data-preset]')) button.disabled = !ready;
     const toggle = this.$('.toggle');
     const paused = state.phase === 'paused';
-    toggle.textContent = paused ? C.resume : C.pause;
+    const T = trainingText(this.strings);
+    toggle.textContent = paused ? T.controls.resume : T.controls.pause;
     toggle.dataset.action = paused ? 'resume' : 'pause';
     toggle.disabled = state.phase !== 'running' && !paused;
     const progress = this.$('progress');
@@ -222,7 +260,7 @@ export class TrainingExperiment extends Instrument {
     this.$('.alert').textContent = state.error && state.phase !== 'failed' ? state.error.message : '';
     if (state.phase !== this.#phase) {
       this.#phase = state.phase;
-      this.$('.status .phase').textContent = statusText(state);
+      this.$('.status .phase').textContent = statusText(state, T);
       this.$('.status .outcome').textContent = state.phase === 'done' ? ` ${T.summary(state)}` : '';
     }
     this.#markStale();
@@ -272,7 +310,7 @@ export class TrainingExperiment extends Instrument {
   }
 }
 
-function statusText(state) {
+function statusText(state, T) {
   switch (state.phase) {
     case 'loading': return T.status.loading;
     case 'failed': return T.status.failed(state.error?.message ?? '');
