@@ -59,7 +59,7 @@ const TEMPLATE = toMarkup(
       h('p', { class: 'hint', ...words('training.hint') }),
       h('div', { class: 'actions' }, [
         h('button', { type: 'submit', class: 'primary', 'data-action': 'train', disabled: true, ...words('training.train') }),
-        h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true }),
+        h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true, ...words('training.pause') }),
         h('button', { type: 'button', 'data-action': 'step', disabled: true, ...words('training.step') }),
         h('button', { type: 'button', 'data-action': 'reset', disabled: true, ...words('training.reset') }),
         h('progress', { max: 1, value: 0, 'data-t-attrs': 'aria-label:training.progress' }),
@@ -117,7 +117,7 @@ export class TrainingExperiment extends Instrument {
       .plots.cols-1 { grid-template-columns: 1fr; }
       .plots.cols-2 { grid-template-columns: repeat(2, 1fr); }
       .plots.cols-3 { grid-template-columns: repeat(3, 1fr); }
-      .reading { display: grid; gap: 0 2em; grid-template-columns: repeat(auto-fit, minmax(300px, 1fr)); margin-top: .6em; }
+      .reading { display: grid; gap: 0 2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); margin-top: .6em; }
       .reading h3 { margin-top: 1em; }
       .presets .name::after { content: ":"; }
       .reading p { margin: .2em 0 0; max-width: 75ch; }
