@@ -141,7 +141,7 @@ test('every invalid parameter is named in a polite message with what was expecte
 test('in Norwegian: the message, for lang=nb', async () => {
   await open('embed.html?lang=nb&dk=0');
   const text = await until(() => page.locator('#url-notice').textContent(), (t) => t.length > 0, { what: 'the message' });
-  assert.match(text, /^Lenken kunne ikke følges helt:dk=0 er ikke gyldig: den must be a whole number from 1 to 1024\. Standardverdien, 64, brukes i stedet\./);
+  assert.match(text, /^Lenken kunne ikke følges helt:dk=0 er ikke gyldig: den må være et heltall fra 1 til 1024\. Standardverdien, 64, brukes i stedet\./);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'nb');
 });
 
