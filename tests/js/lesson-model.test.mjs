@@ -12,7 +12,7 @@ import { LabPipeline } from '../../web/lab/inputs.js';
 import { parseVectors } from '../../web/lab/paste.js';
 import { createStore } from '../../web/lab/settings.js';
 import { labState } from '../../web/lab/state.js';
-import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, SWEEP_DIMS, updateLessonSettings } from '../../web/lesson/model.js';
+import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, MAX_HEADS, SWEEP_DIMS, updateLessonSettings } from '../../web/lesson/model.js';
 
 const engine = await createEngine();
 const vocab = await loadVocab(); // every bucket, from the package's files
@@ -197,4 +197,8 @@ test('the lesson’s settings: heads 1 to 8 and a key ≥ 0 (or null); anything 
   assert.match(rejected.key, /got -1/);
   assert.equal(rejected.colour, 'unknown lesson setting');
   assert.throws(() => new LessonModel(null), /engine must be an engine/);
+});
+
+test('the lesson’s limit of heads is the core’s', () => {
+  assert.equal(MAX_HEADS, engine.limits.lesson.maxHeads);
 });

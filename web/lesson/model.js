@@ -30,7 +30,11 @@ export const LESSON_MAX_TOKENS = 24;
 /** The widths of every sweep over d_k: powers of two, 1 … 1024. */
 export const SWEEP_DIMS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
 
-/** Most heads the multi-head view splits d_k into (the core's limit, kMaxHeads in cpp/lesson.hpp). */
+/**
+ * Most heads the multi-head view splits d_k into: the core's limit (engine.limits.lesson.maxHeads,
+ * kMaxHeads in cpp/lesson.hpp), written here because the lesson's settings are checked before
+ * its engine has loaded; a test holds the two equal.
+ */
 export const MAX_HEADS = 8;
 
 const VARIANCE_SAMPLES = 2000; // random pairs per width: the variance within a few per cent
