@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { MAX_COLS, MAX_ROWS, PasteError, parseMatrix, parseVectors } from '../../web/lab/paste.js';
+import en from '../../web/i18n/en.js';
 
 const rowsOf = ({ data, cols }) => Array.from({ length: data.length / cols }, (_, r) => Array.from(data.slice(r * cols, (r + 1) * cols)));
 
@@ -48,6 +49,8 @@ function throwsPaste(fn, { message, matrix = undefined, row = undefined, column 
   assert.throws(fn, (error) => {
     assert.ok(error instanceof PasteError, `expected a PasteError, got ${error}`);
     assert.match(error.message, message);
+    // the page shows the message of error.key in the reader's language
+    assert.ok(Object.hasOwn(en, error.key), `error.key ${JSON.stringify(error.key)} is not a key of the string tables`);
     if (matrix !== undefined) assert.equal(error.matrix, matrix);
     if (row !== undefined) assert.equal(error.row, row);
     if (column !== undefined) assert.equal(error.column, column);

@@ -111,7 +111,7 @@ function rowsFromLines(text, name) {
     if (line === '' || line.startsWith('#')) return;
     rows.push({ values: line.split(SEPARATOR).filter((cell) => cell !== ''), line: index + 1 });
   });
-  if (rows.length === 0) throw new PasteError(`${name} is empty: paste at least one row of numbers.`, { matrix: name });
+  if (rows.length === 0) throw new PasteError('paste.empty', { name }, { matrix: name });
   // A label column is recognised from the first row; after that it is required on every row.
   const labelled = toNumber(rows[0].values[0]) === null && rows[0].values.length > 1;
   if (!labelled) return { rows, labels: null };
