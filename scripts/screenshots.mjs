@@ -62,7 +62,7 @@ async function shootWhole(page, locator, name, width) {
 // Every instrument of the page scrolled near and drawn with the latest state.
 async function drawLesson(page) {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
 }
 

@@ -74,6 +74,17 @@ function watch(page, record) {
 }
 
 /** Opens the demo page and waits until the lab has drawn its first result. */
+/**
+ * Has the page's <attention-lesson> draw every instrument (loading="eager": drawing no longer
+ * waits for a section to come near the viewport, which an IntersectionObserver reports a frame
+ * late) and waits until each has drawn the lab's latest state.
+ */
+export async function drawWholeLesson(page, { timeout = 30000 } = {}) {
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
+  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout });
+}
+
 export async function openLab(page, url) {
   await page.goto(url);
   await page.locator('attention-lab').evaluate((lab) => lab.ready);

@@ -5,9 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { checkEachTest, launch, openLab, readMeters, readSummary } from './browser.mjs';
-
-const ROW_VIEWS = ['saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo'];
+import { checkEachTest, drawWholeLesson, launch, openLab, readMeters, readSummary } from './browser.mjs';
 
 let browser;
 let page;
@@ -27,8 +25,7 @@ checkEachTest(() => browser);
 // Sets the lab, then brings each instrument into view and waits until all have drawn the new state.
 async function settle(patch) {
   await page.locator('attention-lab').evaluate((lab, p) => lab.set(p), patch);
-  for (const tag of ROW_VIEWS) await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await drawWholeLesson(page);
 }
 
 const shown = (tag, selector) =>

@@ -190,14 +190,14 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
     for (let first = 0; first < (k === 0 ? 6 : 1); first++) {
       await lab().evaluate((el, s) => el.set({ sentence: s, selected: 1 }), k === 0 ? sentence.split(/\s+/).slice(first * 20).join(' ') : sentence);
       await page.waitForTimeout(200);
-      await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+      await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
       assertClean(await inspect(), `the lesson, sentence ${k + 1}.${first + 1}`);
     }
   }
   // chips may hold what a sentence splits up: words that look like the lesson's own placeholders
   await lab().evaluate((el) => el.set({ tokens: ['{scaledMax}', '{max}', '{word}', 'cat'], selected: 1 }));
   await page.waitForTimeout(200);
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   assertClean(await inspect(), 'the lesson, placeholder words as chips');
   const text = (tag, selector) => page.locator(tag).evaluate((el, s) => el.shadowRoot.querySelector(s).textContent, selector);
   assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" at d_k = 100: unscaled max weight \d\.\d{3}, entropy/);

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
-import { checkEachTest, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
+import { checkEachTest, drawWholeLesson, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
 
 let browser;
 let page;
@@ -72,8 +72,7 @@ const englishOnly = Object.entries(en)
 
 test('index.html?lang=nb: the page, the lab and the lesson in bokmål, with lang where the words are', async () => {
   await openLab(page, `${browser.url}?lang=nb`);
-  for (const section of await page.locator('attention-lesson section').all()) await section.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await drawWholeLesson(page);
   const langs = await page.evaluate(() => ({
     html: document.documentElement.lang,
     lab: document.querySelector('attention-lab').language,
@@ -135,7 +134,7 @@ test('errors in Norwegian: a paste that does not parse, and the causal mask on p
 test('lesson.html?lang=nb: its bar, its status line and the instruments in bokmål', async () => {
   await page.goto(`${browser.url}lesson.html?lang=nb`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'nb');
   assert.equal(await page.locator('#status').textContent(), '10 tokener. Kjerne: WebAssembly SIMD.');
   assert.match(await page.title(), /^Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k$/);

@@ -155,7 +155,7 @@ test('every control of the lab is reached with Tab and changed with its keys', a
 test('every control of the lesson is reached with Tab and changed with its keys', async () => {
   await start();
   await page.locator('#claim-4').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 20000 });
   await page.locator('#claim-4 h3').click(); // a starting point for Tab (a heading, not a control)
   const key = await tabTo((f) => f.role === 'button' && f.name === 'sat', { what: 'a key of step by step' });
   assert.equal(key.name, 'sat');
@@ -231,7 +231,7 @@ test('360 px, 36 tokens: the focused heatmap cell and its tooltip stay on screen
 test('every Tab stop shows where the focus is', async () => {
   await start();
   await page.locator('attention-lesson section').last().scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 20000 });
   await page.evaluate(() => {
     scrollTo(0, 0);
     document.activeElement?.blur();
@@ -279,7 +279,7 @@ const smallTargets = () =>
 
 async function drawLesson() {
   for (const section of await page.locator('attention-lesson section').all()) await section.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 20000 });
   await page.evaluate(() => scrollTo(0, 0));
 }
 

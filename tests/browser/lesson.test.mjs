@@ -58,7 +58,7 @@ async function open({ width = 1440, colorScheme = 'light' } = {}) {
 async function settle(page) {
   await page.waitForFunction(
     (tags) =>
-      !document.querySelector('attention-lesson').pending &&
+      document.querySelector('attention-lesson')?.pending === false &&
       tags.every((tag) => {
         const root = document.querySelector(tag)?.shadowRoot;
         return root && root.querySelector('svg, table') && !root.querySelector('.empty');

@@ -29,7 +29,7 @@ const drawn = () =>
 // Scrolls every instrument into view in turn and waits until each has drawn the lab's latest state.
 async function showAll() {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
 }
 
 test('instruments are drawn lazily: none while the lab is used at the top of the page', async () => {

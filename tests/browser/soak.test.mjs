@@ -73,7 +73,7 @@ test(`soak: ${INTERACTIONS} random interactions, no error, memory stable`, async
       scrollTo(0, 0);
     });
     await page.waitForTimeout(500);
-    await page.waitForFunction(() => !document.querySelector('attention-lesson').pending, null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
     await page.waitForTimeout(500); // the heatmap's table follows in idle time
     // several collections: nodes that only other garbage held go in the later ones
     for (let k = 0; k < 4; k++) await cdp.send('HeapProfiler.collectGarbage');
