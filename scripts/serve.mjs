@@ -4,9 +4,13 @@
 // impose: nothing from another origin, no eval, no inline script or style, WebAssembly allowed.
 // So every page runs under it here, and every browser test with it. The files may be used by
 // other sites (Access-Control-Allow-Origin: *): a lesson page elsewhere may load <attention-lab>
-// from here, as it would from any static host that allows it.
+// from here, as it would from any static host that allows it. Text and WebAssembly go out
+// gzip-compressed when the browser accepts it, as any production host sends them: at a lesson
+// platform's bandwidth the bytes of the first view decide how soon the first result shows.
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,14 +32,28 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 
+// What is worth compressing (the word vectors' .bin files are packed already).
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.wasm', '.ts', '.md']);
+const gzip = promisify(gzipCallback);
+const compressed = new Map(); // path → { mtimeMs, size, body }: each file compressed once per version
+
+async function gzipped(path, info) {
+  const cached = compressed.get(path);
+  if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.body;
+  const body = await gzip(await readFile(path), { level: 9 });
+  compressed.set(path, { mtimeMs: info.mtimeMs, size: info.size, body });
+  return body;
+}
+
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 /**
- * A static file server for `root`; resolves to the listening http.Server. `policy`: the
+ * A static file server for `root`; resolves to the listening http.Server. `compress`: gzip what
+ * is worth it for a browser that accepts it (false: every file as it is). `policy`: the
  * Content-Security-Policy of every response, or a function of the request's path that returns
  * it (tests serve host pages of their own with other policies).
  */
-export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT, policy = CONTENT_SECURITY_POLICY } = {}) {
+export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT, policy = CONTENT_SECURITY_POLICY, compress = true } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -47,13 +65,20 @@ export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT,
         info = await stat(path).catch(() => null);
       }
       if (!info?.isFile()) return send(res, 404, 'not found');
-      res.writeHead(200, {
+      const headers = {
         'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
-        'Content-Length': info.size,
         'Content-Security-Policy': typeof policy === 'function' ? policy(url.pathname) : policy,
         'Access-Control-Allow-Origin': '*',
         'Cache-Control': 'no-cache',
-      });
+      };
+      const compressible = compress && COMPRESSIBLE.has(extname(path));
+      if (compressible) headers.Vary = 'Accept-Encoding';
+      if (compressible && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const body = await gzipped(path, info);
+        res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': body.length });
+        return res.end(req.method === 'HEAD' ? undefined : body);
+      }
+      res.writeHead(200, { ...headers, 'Content-Length': info.size });
       if (req.method === 'HEAD') return res.end();
       createReadStream(path).pipe(res);
     } catch {

@@ -8,6 +8,7 @@
 //   node scripts/bench/vocab-load.mjs --root A/web --root B/web --runs 5   # side by side, interleaved
 //   node scripts/bench/vocab-load.mjs --sentence "a b c" --sentence "d e"   # other sentences (and the demo)
 //   node scripts/bench/vocab-load.mjs --via url --page embed.html            # a link: embed.html?sentence=…
+//   node scripts/bench/vocab-load.mjs --encoding gzip --encoding identity   # served compressed (the default) and not
 //
 // The page is index.html (or --page) as served by scripts/serve.mjs, with the sentence set as
 // the <attention-lab> element's `sentence` attribute (a copy of the root whose other entries are
@@ -39,10 +40,12 @@ const { values: options } = parseArgs({
     sentence: { type: 'string', multiple: true, default: [COMMON] },
     via: { type: 'string', default: 'attribute' },
     page: { type: 'string', default: 'index.html' },
+    encoding: { type: 'string', multiple: true, default: ['gzip'] },
   },
 });
 const RUNS = Math.max(1, Number(options.runs));
 if (!['attribute', 'url'].includes(options.via)) throw new Error(`--via must be attribute or url, got ${options.via}`);
+for (const encoding of options.encoding) if (!['gzip', 'identity'].includes(encoding)) throw new Error(`--encoding must be gzip or identity, got ${encoding}`);
 
 const firstBars = () =>
   new Promise((resolve) => {
@@ -99,16 +102,20 @@ async function main() {
   const roots = options.root.map((r) => resolve(r));
   const sentences = [DEMO, ...options.sentence];
   const sites = [];
-  for (const root of roots) for (const sentence of sentences) sites.push({ root, sentence, dir: await siteWithSentence(root, sentence), visits: [] });
-  const servers = await Promise.all(sites.map((site) => startServer({ port: 0, root: site.dir })));
+  for (const root of roots) {
+    for (const encoding of options.encoding) {
+      for (const sentence of sentences) sites.push({ root, encoding, sentence, dir: await siteWithSentence(root, sentence), visits: [] });
+    }
+  }
+  const servers = await Promise.all(sites.map((site) => startServer({ port: 0, root: site.dir, compress: site.encoding === 'gzip' })));
   try {
     for (let run = 0; run < RUNS; run++) {
-      for (const [k, site] of sites.entries()) { // interleaved: every root and sentence once per run
+      for (const [k, site] of sites.entries()) { // interleaved: every root, encoding and sentence once per run
         const query = site.sentence !== DEMO && options.via === 'url' ? `?${new URLSearchParams({ sentence: site.sentence })}` : '';
         const visit = await firstVisit(`http://127.0.0.1:${servers[k].address().port}/${options.page}${query}`);
         site.visits.push(visit);
         const assets = visit.files.filter((f) => f.path.includes('/assets/'));
-        console.error(`run ${run + 1}: ${site.root} "${site.sentence}": ${visit.frameMs.toFixed(0)} ms; ` +
+        console.error(`run ${run + 1}: ${site.root} (${site.encoding}) "${site.sentence}": ${visit.frameMs.toFixed(0)} ms; ` +
           `before first bars ${visit.files.length} files, ${(visit.files.reduce((t, f) => t + f.bytes, 0) / 1000).toFixed(0)} kB, ` +
           `word vectors ${assets.length} files, ${(assets.reduce((t, f) => t + f.bytes, 0) / 1000).toFixed(1)} kB`);
       }
@@ -121,8 +128,8 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model, loadavg: loadavg().map((x) => Number(x.toFixed(2))) },
     throttle: THROTTLE,
-    sites: sites.map(({ root, sentence, visits }) => ({
-      root, sentence,
+    sites: sites.map(({ root, encoding, sentence, visits }) => ({
+      root, encoding, sentence,
       medianMs: median(visits.map((v) => v.frameMs)),
       ms: visits.map((v) => Math.round(v.frameMs)),
       visits,
@@ -131,11 +138,11 @@ async function main() {
   await mkdir(fileURLToPath(new URL('.', `file://${OUT}`)), { recursive: true });
   await writeFile(OUT, `${JSON.stringify(result, null, 2)}\n`);
   console.log(`First visit of ${options.page} (sentence by ${options.via}) at 1.5 Mbit/s, 150 ms RTT — ${result.machine.cpus} × ${result.machine.model}, load ${result.machine.loadavg.join(' ')}, ${RUNS} runs\n`);
-  console.log('| page | sentence | navigation → first bars: median | runs | word-vector files before first bars |');
-  console.log('|---|---|---|---|---|');
+  console.log('| page | served | sentence | navigation → first bars: median | runs | word-vector files before first bars |');
+  console.log('|---|---|---|---|---|---|');
   for (const s of result.sites) {
     const assets = s.visits[0].files.filter((f) => f.path.includes('/assets/'));
-    console.log(`| ${s.root} | ${s.sentence} | ${(s.medianMs / 1000).toFixed(2)} s | ${s.ms.map((x) => (x / 1000).toFixed(2)).join(', ')} s | ` +
+    console.log(`| ${s.root} | ${s.encoding} | ${s.sentence} | ${(s.medianMs / 1000).toFixed(2)} s | ${s.ms.map((x) => (x / 1000).toFixed(2)).join(', ')} s | ` +
       `${assets.length}, ${(assets.reduce((t, f) => t + f.bytes, 0) / 1000).toFixed(1)} kB |`);
   }
   console.log(`\nJSON: ${OUT}`);
