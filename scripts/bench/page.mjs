@@ -80,7 +80,7 @@ async function pageLoad(context, url) {
       url: e.name,
       start: e.startTime,
       end: e.responseEnd,
-      bytes: e.encodedBodySize,
+      bytes: e.decodedBodySize, // the file as it is (serve.mjs sends text gzip-compressed)
       transfer: e.transferSize,
     })),
   );
