@@ -173,47 +173,55 @@ export function defaultSettings() {
 }
 
 /**
- * The attributes of <attention-lab>: the settings that have one, and `theme` (light, dark or
- * auto; the style sheet applies it).
+ * Attributes of <attention-lab> that are no setting of the store: read and checked by the same
+ * rules, but applied by the style sheet (`theme`: light, dark or auto).
  */
-export const ATTRIBUTES = Object.freeze([...Object.keys(SETTINGS).filter((key) => SETTINGS[key].attribute), 'theme']);
+export const PRESENTATION = Object.freeze({
+  theme: Object.freeze({ type: choiceType(THEME_NAMES), default: 'auto' }),
+});
+
+/** The attributes of <attention-lab>: the settings that have one, then PRESENTATION's. */
+export const ATTRIBUTES = Object.freeze([...Object.keys(SETTINGS).filter((key) => SETTINGS[key].attribute), ...Object.keys(PRESENTATION)]);
+
+// The table entry that reads attribute or URL parameter `name`, if any.
+function attributeEntry(name) {
+  return SETTINGS[name]?.attribute ? SETTINGS[name] : PRESENTATION[name];
+}
 
 /**
  * A setting read from text by the rule of its type (attributes, URL parameters):
  * { value } or { error } saying what was expected.
  */
 export function readSetting(key, text) {
-  if (key === 'theme') return THEME_TYPE.parse(text).error ? { error: THEME_TYPE.parse(text).error, expected: THEME_TYPE.describe } : { value: text };
-  const entry = SETTINGS[key];
-  if (!entry?.attribute) return { error: 'is not a setting that text can set' };
+  const entry = attributeEntry(key);
+  if (!entry) return { error: 'is not a setting that text can set' };
   const read = entry.type.parse(String(text));
   // what was expected, also as a message of the string tables
   return read.error ? { ...read, expected: entry.type.describe } : read;
 }
 
-const THEME_TYPE = choiceType(THEME_NAMES);
-
-/** The default of an attribute (a setting's, or the theme's). */
+/** The default of an attribute. */
 export function attributeDefault(name) {
-  return name === 'theme' ? 'auto' : SETTINGS[name].default;
+  return attributeEntry(name).default;
 }
 
 /**
  * Applies the text of an attribute or URL parameter `name` to the store (`text` null: none is
  * given, and the default is used). Returns null, or { error: what was expected, fallback: the
  * default, which is used } when the text is invalid by its type or for the store (e.g.
- * projection "pasted" without pasted vectors). The theme is only checked: the style sheet applies it.
+ * projection "pasted" without pasted vectors). A PRESENTATION attribute is only checked.
  */
 export function applyText(store, name, text) {
   const fallback = attributeDefault(name);
+  const stored = !(name in PRESENTATION);
   if (text === null) {
-    if (name !== 'theme') store.set({ [name]: fallback });
+    if (stored) store.set({ [name]: fallback });
     return null;
   }
   const read = readSetting(name, text);
-  const error = read.error ?? (name === 'theme' ? null : store.set({ [name]: read.value }).rejected[name]);
+  const error = read.error ?? (stored ? store.set({ [name]: read.value }).rejected[name] : null);
   if (!error) return null;
-  if (name !== 'theme') store.set({ [name]: fallback });
+  if (stored) store.set({ [name]: fallback });
   return read.error && read.expected ? { error, expected: read.expected, fallback } : { error, fallback };
 }
 

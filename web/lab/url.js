@@ -12,7 +12,7 @@
 // Parameters: every attribute of <attention-lab> (sentence, probe, projection, dk, scaled, seed,
 // temperature, causal, positional, selected, theme), then the page's own: view (the lab, or one
 // instrument of the lesson) and lang (the language of the page's text).
-import { ATTRIBUTES, applyText, attributeDefault, choiceType, createStore } from './settings.js';
+import { ATTRIBUTES, PRESENTATION, applyText, attributeDefault, choiceType, createStore } from './settings.js';
 
 /**
  * What a page shows: the lab, or one part of the lesson — a method of LessonModel
@@ -68,7 +68,7 @@ export function readUrl(search) {
     if (count > 1) problems.push({ reason: 'repeated', name, value, count });
     const invalid = name in PAGE ? readPage(page, name, value) : applyText(store, name, value);
     if (invalid) problems.push({ reason: 'invalid', name, value, ...invalid });
-    else if (name === 'theme') page.theme = value;
+    else if (name in PRESENTATION) page[name] = value; // the page applies it (theme)
     else if (!(name in PAGE)) settings[name] = store.get()[name];
   }
   return { settings, page, problems };
