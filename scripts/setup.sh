@@ -26,26 +26,28 @@ as_root() {
     log "need root to run: $*"; exit 1; fi
 }
 
-# --- 1. Debian packages -----------------------------------------------------------------------
-missing=()
-command -v em++ >/dev/null || missing+=(emscripten)
-[ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-command -v cmake >/dev/null || missing+=(cmake)
-command -v g++ >/dev/null || missing+=(g++)
-command -v make >/dev/null || missing+=(make)
-command -v curl >/dev/null || missing+=(curl ca-certificates)
-command -v clang++ >/dev/null || missing+=(clang)
-# libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
-fuzz_probe=$(mktemp -d)
-printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
-command -v clang++ >/dev/null && clang++ -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.cpp" -o "$fuzz_probe/probe" 2>/dev/null ||
-  missing+=(libclang-rt-14-dev)
-rm -rf "$fuzz_probe"
-if [ ${#missing[@]} -gt 0 ] && [ "$MODE" = all ]; then
-  log "installing Debian packages: ${missing[*]}"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# --- 1. Debian packages (not in local mode: it installs nothing, so it probes nothing) ------
+if [ "$MODE" = all ]; then
+  missing=()
+  command -v em++ >/dev/null || missing+=(emscripten)
+  [ -f /usr/include/catch2/catch.hpp ] || missing+=(catch2)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  command -v cmake >/dev/null || missing+=(cmake)
+  command -v g++ >/dev/null || missing+=(g++)
+  command -v make >/dev/null || missing+=(make)
+  command -v curl >/dev/null || missing+=(curl ca-certificates)
+  command -v clang++ >/dev/null || missing+=(clang)
+  # libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
+  fuzz_probe=$(mktemp -d)
+  printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
+  command -v clang++ >/dev/null && clang++ -fsanitize=fuzzer,address,undefined "$fuzz_probe/probe.cpp" -o "$fuzz_probe/probe" 2>/dev/null ||
+    missing+=(libclang-rt-14-dev)
+  rm -rf "$fuzz_probe"
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
 fi
 
 # --- 2. xsimd 13.2 headers --------------------------------------------------------------------
