@@ -45,6 +45,16 @@ const HEADER_BYTES = 18;
 const CHECKSUM_BYTES = 4;
 const MAX_WORD_BYTES = 255; // a record's u8 length
 const DEFAULT_BASE = new URL('../assets/glove/', import.meta.url);
+// A file of the package's own vocabulary, written as one template on import.meta.url so that a
+// bundler sees which files the module needs: Vite's build makes it a glob of web/assets/glove/*
+// and emits every file (a URL joined from a variable base is invisible to it, and the build would
+// ship no vocabulary). Vite's dev-server dependency optimizer cannot map such a template (the
+// URL ends in "undefined") but does rewrite the plain literal of DEFAULT_BASE: then `root`, the
+// folder that literal names, is used.
+function packageFile(name, root) {
+  const url = new URL(`../assets/glove/${name}`, import.meta.url);
+  return url.pathname.endsWith('/undefined') ? new URL(name, root) : url;
+}
 const utf8 = new TextEncoder();
 
 /**
@@ -222,8 +232,9 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     const block = new Float32Array(records.length * dim); // one allocation per file
     records.forEach((record, r) => vectors.set(record.word, recordVector(record, block.subarray(r * dim, (r + 1) * dim))));
   };
+  const fileUrl = base === DEFAULT_BASE ? (file) => packageFile(file, root) : (file) => new URL(file, root);
   const fetchFile = async (file, bucket) => {
-    const url = new URL(file, root);
+    const url = fileUrl(file);
     return parseBucket(await read(url), { name: url.href, bucket });
   };
   const packs = Promise.all(preload.map((file) => fetchFile(file, PACK).then(add, () => {})));
