@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
@@ -44,6 +44,21 @@ export async function launch({ viewport = { width: 1280, height: 900 }, colorSch
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * A test file's browser and page: launched (with `options`, as launch's) before its first test,
+ * closed after its last, and each test checked with checkEachTest(…, `allowed`). `ready`
+ * receives { browser, page } once they are open.
+ */
+export function useBrowser(options, ready, allowed) {
+  let browser;
+  before(async () => {
+    browser = await launch(options);
+    ready({ browser, page: await browser.newPage() });
+  });
+  after(() => browser?.close());
+  checkEachTest(() => browser, allowed);
 }
 
 /**

@@ -5,9 +5,9 @@
 // computed colours the browser draws with, through web/views/color.js (contrast). The theme
 // attribute wins over the reader's colour scheme; the URL's theme parameter sets it on the pages.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, until } from './browser.mjs';
+import { until, useBrowser } from './browser.mjs';
 
 // WCAG 2.2 AA: 1.4.3 text, 1.4.11 graphics and the boundaries of controls.
 const TEXT = 4.5;
@@ -16,17 +16,7 @@ const GRAPHICS = 3;
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1280, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1280, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 // An author's lesson page on the lab's origin, under the strict policy, with a page colour of its own.
 async function openAuthorPage(theme, host) {

@@ -5,9 +5,9 @@
 // shown as the text it is, the page answers (no hang), and no NaN, "undefined" or "Cannot draw"
 // reaches the screen; the lesson's instruments draw every one of them too.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, openLab, until } from './browser.mjs';
+import { openLab, until, useBrowser } from './browser.mjs';
 
 // What a hostile string must never achieve: set this flag.
 const PWN = 'window.__pwned=1';
@@ -54,17 +54,7 @@ const HOSTILE = [
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1280, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1280, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 const lab = () => page.locator('attention-lab');
 

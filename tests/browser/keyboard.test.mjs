@@ -5,23 +5,13 @@
 // a visible focus at every stop, targets of at least 24 × 24 px, no sideways scrolling at 320 px,
 // and no motion for a reader who asks for none (issue #14).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, openLab, readMeters, until } from './browser.mjs';
+import { openLab, readMeters, until, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 const lab = () => page.locator('attention-lab');
 const settings = () => lab().evaluate((el) => el.settings);

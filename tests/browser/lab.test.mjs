@@ -1,9 +1,9 @@
 // The demo page in headless Chromium: what a learner sees and does. Run by scripts/test.sh
 // (node --test --test-concurrency=1 tests/browser/); pictures: npm run screenshots.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { SENTENCE_64, checkEachTest, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
+import { SENTENCE_64, openLab, readMeters, readSummary, until, useBrowser } from './browser.mjs';
 
 // Tolerance of the headline numbers: they are quoted to two decimals.
 const HEADLINE_TOLERANCE = 0.005;
@@ -12,17 +12,7 @@ const ROW_SUM_TOLERANCE = 1e-3;
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({}, (opened) => ({ browser, page } = opened));
 
 const sum = (meters) => meters.reduce((total, m) => total + m.value, 0);
 const meter = (meters, name) => meters.find((m) => m.name === name);

@@ -2,25 +2,15 @@
 // by the lab's state. Every instrument renders on index.html under the strict CSP; a change of
 // d_k or scaling in the lab reaches them; off-screen instruments cost nothing while the lab is used.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, openLab, until } from './browser.mjs';
+import { openLab, until, useBrowser } from './browser.mjs';
 
 const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 const text = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot?.textContent ?? '', tag);
 const drawn = () =>

@@ -9,9 +9,9 @@
 // first change of theme or width (nodes no script holds: a heap snapshot shows no detached node)
 // and stays at that plateau through hundreds more changes.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, openLab } from './browser.mjs';
+import { openLab, useBrowser } from './browser.mjs';
 
 const INTERACTIONS = 1000;
 const WARM_UP = 400;
@@ -37,17 +37,7 @@ function random(seed) {
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1280, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1280, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 test(`soak: ${INTERACTIONS} random interactions, no error, memory stable`, async () => {
   const rand = random(20261203);

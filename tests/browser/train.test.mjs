@@ -5,23 +5,13 @@
 // experiment trains; it fits a 360 px screen; nothing logs an error or violates the CSP (each
 // test checks its own: checkEachTest). Its pictures: npm run screenshots.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, openLab, until } from './browser.mjs';
+import { openLab, until, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened));
 
 const experiment = () => page.locator('training-experiment');
 const button = (name) => experiment().getByRole('button', { name, exact: true });

@@ -3,10 +3,10 @@
 // the same state; every invalid parameter — and every invalid attribute — is named, with what
 // was expected, and its setting takes the default.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { VIEWS } from '../../web/lab/url.js';
-import { checkEachTest, launch, until } from './browser.mjs';
+import { until, useBrowser } from './browser.mjs';
 
 // One value per parameter, none the default (written by hand).
 const LINK = {
@@ -43,17 +43,7 @@ const INVALID = {
 
 let browser;
 let page;
-
-before(async () => {
-  browser = await launch();
-  page = await browser.newPage();
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
+useBrowser({}, (opened) => ({ browser, page } = opened));
 
 const settingsOf = (lab) =>
   lab.evaluate((el) => {
