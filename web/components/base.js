@@ -73,6 +73,13 @@ export class AlElement extends HTMLElement {
   stringsChanged() {}
 
   connectedCallback() {
+    // Words handed over before this element's class was defined sit on it as an own property
+    // that hides the accessor: take them through it, before anything is shown.
+    if (Object.hasOwn(this, 'strings')) {
+      const strings = this.strings;
+      delete this.strings;
+      this.strings = strings;
+    }
     this.invalidate();
   }
 

@@ -217,7 +217,7 @@ export class AttentionLab extends AlElement {
   stringsChanged() {
     const e = this.#els;
     for (const view of [e.chips, e.controls, e.heatmap, e.bars, e.probeBars]) view.strings = this.strings;
-    if (customElements.get('vector-paste')) e.paste.strings = this.strings; // else once it has loaded
+    e.paste.strings = this.strings; // also before <vector-paste> is defined: it takes them when it is
     this.#showFoot();
     this.dispatchEvent(new Event('languagechange'));
   }
@@ -421,9 +421,7 @@ export class AttentionLab extends AlElement {
       requestAnimationFrame(() => {
         performance.mark('attention-lab:first-frame');
         setTimeout(() => {
-          import('./vector-paste.js').then(() => {
-            this.#els.paste.strings = this.strings;
-          });
+          import('./vector-paste.js');
         });
       });
     }
