@@ -8,11 +8,11 @@
 // drawn that state.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import { CONTENT_SECURITY_POLICY, SITE_ROOT } from '../../scripts/serve.mjs';
 import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
-import { checkEachTest, launch, until } from './browser.mjs';
+import { until, useBrowser } from './browser.mjs';
 
 const THEMES = ['light', 'dark'];
 const WIDTHS = [1440, 360];
@@ -44,19 +44,16 @@ const TWO_LABS = `<!doctype html>
 let browser;
 let page;
 
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
-  await page.route('**/two-labs.html', (route) =>
-    route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, body: TWO_LABS }),
-  );
-});
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser, (problem) => AXE_OWN_PROBLEM.test(problem));
+useBrowser(
+  { viewport: { width: 1440, height: 900 } },
+  async (opened) => {
+    ({ browser, page } = opened);
+    await page.route('**/two-labs.html', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, body: TWO_LABS }),
+    );
+  },
+  (problem) => AXE_OWN_PROBLEM.test(problem),
+);
 
 // Every lab's settings, then until each has drawn them.
 async function setLabs(patch) {

@@ -49,13 +49,13 @@ export async function launch({ viewport = { width: 1280, height: 900 }, colorSch
 /**
  * A test file's browser and page: launched (with `options`, as launch's) before its first test,
  * closed after its last, and each test checked with checkEachTest(…, `allowed`). `ready`
- * receives { browser, page } once they are open.
+ * receives { browser, page } once they are open, and may set up more (awaited before the tests).
  */
 export function useBrowser(options, ready, allowed) {
   let browser;
   before(async () => {
     browser = await launch(options);
-    ready({ browser, page: await browser.newPage() });
+    await ready({ browser, page: await browser.newPage() });
   });
   after(() => browser?.close());
   checkEachTest(() => browser, allowed);
@@ -98,6 +98,21 @@ export async function drawWholeLesson(page, { timeout = 30000 } = {}) {
   await page.evaluate(() => customElements.whenDefined('attention-lesson'));
   await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
   await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout });
+}
+
+/**
+ * What the page in `page` hinted (preload, modulepreload), loaded as scripts, and fetched before
+ * its first result: absolute URLs.
+ */
+export function firstViewRequests(page) {
+  return page.evaluate(() => {
+    const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
+    return {
+      hinted: [...document.querySelectorAll('link[rel=modulepreload], link[rel=preload]')].map((link) => link.href),
+      scripts: [...document.querySelectorAll('script[src]')].map((script) => script.src),
+      fetched: performance.getEntriesByType('resource').filter((e) => e.startTime < first).map((e) => e.name),
+    };
+  });
 }
 
 export async function openLab(page, url) {

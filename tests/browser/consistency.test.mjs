@@ -3,24 +3,17 @@
 // gradient view (the lab's scaling), step by step, the overflow demo's stable row — and, on
 // Random, the saturation sweep's point at the lab's d_k. Compared as displayed (3 decimals).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, drawWholeLesson, launch, openLab, readMeters, readSummary } from './browser.mjs';
+import { drawWholeLesson, openLab, readMeters, readSummary, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
 
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
+useBrowser({ viewport: { width: 1440, height: 900 } }, async (opened) => {
+  ({ browser, page } = opened);
   await openLab(page, browser.url);
 });
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
 
 // Sets the lab, then brings each instrument into view and waits until all have drawn the new state.
 async function settle(patch) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { checkEachTest, launch, startHost, until } from './browser.mjs';
+import { checkEachTest, firstViewRequests, launch, startHost, until } from './browser.mjs';
 
 // A frame's height is a whole number of CSS px, the content's rounded up: within 2 px of it.
 const HEIGHT_TOLERANCE = 2;
@@ -148,14 +148,7 @@ test('outside a frame embed.html posts nothing; it fetches what its first view n
   await cdp.detach();
   await page.waitForTimeout(300);
   assert.deepEqual(await page.evaluate(() => window.__posted), []);
-  const { hinted, scripts, fetched } = await page.evaluate(() => {
-    const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
-    return {
-      hinted: [...document.querySelectorAll('link[rel=modulepreload], link[rel=preload]')].map((link) => link.href),
-      scripts: [...document.querySelectorAll('script[src]')].map((script) => script.src),
-      fetched: performance.getEntriesByType('resource').filter((e) => e.startTime < first).map((e) => e.name),
-    };
-  });
+  const { hinted, scripts, fetched } = await firstViewRequests(page);
   for (const url of hinted) assert.ok(fetched.filter((u) => u === url).length <= 1, `${url} fetched twice`);
   const late = fetched.filter((url) => /\.(m?js|wasm)$/.test(new URL(url).pathname) && !hinted.includes(url) && !scripts.includes(url));
   assert.deepEqual(late, [], 'fetched before the first result without a hint in embed.html');

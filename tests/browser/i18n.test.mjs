@@ -3,31 +3,24 @@
 // `lang` where the words are; and the order the language is chosen in: the element's lang
 // attribute, the URL's lang, the host page's lang, the browser (issue #14).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
-import { checkEachTest, drawWholeLesson, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
+import { drawWholeLesson, openLab, readMeters, readSummary, until, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
 let fixture = '';
 
-before(async () => {
-  browser = await launch({ viewport: { width: 1440, height: 900 } });
-  page = await browser.newPage();
+useBrowser({ viewport: { width: 1440, height: 900 } }, async (opened) => {
+  ({ browser, page } = opened);
   // a host page of the test's own, served under the site's policy
   await page.route('**/host.html*', (route) =>
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY }, body: fixture }),
   );
 });
-
-after(async () => {
-  await browser?.close();
-});
-
-checkEachTest(() => browser);
 
 const hostPage = (htmlLang, body) => `<!doctype html>
 <html${htmlLang ? ` lang="${htmlLang}"` : ''}>

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { SENTENCE_64, openLab, readMeters, readSummary, until, useBrowser } from './browser.mjs';
+import { SENTENCE_64, firstViewRequests, openLab, readMeters, readSummary, until, useBrowser } from './browser.mjs';
 
 // Tolerance of the headline numbers: they are quoted to two decimals.
 const HEADLINE_TOLERANCE = 0.005;
@@ -39,14 +39,7 @@ test('the first result is drawn well under a second after navigation', async () 
 
 test('the page hints what its first view fetches, and each hinted file is fetched once', async () => {
   await openLab(page, browser.url);
-  const { hinted, scripts, fetched } = await page.evaluate(() => {
-    const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
-    return {
-      hinted: [...document.querySelectorAll('link[rel=modulepreload], link[rel=preload]')].map((link) => link.href),
-      scripts: [...document.querySelectorAll('script[src]')].map((script) => script.src),
-      fetched: performance.getEntriesByType('resource').filter((e) => e.startTime < first).map((e) => e.name),
-    };
-  });
+  const { hinted, scripts, fetched } = await firstViewRequests(page);
   // a preload the page does not use, or uses with other request options (crossorigin), is fetched twice
   for (const url of hinted) assert.equal(fetched.filter((u) => u === url).length, 1, `${url}: fetched ${fetched.filter((u) => u === url).length} times before the first result`);
   // scripts, wasm and data found only as the modules run are hinted (the page's scripts are in the markup)
