@@ -39,7 +39,19 @@ const chromium = await launchChromium();
 const taken = [];
 const shot = async (target, name, extra = {}) => {
   const path = join(OUT, `${name}.png`);
-  await target.screenshot({ path, ...extra });
+  if (extra.fullPage) {
+    // A page taller than the window is drawn into a window as tall as the page: the lab's lower
+    // cards are content-visibility: auto, and Chromium skips their contents off screen even in a
+    // full-page capture (they came out as empty cards).
+    const viewport = target.viewportSize();
+    const height = await target.evaluate(() => document.documentElement.scrollHeight);
+    await target.setViewportSize({ width: viewport.width, height });
+    await target.waitForFunction(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))));
+    await target.screenshot({ path, ...extra });
+    await target.setViewportSize(viewport);
+  } else {
+    await target.screenshot({ path, ...extra });
+  }
   taken.push(path);
 };
 
