@@ -53,7 +53,9 @@ test('ready, then the defaults configured at step 0 with the untrained attention
 });
 
 test('train runs to the end; the curves in the session are the engine\'s curves for the same config', async () => {
-  const session = new TrainingSession({ worker: inProcessWorker({ chunkMs: 5 }) });
+  // chunkMs 0: one step per chunk, so the run reports while running whatever the machine's speed
+  // (at 5 ms a fast moment trained all 40 steps in the first chunk: 'running' was never seen)
+  const session = new TrainingSession({ worker: inProcessWorker({ chunkMs: 0 }) });
   const seen = new Set();
   session.subscribe((s) => seen.add(s.phase));
   session.train(SMALL);
