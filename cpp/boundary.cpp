@@ -36,10 +36,13 @@ Outputs::Field Outputs::add(const char* name, std::uint64_t length, FieldKind ki
   // check, not wrap around to something small
   constexpr std::uint64_t kAlign = 4;  // floats: 16 bytes, one SIMD vector
   constexpr std::uint64_t kFull = ~std::uint64_t(0);
-  std::uint64_t offset = total_;
-  if (kind == FieldKind::array)
-    offset = total_ > kFull - (kAlign - 1) ? kFull : (total_ + kAlign - 1) / kAlign * kAlign;
-  const std::uint64_t span = kind == FieldKind::array ? length : kind == FieldKind::absent ? 0 : 1;
+  // an array starts on a 16-byte boundary, a float64 on an 8-byte one
+  const std::uint64_t align = kind == FieldKind::array ? kAlign : kind == FieldKind::float64 ? 2 : 1;
+  const std::uint64_t offset = total_ > kFull - (align - 1) ? kFull : (total_ + align - 1) / align * align;
+  const std::uint64_t span = kind == FieldKind::array     ? length
+                             : kind == FieldKind::absent  ? 0
+                             : kind == FieldKind::float64 ? 2
+                                                          : 1;
   total_ = span > kFull - offset ? kFull : offset + span;
   names_[count_] = name;
   kinds_[count_] = kind;
@@ -54,6 +57,7 @@ Outputs::Field Outputs::array(const char* name, std::uint64_t length) noexcept {
 Outputs::Field Outputs::absent(const char* name) noexcept { return add(name, 0, FieldKind::absent); }
 Outputs::Field Outputs::number(const char* name) noexcept { return add(name, 1, FieldKind::number); }
 Outputs::Field Outputs::flag(const char* name) noexcept { return add(name, 1, FieldKind::flag); }
+Outputs::Field Outputs::number64(const char* name) noexcept { return add(name, 2, FieldKind::float64); }
 
 bool Outputs::allocate(Error* err) noexcept {
   if (too_many_) return fail(err, Status::internal_error, "more than %zu outputs declared", kMaxFields);

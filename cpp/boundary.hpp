@@ -1,9 +1,10 @@
-// How results cross into JavaScript, described once. An adapter of the binding (embind.cpp)
+// How results cross into JavaScript, described once. An adapter of the binding (binding*.cpp)
 // declares each output of a call by name and length, or by name for a scalar; once the call's
 // checks have passed, allocate() lays them out in one block of the heap that C++ owns and reuses,
 // and publishes a descriptor. The engine (web/core/engine.js) reads the descriptor to build the
 // result object generically: arrays as views of one JS-owned copy of the block, scalars as
-// numbers, flags as booleans, absent arrays as null; a dotted name ("mean.entropy") nests.
+// numbers, flags as booleans, absent arrays as null; a dotted name ("mean.entropy") nests. A
+// scalar that may leave float32's exact range (a byte count beyond 2^24) is a float64 field.
 //
 //   Outputs out(g_output_block, g_descriptor);
 //   const auto dots = out.array("dots", n * m);      // lengths in 64 bits
@@ -17,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "check.hpp"
 
@@ -51,7 +53,9 @@ class Block {
 constexpr std::uint64_t kShrinkFactor = 4;
 constexpr std::uint64_t kShrinkSlackFloats = std::uint64_t(1) << 18;  // 1 MiB
 
-enum class FieldKind : std::uint32_t { array = 0, number = 1, flag = 2, absent = 3 };
+// float64: a scalar as one double in two floats, at an even offset (the block comes from malloc,
+// aligned to at least 8 bytes), for counts that float32 would round (trainer bytes up to 128 MiB).
+enum class FieldKind : std::uint32_t { array = 0, number = 1, flag = 2, absent = 3, float64 = 4 };
 constexpr std::size_t kMaxFields = 24;
 
 // What allocate() publishes. The engine reads it as 32-bit words (wasm32 pointers are 32-bit):
@@ -68,7 +72,19 @@ struct Descriptor {
   } fields[kMaxFields];
 };
 
-#if defined(__EMSCRIPTEN__)  // the layout web/core/engine.js reads, word by word
+// The layout in 32-bit words, as the binding publishes it to the engine (Embind constants): the
+// engine reads no word at an offset of its own.
+struct DescriptorWords {
+  static constexpr std::uint32_t block = offsetof(Descriptor, block) / 4, floats = offsetof(Descriptor, floats) / 4,
+                                 count = offsetof(Descriptor, count) / 4, fields = offsetof(Descriptor, fields) / 4,
+                                 per_field = sizeof(Descriptor::Field) / 4,
+                                 name = offsetof(Descriptor::Field, name) / 4,
+                                 offset = offsetof(Descriptor::Field, offset) / 4,
+                                 length = offsetof(Descriptor::Field, length) / 4,
+                                 kind = offsetof(Descriptor::Field, kind) / 4;
+};
+
+#if defined(__EMSCRIPTEN__)  // wasm32: every member one 32-bit word
 static_assert(sizeof(Descriptor::Field) == 16 && offsetof(Descriptor, fields) == 12, "4 words per field, after 3");
 #endif
 
@@ -82,6 +98,7 @@ class Outputs {
   Field absent(const char* name) noexcept;                       // null: e.g. the output of attention without v
   Field number(const char* name) noexcept;
   Field flag(const char* name) noexcept;  // a boolean
+  Field number64(const char* name) noexcept;  // a scalar kept in float64 (FieldKind::float64)
 
   // Checks the total against the budget (check_size), reserves the block and publishes the
   // descriptor. Call it after the call's checks: a call that fails them reserves nothing.
@@ -91,6 +108,7 @@ class Outputs {
   float* operator[](Field field) const { return block_.data() + offsets_[field]; }
   void set(Field field, float value) const { *(*this)[field] = value; }
   void set(Field field, bool value) const { *(*this)[field] = value ? 1.0f : 0.0f; }
+  void set_float64(Field field, double value) const { std::memcpy((*this)[field], &value, sizeof value); }
 
  private:
   Field add(const char* name, std::uint64_t length, FieldKind kind) noexcept;

@@ -37,8 +37,7 @@ bool all_finite(const float* x, std::size_t count) noexcept {
 // nothing spills, and no horizontal sum is taken anywhere. 2 rows × 4 vectors rather than
 // 4 × 2: each step has 2 broadcasts instead of 4, and a broadcast of a[r·a_row] (a runtime
 // stride) costs V8 an address computation besides the load, while the b vectors are at constant
-// offsets. Fewer instructions per mul+add: measured in the streaming forward on an AMD EPYC, the
-// fastest of 31 interleaved rounds went 36.3 → 37.8 GFLOP/s at n = 1024, 34.9 → 37.4 at 4096.
+// offsets: fewer instructions per mul+add (measured: docs/performance.md, "What was built", 10).
 constexpr std::size_t kRowsPerTile = 2;
 constexpr std::size_t kVecsPerTile = 4;
 constexpr std::size_t kTileCols = kVecsPerTile * kLanes;  // 16 on wasm, 32 on AVX2
@@ -53,7 +52,7 @@ void gemm_tile(const float* a, std::size_t a_row, std::size_t a_inner, const flo
   for (std::size_t r = 0; r < ROWS; ++r)
     for (std::size_t v = 0; v < VECS; ++v) acc[r][v] = batch(0.0f);
   // Pointer bumps, not p·stride products: integer ops share the ports the FP ops need, and
-  // unrolling by 2 halves the loop overhead (measured: ~15 → ~27 GFLOP/s in the tile on wasm).
+  // unrolling by 2 halves the loop overhead (measured: docs/performance.md, "What was built", 1).
   const float* const a_end = a + depth * a_inner;
 #if defined(__clang__)  // em++; g++ unrolls on its own and warns about the pragma
 #pragma clang loop unroll_count(2)

@@ -144,7 +144,12 @@ bool validate_dot_variance_curve(const int* dims, int count_dims, int samples, E
 
 bool dot_variance_curve(std::uint32_t seed, const int* dims, int count_dims, int samples, float* var_unscaled,
                         float* var_scaled, Error* err) {
-  if (!validate_dot_variance_curve(dims, count_dims, samples, err)) return false;
+  return validate_dot_variance_curve(dims, count_dims, samples, err) &&
+         dot_variance_curve_validated(seed, dims, count_dims, samples, var_unscaled, var_scaled, err);
+}
+
+bool dot_variance_curve_validated(std::uint32_t seed, const int* dims, int count_dims, int samples, float* var_unscaled,
+                                  float* var_scaled, Error* err) {
   std::vector<float> dots(samples), scaled(samples);
   for (int c = 0; c < count_dims; ++c) {
     double mean, var_u, var_s;
@@ -177,7 +182,12 @@ bool validate_dot_histograms(int d, int samples, int bins, const DotHistogram& u
 
 bool dot_histograms(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled, DotHistogram& scaled,
                     Error* err) {
-  if (!validate_dot_histograms(d, samples, bins, unscaled, scaled, err)) return false;
+  return validate_dot_histograms(d, samples, bins, unscaled, scaled, err) &&
+         dot_histograms_validated(seed, d, samples, bins, unscaled, scaled, err);
+}
+
+bool dot_histograms_validated(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled,
+                              DotHistogram& scaled, Error* err) {
   std::vector<float> dots(samples), scaled_dots(samples);
   if (!sample_dots(seed, d, samples, dots.data(), scaled_dots.data(), err)) return false;
   DotHistogram* hists[2] = {&unscaled, &scaled};
@@ -204,7 +214,12 @@ bool validate_token_dot_variance_curve(Input x, int t, int d_in, const int* dims
 
 bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
                               float* var_unscaled, float* var_scaled, Error* err) {
-  if (!validate_token_dot_variance_curve(x, t, d_in, dims, count_dims, draws, err)) return false;
+  return validate_token_dot_variance_curve(x, t, d_in, dims, count_dims, draws, err) &&
+         token_dot_variance_curve_validated(x, t, d_in, seed, dims, count_dims, draws, var_unscaled, var_scaled, err);
+}
+
+bool token_dot_variance_curve_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                        int draws, float* var_unscaled, float* var_scaled, Error* err) {
   for (int c = 0; c < count_dims; ++c) {
     const int d = dims[c];
     std::vector<float> q(static_cast<std::size_t>(t) * d), k(q.size());
@@ -251,7 +266,11 @@ bool validate_head_weights(int head, int d_in, int d, Error* err) noexcept {
 }
 
 bool head_weights(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv, Error* err) {
-  if (!validate_head_weights(head, d_in, d, err)) return false;
+  return validate_head_weights(head, d_in, d, err) && head_weights_validated(seed, head, d_in, d, wq, wk, wv, err);
+}
+
+bool head_weights_validated(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv,
+                            Error* err) {
   float* outs[3] = {wq, wk, wv};
   const Role roles[3] = {Role::query, Role::key, Role::value};
   for (int r = 0; r < 3; ++r) {
@@ -278,7 +297,12 @@ bool validate_project_head(Input x, int t, int d_in, Input wq, Input wk, Input w
 
 bool project_head(Input x, int t, int d_in, Input wq, Input wk, Input wv, int d, float* q, float* k, float* v,
                   Error* err) {
-  if (!validate_project_head(x, t, d_in, wq, wk, v ? wv : Input(), d, err)) return false;
+  return validate_project_head(x, t, d_in, wq, wk, v ? wv : Input(), d, err) &&
+         project_head_validated(x, t, d_in, wq, wk, wv, d, q, k, v, err);
+}
+
+bool project_head_validated(Input x, int t, int d_in, Input wq, Input wk, Input wv, int d, float* q, float* k, float* v,
+                            Error* err) {
   if (v && !wv) return fail(err, Status::invalid_argument, "wv is required when v is asked for");
   std::vector<float> xn(static_cast<std::size_t>(t) * d_in);
   if (!layer_norm_rows(x.data, t, d_in, xn.data(), err)) return false;
@@ -295,7 +319,12 @@ bool validate_head_projections(Input x, int t, int d_in, int head, int d, Error*
 
 bool head_projections(Input x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k, float* v,
                       Error* err) {
-  if (!validate_head_projections(x, t, d_in, head, d, err)) return false;
+  return validate_head_projections(x, t, d_in, head, d, err) &&
+         head_projections_validated(x, t, d_in, seed, head, d, q, k, v, err);
+}
+
+bool head_projections_validated(Input x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k,
+                                float* v, Error* err) {
   const std::size_t size = static_cast<std::size_t>(d_in) * d;
   std::vector<float> wq(size), wk(size), wv(v ? size : 0);
   const Input w_v = v ? Input(wv.data()) : Input();
@@ -311,7 +340,10 @@ bool validate_softmax_jacobian(const float* p, int m, Error* err) noexcept {
 }
 
 bool softmax_jacobian(const float* p, int m, float* jac, Error* err) noexcept {
-  if (!validate_softmax_jacobian(p, m, err)) return false;
+  return validate_softmax_jacobian(p, m, err) && softmax_jacobian_validated(p, m, jac, err);
+}
+
+bool softmax_jacobian_validated(const float* p, int m, float* jac, Error* /*err*/) noexcept {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) jac[std::size_t(i) * m + j] = p[i] * ((i == j ? 1.0f : 0.0f) - p[j]);
   return true;
@@ -324,7 +356,10 @@ bool validate_softmax_backward(const float* p, Input dp, int m, Error* err) noex
 }
 
 bool softmax_backward(const float* p, Input dp, int m, float* dz, Error* err) noexcept {
-  if (!validate_softmax_backward(p, dp, m, err)) return false;
+  return validate_softmax_backward(p, dp, m, err) && softmax_backward_validated(p, dp, m, dz, err);
+}
+
+bool softmax_backward_validated(const float* p, Input dp, int m, float* dz, Error* err) noexcept {
   // dz_j = Σᵢ dpᵢ · pᵢ(δᵢⱼ − pⱼ) = pⱼ(dpⱼ − Σᵢ pᵢ dpᵢ): the Jacobian is symmetric, and this
   // O(m) form is the one a backward pass uses. In double: dp − ⟨p, dp⟩ may reach 2·3.4e38.
   double p_dot_dp = 0;
@@ -354,7 +389,12 @@ bool validate_saturation_sweep(Input x, int t, int d_in, const int* dims, int co
 
 bool saturation_sweep(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, bool scaled,
                       SweepRows rows, SweepSummary summary, Error* err) {
-  if (!validate_saturation_sweep(x, t, d_in, dims, count_dims, err)) return false;
+  return validate_saturation_sweep(x, t, d_in, dims, count_dims, err) &&
+         saturation_sweep_validated(x, t, d_in, seed, dims, count_dims, scaled, rows, summary, err);
+}
+
+bool saturation_sweep_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                bool scaled, SweepRows rows, SweepSummary summary, Error* err) {
   const std::size_t tt = static_cast<std::size_t>(t) * t;
   std::vector<float> dots(tt), scores(tt), weights(tt);
   for (int c = 0; c < count_dims; ++c) {
@@ -409,7 +449,12 @@ bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temper
 
 bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible, StepTrace& out,
                   Error* err) {
-  if (!validate_step_by_step(q, k, m, d, key, temperature, visible, err)) return false;
+  return validate_step_by_step(q, k, m, d, key, temperature, visible, err) &&
+         step_by_step_validated(q, k, m, d, key, scaled, temperature, visible, out, err);
+}
+
+bool step_by_step_validated(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible,
+                            StepTrace& out, Error* err) {
   out.scale = scaled ? inv_sqrt(d) : 1.0f;
   out.sqrt_d = sqrt_d(d);
   // steps 1–2: q ∘ k and its sum, for the chosen pair
@@ -446,7 +491,10 @@ bool validate_softmax_gradient_norm(const float* p, int m, int row, Error* err) 
 }
 
 bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err) {
-  if (!validate_softmax_gradient_norm(p, m, row, err)) return false;
+  return validate_softmax_gradient_norm(p, m, row, err) && softmax_gradient_norm_validated(p, m, seed, row, norm, err);
+}
+
+bool softmax_gradient_norm_validated(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err) {
   std::vector<float> g(m), dz(m);
   upstream_gradient(seed, row, m, g.data());
   if (!softmax_backward(p, g.data(), m, dz.data(), err)) return false;
@@ -465,7 +513,12 @@ bool validate_softmax_naive(const float* z, int m, float temperature, Error* err
 
 bool softmax_naive(const float* z, int m, float temperature, float* zt, float* exps, float* sum, float* weights,
                    Error* err, float* largest, bool* overflowed) noexcept {
-  if (!validate_softmax_naive(z, m, temperature, err)) return false;
+  return validate_softmax_naive(z, m, temperature, err) &&
+         softmax_naive_validated(z, m, temperature, zt, exps, sum, weights, err, largest, overflowed);
+}
+
+bool softmax_naive_validated(const float* z, int m, float temperature, float* zt, float* exps, float* sum,
+                             float* weights, Error* /*err*/, float* largest, bool* overflowed) noexcept {
   // Deliberately no max subtraction: this is the version that breaks.
   *sum = 0;
   for (int j = 0; j < m; ++j) {
@@ -491,7 +544,12 @@ bool validate_multi_head(Input x, int t, int d_in, int heads, int d, Error* err)
 
 bool multi_head(Input x, int t, int d_in, std::uint32_t seed, int heads, int d, bool scaled, MultiHeadResult out,
                 Error* err) {
-  if (!validate_multi_head(x, t, d_in, heads, d, err)) return false;
+  return validate_multi_head(x, t, d_in, heads, d, err) &&
+         multi_head_validated(x, t, d_in, seed, heads, d, scaled, out, err);
+}
+
+bool multi_head_validated(Input x, int t, int d_in, std::uint32_t seed, int heads, int d, bool scaled,
+                          MultiHeadResult out, Error* err) {
   const std::size_t tt = static_cast<std::size_t>(t) * t, td = static_cast<std::size_t>(t) * d;
   std::vector<float> q(td), k(td), v(td), dots(tt), scores(tt), head_out(td);
   const std::size_t width = static_cast<std::size_t>(heads) * d;

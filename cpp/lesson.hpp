@@ -11,8 +11,9 @@
 // Unlike attention.hpp they may allocate scratch (std::vector), bounded by the limits below
 // (at most 3 · 4096² floats, 192 MB, well within the memory budget); the binding catches
 // std::bad_alloc. Every function validates its arguments through its validate_* twin (the
-// binding calls that first, to reserve its outputs only for a valid call) and reports problems
-// through Error, never by throwing.
+// binding calls that first, to reserve its outputs only for a valid call, then the function's
+// _validated variant, which does not check them again: unvalidated arguments are undefined
+// behaviour there) and reports problems through Error, never by throwing.
 //
 // Token pipeline shared by every instrument (so the views agree with each other):
 //   x̂ = LayerNorm(x) row-wise (mean 0, variance 1 per token, no gain or bias), as a
@@ -87,6 +88,8 @@ bool histogram(const float* x, int count, float lo, float hi, int bins, float* c
 // Expected: d and 1. Relative standard error of each ≈ √((2 + 6/d) / samples).
 bool dot_variance_curve(std::uint32_t seed, const int* dims, int count_dims, int samples, float* var_unscaled,
                         float* var_scaled, Error* err);
+bool dot_variance_curve_validated(std::uint32_t seed, const int* dims, int count_dims, int samples, float* var_unscaled,
+                                  float* var_scaled, Error* err);
 bool validate_dot_variance_curve(const int* dims, int count_dims, int samples, Error* err) noexcept;
 
 // Histograms of the samples of sample_dots at one width, with their moments: the unscaled
@@ -99,6 +102,8 @@ struct DotHistogram {
 };
 bool dot_histograms(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled, DotHistogram& scaled,
                     Error* err);
+bool dot_histograms_validated(std::uint32_t seed, int d, int samples, int bins, DotHistogram& unscaled,
+                              DotHistogram& scaled, Error* err);
 bool validate_dot_histograms(int d, int samples, int bins, const DotHistogram& unscaled, const DotHistogram& scaled,
                              Error* err) noexcept;
 // The range a histogram of width d shows when the caller picks none: ±4 standard deviations,
@@ -112,6 +117,8 @@ void default_dot_range(int d, bool scaled, float* lo, float* hi) noexcept;
 // the dependence between the t² products of one draw.
 bool token_dot_variance_curve(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
                               float* var_unscaled, float* var_scaled, Error* err);
+bool token_dot_variance_curve_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                        int draws, float* var_unscaled, float* var_scaled, Error* err);
 bool validate_token_dot_variance_curve(Input x, int t, int d_in, const int* dims, int count_dims, int draws,
                                        Error* err) noexcept;
 
@@ -125,17 +132,22 @@ bool layer_norm_rows(const float* x, int t, int d, float* out, Error* err) noexc
 // vectors: the sweeps use it for every width, the page's Random mode for its own.
 bool head_projections(Input x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k, float* v,
                       Error* err);
+bool head_projections_validated(Input x, int t, int d_in, std::uint32_t seed, int head, int d, float* q, float* k,
+                                float* v, Error* err);
 bool validate_head_projections(Input x, int t, int d_in, int head, int d, Error* err) noexcept;
 
 // The two halves of head_projections, for a caller that keeps the weights of a (seed, d)
 // while x changes (the page, as the learner types): W_Q, W_K (and W_V unless wv is null),
 // each d_in×d, seeded by derive_seed(seed, query|key|value, head, d) ...
 bool head_weights(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv, Error* err);
+bool head_weights_validated(std::uint32_t seed, int head, int d_in, int d, float* wq, float* wk, float* wv, Error* err);
 bool validate_head_weights(int head, int d_in, int d, Error* err) noexcept;
 // ... and Q = LayerNorm(x) W_Q, K = LayerNorm(x) W_K (V = LayerNorm(x) W_V unless v is null).
 // Weights finite; fails with overflow when a projection leaves float32.
 bool project_head(Input x, int t, int d_in, Input wq, Input wk, Input wv, int d, float* q, float* k, float* v,
                   Error* err);
+bool project_head_validated(Input x, int t, int d_in, Input wq, Input wk, Input wv, int d, float* q, float* k, float* v,
+                            Error* err);
 bool validate_project_head(Input x, int t, int d_in, Input wq, Input wk, Input wv, int d, Error* err) noexcept;
 
 // ---- 2 and 3. saturation and gradients ------------------------------------------------------
@@ -143,12 +155,14 @@ bool validate_project_head(Input x, int t, int d_in, Input wq, Input wk, Input w
 // Softmax Jacobian of one row, jac (m×m): ∂pᵢ/∂zⱼ = pᵢ(δᵢⱼ − pⱼ), i.e. diag(p) − p pᵀ.
 // p holds probabilities (numbers from 0 to 1), so every entry is in [−1, 1].
 bool softmax_jacobian(const float* p, int m, float* jac, Error* err) noexcept;
+bool softmax_jacobian_validated(const float* p, int m, float* jac, Error* err) noexcept;
 bool validate_softmax_jacobian(const float* p, int m, Error* err) noexcept;
 
 // Backward pass of softmax for one row (llm.c naming: d = gradient): given p = softmax(z)
 // (probabilities) and dp = ∂L/∂p (finite), dz = ∂L/∂z = Jᵀ dp = p ⊙ (dp − ⟨p, dp⟩). A one-hot p
 // gives dz = 0. Fails with overflow when dz leaves float32 (|dp| near 3.4e38).
 bool softmax_backward(const float* p, Input dp, int m, float* dz, Error* err) noexcept;
+bool softmax_backward_validated(const float* p, Input dp, int m, float* dz, Error* err) noexcept;
 bool validate_softmax_backward(const float* p, Input dp, int m, Error* err) noexcept;
 
 // The fixed upstream gradient g (m) of row `row`: N(0,1), seeded by derive_seed(seed,
@@ -185,6 +199,8 @@ struct SweepSummary {     // each count_dims: the same, over the t rows
 // and hide the effect the lesson is about.
 bool saturation_sweep(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, bool scaled,
                       SweepRows rows, SweepSummary summary, Error* err);
+bool saturation_sweep_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                bool scaled, SweepRows rows, SweepSummary summary, Error* err);
 bool validate_saturation_sweep(Input x, int t, int d_in, const int* dims, int count_dims, Error* err) noexcept;
 
 // ---- 4. step by step -------------------------------------------------------------------------
@@ -215,12 +231,15 @@ struct StepTrace {
 // causal mask of query row i is visible = i + 1; no mask: visible = m). 1 ≤ visible ≤ m.
 bool step_by_step(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible, StepTrace& out,
                   Error* err);
+bool step_by_step_validated(Input q, Input k, int m, int d, int key, bool scaled, float temperature, int visible,
+                            StepTrace& out, Error* err);
 bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible,
                            Error* err) noexcept;
 
 // ‖∂L/∂z‖₂ of one softmax row p (m) for L = ⟨g, p⟩, g = upstream_gradient(seed, row, m): the
 // "gradient size" of the lesson, for a row of the sweep or of the page's own attention.
 bool softmax_gradient_norm(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err);
+bool softmax_gradient_norm_validated(const float* p, int m, std::uint32_t seed, int row, float* norm, Error* err);
 bool validate_softmax_gradient_norm(const float* p, int m, int row, Error* err) noexcept;
 
 // ---- temperature and overflow -------------------------------------------------------------
@@ -233,6 +252,8 @@ bool validate_softmax_gradient_norm(const float* p, int m, int row, Error* err) 
 // *overflowed = true when the sum or any weight is not finite (the failure the demo shows).
 bool softmax_naive(const float* z, int m, float temperature, float* zt, float* exps, float* sum, float* weights,
                    Error* err, float* largest = nullptr, bool* overflowed = nullptr) noexcept;
+bool softmax_naive_validated(const float* z, int m, float temperature, float* zt, float* exps, float* sum,
+                             float* weights, Error* err, float* largest = nullptr, bool* overflowed = nullptr) noexcept;
 bool validate_softmax_naive(const float* z, int m, float temperature, Error* err) noexcept;
 
 // ---- multi-head ----------------------------------------------------------------------------
@@ -248,6 +269,8 @@ struct MultiHeadResult {
 // by 1/√d when `scaled`. Concat(head_1…head_h) is returned before any output projection W_O.
 bool multi_head(Input x, int t, int d_in, std::uint32_t seed, int heads, int d, bool scaled, MultiHeadResult out,
                 Error* err);
+bool multi_head_validated(Input x, int t, int d_in, std::uint32_t seed, int heads, int d, bool scaled,
+                          MultiHeadResult out, Error* err);
 bool validate_multi_head(Input x, int t, int d_in, int heads, int d, Error* err) noexcept;
 
 }  // namespace attn

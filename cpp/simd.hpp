@@ -27,6 +27,14 @@ inline batch times_pow2(batch y, batch j) {
   return y * xsimd::bitwise_cast<float>(xsimd::bitwise_cast<int32_t>(j) << 23);
 }
 
+// Horner's rule, highest coefficient first: horner(x, y, c1, ..., ck) = (((y·x + c1)·x + ...)·x + ck),
+// one fma per coefficient. Expanded at compile time into the same fma chain written out by hand.
+inline batch horner(batch, batch y) { return y; }
+template <class... Rest>
+inline batch horner(batch x, batch y, float c, Rest... rest) {
+  return horner(x, xsimd::fma(y, x, batch(c)), rest...);
+}
+
 // exp(t) for t <= 0, t = -INFINITY giving exactly 0: every softmax exponent after the row max
 // is subtracted. Cephes' expf (range reduction by ln 2 in two parts, degree-5 polynomial, about
 // 2 ulp) without the overflow and NaN handling xsimd::exp needs for arbitrary input. Rounding
@@ -43,14 +51,9 @@ inline batch exp_nonpositive(batch t) {
   const batch n = j - magic;
   batch r = xsimd::fnma(n, batch(0.693359375f), t);  // t - n·ln 2, high part exact
   r = xsimd::fnma(n, batch(-2.12194440e-4f), r);     // ... low part
-  batch y(1.9875691500e-4f);
-  y = xsimd::fma(y, r, batch(1.3981999507e-3f));
-  y = xsimd::fma(y, r, batch(8.3334519073e-3f));
-  y = xsimd::fma(y, r, batch(4.1665795894e-2f));
-  y = xsimd::fma(y, r, batch(1.6666665459e-1f));
-  y = xsimd::fma(y, r, batch(5.0000001201e-1f));
-  y = xsimd::fma(y, r * r, r + batch(1.0f));
-  return times_pow2(y, j);
+  const batch y = horner(r, batch(1.9875691500e-4f), 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f,
+                         1.6666665459e-1f, 5.0000001201e-1f);
+  return times_pow2(xsimd::fma(y, r * r, r + batch(1.0f)), j);
 }
 
 // 2^x for x <= 0, x = -INFINITY giving exactly 0: the streaming forward's softmax, whose scores
@@ -64,13 +67,8 @@ inline batch exp2_nonpositive(batch x) {
   const batch magic(kRoundMagic);
   const batch j = x + magic;  // n = x rounded
   const batch f = x - (j - magic);  // in [-0.5, 0.5], exact
-  batch y(1.535336188319500e-4f);
-  y = xsimd::fma(y, f, batch(1.339887440266574e-3f));
-  y = xsimd::fma(y, f, batch(9.618437357674640e-3f));
-  y = xsimd::fma(y, f, batch(5.550332471162809e-2f));
-  y = xsimd::fma(y, f, batch(2.402264791363012e-1f));
-  y = xsimd::fma(y, f, batch(6.931472028550421e-1f));
-  y = xsimd::fma(y, f, batch(1.0f));
+  const batch y = horner(f, batch(1.535336188319500e-4f), 1.339887440266574e-3f, 9.618437357674640e-3f,
+                         5.550332471162809e-2f, 2.402264791363012e-1f, 6.931472028550421e-1f, 1.0f);
   return times_pow2(y, j);
 }
 

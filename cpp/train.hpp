@@ -141,7 +141,8 @@ class Model {
 
   // Forward on a batch of this shape's task (from generate_batch: indices in range) with
   // scores scaled by `scale`; keeps the activations the backward pass needs. A saturated
-  // softmax row is fine; a non-finite loss (the parameters blew up) is returned as it is. A
+  // softmax row is fine; a non-finite loss (the parameters blew up) is returned as it is, and
+  // so is an infinite one for scores that left float32 (a row of them has no distribution). A
   // batch of more than max_examples examples is refused: NaN loss, nothing written.
   ForwardStats forward(const Batch& batch, float scale) noexcept;
   // Gradients of the last forward's mean loss with respect to every parameter (overwrites

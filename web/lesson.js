@@ -7,7 +7,7 @@
 import { LESSON_MAX_TOKENS } from './lesson/model.js';
 import { loadEngine, loadingWords, pageVocab } from './lab/assets.js';
 import { LabPipeline } from './lab/inputs.js';
-import { createStore } from './lab/settings.js';
+import { createStore, settingsInWords } from './lab/settings.js';
 import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
 import { messageOf } from './i18n/i18n.js';
@@ -15,6 +15,7 @@ import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
 import './components/lesson/attention-lesson.js';
 import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
+import './components/lesson/model-view.js'; // the trained model, on the bar's sentence (loaded when it comes near)
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -72,12 +73,13 @@ async function main() {
       return;
     }
     lesson.state = state;
+    document.querySelector('model-view').tokens = state.tokens.map((token) => token.text);
     document.documentElement.dataset.ready = 'true'; // the first state is drawn (tests wait for it)
     const unknown = state.unknown ?? [];
     const tokens = t('lessonPage.tokens', { count: state.n });
     status.textContent = [
       `${unknown.length ? `${tokens}; ${t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) })}` : tokens}.`,
-      state.temperature === 1 ? '' : t('lessonPage.temperature', { t: strings.fmt(state.temperature) }),
+      ...settingsInWords(state.settings, strings, { temperature: { key: 'lessonPage.temperature', atDefault: false } }, { params: { t: strings.fmt(state.temperature) } }),
       t(engine.simd ? 'lessonPage.coreSimd' : 'lessonPage.coreScalar'),
     ].filter(Boolean).join(' ');
   }

@@ -55,6 +55,11 @@ function follow() {
     timer = setTimeout(write, SETTLE_MS);
   });
   addEventListener('pagehide', () => timer && write()); // a change within SETTLE_MS of leaving is kept too
+  // the page's own language links (web/i18n/page.js) read the address when used: it is written
+  // at once when one is about to be, so that a change within SETTLE_MS goes with it
+  for (const type of ['pointerdown', 'keydown']) document.querySelector('nav.languages')?.addEventListener(type, () => timer && write(), true);
+  // a link with more tokens than the lab takes: the address holds the ones it uses (web/lab/url.js)
+  if (lab.settings.truncated) write();
 }
 
 const SETTLE_MS = 250; // the URL is written once the lab's changes stop for this long

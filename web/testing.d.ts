@@ -16,6 +16,8 @@ export interface Shape {
 
 export type Diagnosis =
   | 'missing-scale'
+  | 'divided-by-dk'
+  | 'missing-exp'
   | 'transposed-k'
   | 'softmax-axis'
   | 'missing-softmax'

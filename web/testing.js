@@ -12,6 +12,7 @@
 // returns the n×dv output in either form, or a Promise of it. It runs in this process: a
 // function that never returns hangs the check.
 import { createEngine } from './core/engine.js';
+import { coded, describe } from './core/errors.js';
 
 /**
  * Largest |output − ours| that passes. Our float32 output is within ~1e-6 of a float64
@@ -45,6 +46,8 @@ const LAYOUTS = ['rows', 'flat'];
 /** Each mistake the report can name: what the output then is, and what to do. */
 export const DIAGNOSES = Object.freeze({
   'missing-scale': 'The output matches softmax(Q·Kᵀ)·V without the 1/√d_k: divide every score q·k by √d_k (d_k = the width of q and k).',
+  'divided-by-dk': 'The output matches softmax(Q·Kᵀ/d_k)·V: the scale is 1/√d_k, not 1/d_k — divide every score q·k by the square root of d_k.',
+  'missing-exp': 'The output matches weights made by dividing each score by its row’s sum of scores, with no exp: softmax takes e to the power of each score first, then divides by the row’s sum of those.',
   'transposed-k': 'The output matches softmax(Q·K/√d_k)·V: a score needs row j of K, score[i][j] = Σ_c Q[i][c]·K[j][c] (that is Q·Kᵀ), not K[c][j].',
   'softmax-axis': 'The output matches weights normalised over the queries (each column summing to 1): the softmax runs along each row, over the keys j, so that each query’s weights sum to 1.',
   'missing-softmax': 'The output matches (Q·Kᵀ/√d_k)·V with no softmax: turn each row of scores into weights with softmax before multiplying by V.',
@@ -63,12 +66,12 @@ export const DIAGNOSES = Object.freeze({
  * Rejects with a coded TypeError/RangeError for wrong arguments (not for a wrong function).
  */
 export async function compareAttention(attention, { shapes = DEFAULT_SHAPES, seed = 1, tolerance = DEFAULT_TOLERANCE, layout = 'rows', engine = null } = {}) {
-  if (typeof attention !== 'function') throw invalid(new TypeError(`compareAttention: attention must be a function (Q, K, V) → output, got ${describe(attention)}`));
+  if (typeof attention !== 'function') throw coded(new TypeError(`compareAttention: attention must be a function (Q, K, V) → output, got ${describe(attention)}`));
   const list = checkShapes(shapes);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw invalid(new RangeError(`compareAttention: seed must be a whole number from 0 to 4294967295, got ${describe(seed)}`));
-  if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) throw invalid(new RangeError(`compareAttention: tolerance must be a finite number ≥ 0, got ${describe(tolerance)}`));
-  if (!LAYOUTS.includes(layout)) throw invalid(new RangeError(`compareAttention: layout must be one of ${LAYOUTS.join(', ')}, got ${describe(layout)}`));
-  if (engine !== null && typeof engine?.attention !== 'function') throw invalid(new TypeError(`compareAttention: engine must be an engine of createEngine(), got ${describe(engine)}`));
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw coded(new RangeError(`compareAttention: seed must be a whole number from 0 to 4294967295, got ${describe(seed)}`));
+  if (typeof tolerance !== 'number' || !(tolerance >= 0) || !Number.isFinite(tolerance)) throw coded(new RangeError(`compareAttention: tolerance must be a finite number ≥ 0, got ${describe(tolerance)}`));
+  if (!LAYOUTS.includes(layout)) throw coded(new RangeError(`compareAttention: layout must be one of ${LAYOUTS.join(', ')}, got ${describe(layout)}`));
+  if (engine !== null && typeof engine?.attention !== 'function') throw coded(new TypeError(`compareAttention: engine must be an engine of createEngine(), got ${describe(engine)}`));
   const core = engine ?? (await createEngine());
 
   const results = [];
@@ -130,12 +133,27 @@ async function checkShape(engine, attention, shape, { seed, tolerance, layout })
 // What each mistake gives for these inputs, computed by the engine (lazily: only for a failure).
 function* mistakes(engine, { q, k, v, n, m, d, dv }) {
   yield ['missing-scale', engine.attention({ q, k, v, n, m, d, dv, scale: 'none' }).output];
+  // q·k/d_k: the scaled scores divided once more by √d_k, as a temperature
+  yield ['divided-by-dk', engine.attention({ q, k, v, n, m, d, dv, temperature: Math.sqrt(d) }).output];
+  yield ['missing-exp', engine.project(withoutExp(engine.attention({ q, k, n, m, d }).scores, n, m), n, m, v, dv)];
   if (d === m) yield ['transposed-k', engine.attention({ q, k: transpose(k, m, d), v, n, m, d, dv }).output];
   // softmax over the queries: the keys attend to the queries, and the weights are read transposed
   const overQueries = engine.attention({ q: k, k: q, n: m, m: n, d }).weights;
   yield ['softmax-axis', engine.project(transpose(overQueries, m, n), n, m, v, dv)];
   yield ['missing-softmax', engine.project(engine.attention({ q, k, n, m, d }).scores, n, m, v, dv)];
   if (m === dv) yield ['returned-weights', engine.attention({ q, k, n, m, d }).weights];
+}
+
+// The weights of a softmax without its exp: each score divided by its row's sum of scores (the
+// mistake's own arithmetic; the engine has no wrong softmax).
+function withoutExp(scores, n, m) {
+  const out = new Float32Array(n * m);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    for (let j = 0; j < m; j++) sum += scores[i * m + j];
+    for (let j = 0; j < m; j++) out[i * m + j] = scores[i * m + j] / sum;
+  }
+  return out;
 }
 
 // Seeded Q, K, V: N(0, 1) from the engine's generator (the same on every platform), or for the
@@ -197,13 +215,13 @@ function transpose(flat, rows, cols) {
 }
 
 function checkShapes(shapes) {
-  if (!Array.isArray(shapes) || shapes.length === 0) throw invalid(new TypeError(`compareAttention: shapes must be a non-empty array of { n, m, d, dv }, got ${describe(shapes)}`));
+  if (!Array.isArray(shapes) || shapes.length === 0) throw coded(new TypeError(`compareAttention: shapes must be a non-empty array of { n, m, d, dv }, got ${describe(shapes)}`));
   return shapes.map((shape, i) => {
-    if (!shape || typeof shape !== 'object') throw invalid(new TypeError(`compareAttention: shapes[${i}] must be { n, m, d, dv }, got ${describe(shape)}`));
+    if (!shape || typeof shape !== 'object') throw coded(new TypeError(`compareAttention: shapes[${i}] must be { n, m, d, dv }, got ${describe(shape)}`));
     for (const key of ['n', 'm', 'd', 'dv']) {
       const value = shape[key];
       if (!Number.isInteger(value) || value < 1 || value > MAX_DIM) {
-        throw invalid(new RangeError(`compareAttention: shapes[${i}].${key} must be a whole number from 1 to ${MAX_DIM}, got ${describe(value)}`));
+        throw coded(new RangeError(`compareAttention: shapes[${i}].${key} must be a whole number from 1 to ${MAX_DIM}, got ${describe(value)}`));
       }
     }
     return { n: shape.n, m: shape.m, d: shape.d, dv: shape.dv, large: Boolean(shape.large) };
@@ -232,17 +250,4 @@ function describeReport(report) {
     if (diagnosis !== 'threw' && diagnosis !== 'shape') lines.push(`Hint: ${DIAGNOSES[diagnosis]}`);
   }
   return lines.join('\n');
-}
-
-function invalid(error) {
-  error.code = 'ATTN_INVALID_ARGUMENT';
-  return error;
-}
-
-function describe(value) {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  if (typeof value === 'object') return `a ${value.constructor?.name ?? 'object'}`;
-  return `${typeof value} ${String(value)}`;
 }

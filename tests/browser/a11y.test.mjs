@@ -1,11 +1,11 @@
 // axe-core on every page, in every state a learner meets, light and dark, at 1440 and 360 px:
 // zero violations of any impact (issue #14). Pages: index.html (the lab and the lesson),
 // lesson.html (the lesson alone), embed.html when the site has one, and a lesson page that a
-// teacher writes with two labs (served here, under the site's policy). States: the default, the
-// guide's unscaled d_k = 1024, pasted vectors, and an error (a paste that does not parse, and the
-// causal mask on pasted Q and K of different lengths). Each page is loaded once; every state is
-// set on it, then each theme and width, and axe runs once for each, after every instrument has
-// drawn that state.
+// teacher writes with two labs (served here, under the site's policy). States: the default,
+// words induced and unknown, the guide's unscaled d_k = 1024, pasted vectors, and an error (a
+// paste that does not parse, and the causal mask on pasted Q and K of different lengths). Each
+// page is loaded once; every state is set on it, then each theme and width, and axe runs once
+// for each, after every instrument has drawn that state.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
@@ -176,13 +176,34 @@ const labsReady = () => page.waitForFunction(() => Promise.all([...document.quer
 
 const LAB_STATES = {
   default: async () => {},
+  // chips marked induced (*) and not in vocabulary (?), and the note that names the induced
+  'induced and unknown words': () => setLabs({ sentence: "I don't have a zorblax since 1990" }),
   'unscaled d_k = 1024': () => setLabs({ projection: 'random', dk: 1024, scaled: false }),
   pasted: pasteExample,
   error: showErrors,
 };
 
+// The whole page scrolled, as a reader does after unscaling at the largest d_k: the training
+// experiment starts its worker when it comes near and draws each run's heatmap under a heading
+// of its own (an h4 straight after the section's h2 was a heading-order violation).
+async function scrollWholePage() {
+  await setLabs({ projection: 'random', dk: 1024, scaled: false });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let y = 0; y < height; y += 800) {
+    await page.evaluate((top) => scrollTo(0, top), y);
+    await page.waitForTimeout(60);
+  }
+  await page.locator('training-experiment').scrollIntoViewIfNeeded();
+  await until(() => page.evaluate(() => document.querySelector('training-experiment')?.shadowRoot?.querySelector('figure[data-run="scaled"] :is(h3, h4, h5)') !== null), Boolean, {
+    what: 'the training experiment’s heatmaps',
+    timeout: 20000,
+  });
+}
+
+const INDEX_STATES = { ...LAB_STATES, 'unscaled d_k = 1024, the whole page scrolled': scrollWholePage };
+
 test('axe: index.html, every state, light and dark, 1440 and 360 px', async () => {
-  await checkPage('index.html', '', LAB_STATES, labsReady);
+  await checkPage('index.html', '', INDEX_STATES, labsReady);
 });
 
 test('axe: a lesson page with two labs, every state, light and dark, 1440 and 360 px', async () => {

@@ -43,7 +43,8 @@ async function openAuthorPage(theme, host) {
   await page.waitForFunction(() => {
     const lesson = document.querySelector('attention-lesson');
     return customElements.get('lab-share') && lesson.state && !lesson.pending &&
-      [...lesson.querySelectorAll('section > :last-child')].every((el) => el.shadowRoot?.querySelector('svg, table'));
+      // each section's instrument has drawn (its prediction and exercises hold no picture)
+      [...lesson.querySelectorAll('section[data-part]')].every((s) => [...s.children].some((el) => el.shadowRoot?.querySelector('svg, table')));
   }, null, { timeout: 30000 });
   await page.waitForTimeout(300);
 }
@@ -110,24 +111,23 @@ function measure() {
   // the selected chip against its card
   const lab = document.querySelector('attention-lab').shadowRoot;
   const bars = lab.querySelector('#bars').shadowRoot;
-  const fill = bars.querySelector('.row:not(.masked) .fill');
-  graphics.push({ what: 'bar on its track', a: rgb(parse(getComputedStyle(fill).backgroundColor)), b: rgb(behind(fill.parentElement)) });
-  const max = bars.querySelector('.row.max .fill');
-  if (max) graphics.push({ what: 'largest bar on its track', a: rgb(parse(getComputedStyle(max).backgroundColor)), b: rgb(behind(max.parentElement)) });
-  const field = lab.querySelector('#sentence');
-  graphics.push({ what: 'the Tokens field’s border', a: rgb(parse(getComputedStyle(field).borderTopColor)), b: rgb(behind(field.parentElement)) });
   const controls = lab.querySelector('attention-controls').shadowRoot;
-  const toggle = controls.querySelector('input[role=switch]');
-  graphics.push({ what: 'the switch’s border', a: rgb(parse(getComputedStyle(toggle).borderTopColor)), b: rgb(behind(toggle.parentElement)) });
-  const off = controls.querySelector('input[role=switch]:not(:checked)') ?? null;
-  if (off) graphics.push({ what: 'a switch that is off: its border', a: rgb(parse(getComputedStyle(off).borderTopColor)), b: rgb(behind(off.parentElement)) });
-  const seed = controls.querySelector('#seed');
-  graphics.push({ what: 'the seed field’s border', a: rgb(parse(getComputedStyle(seed).borderTopColor)), b: rgb(behind(seed.parentElement)) });
   const chips = lab.querySelector('token-chips').shadowRoot;
-  const chip = chips.querySelector('.chip.selected');
-  graphics.push({ what: 'the selected chip', a: rgb(parse(getComputedStyle(chip).backgroundColor)), b: rgb(behind(chip.parentElement)) });
-  const add = chips.querySelector('.add');
-  graphics.push({ what: 'the add-a-token field’s border', a: rgb(parse(getComputedStyle(add).borderTopColor)), b: rgb(behind(add.parentElement)) });
+  // [what, the element, its colour property, optional]: a missing element fails unless optional
+  const measured = [
+    ['bar on its track', bars.querySelector('.row:not(.masked) .fill'), 'backgroundColor'],
+    ['largest bar on its track', bars.querySelector('.row.max .fill'), 'backgroundColor', true],
+    ['the Tokens field’s border', lab.querySelector('#sentence'), 'borderTopColor'],
+    ['the switch’s border', controls.querySelector('input[role=switch]'), 'borderTopColor'],
+    ['a switch that is off: its border', controls.querySelector('input[role=switch]:not(:checked)'), 'borderTopColor', true],
+    ['the seed field’s border', controls.querySelector('#seed'), 'borderTopColor'],
+    ['the selected chip', chips.querySelector('.chip.selected'), 'backgroundColor'],
+    ['the add-a-token field’s border', chips.querySelector('.add'), 'borderTopColor'],
+  ];
+  for (const [what, el, property, optional] of measured) {
+    if (!el && optional) continue;
+    graphics.push({ what, a: rgb(parse(getComputedStyle(el)[property])), b: rgb(behind(el.parentElement)) });
+  }
   return { texts, graphics };
 }
 

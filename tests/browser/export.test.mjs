@@ -195,7 +195,9 @@ test('exports: each file parses and holds the page’s numbers; the PNGs are twi
   // JSON: the settings, the tokens, every row and the probe's
   const json = JSON.parse(files['numbers.json'].toString('utf8'));
   assert.deepEqual(json.tokens, state.tokens);
-  assert.deepEqual({ ...json.settings, sentence: undefined }, { ...SETTINGS, sentence: undefined, positional: false });
+  // the query as the JSON says it: row, counted from 1 (the setting selected counts from 0)
+  const { selected, ...rest } = SETTINGS;
+  assert.deepEqual({ ...json.settings, sentence: undefined }, { ...rest, row: selected + 1, sentence: undefined, positional: false });
   assert.equal(json.settings.sentence, SENTENCE);
   assert.equal(json.rows.length, state.n);
   json.rows.forEach((row, i) => {

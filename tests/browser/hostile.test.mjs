@@ -190,7 +190,7 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   assertClean(await inspect(), 'the lesson, placeholder words as chips');
   const text = (tag, selector) => page.locator(tag).evaluate((el, s) => el.shadowRoot.querySelector(s).textContent, selector);
-  assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" at d_k = 100: unscaled max weight \d\.\d{3}, entropy/);
+  assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" in these sweeps \(a seeded random projection to d_k = 100, as on Random\): unscaled max weight \d\.\d{3}, entropy/);
   assert.match(await text('step-by-step', '.row-stats'), /^Row "\{max\}": max weight \d\.\d{3}, entropy \d\.\d{3} nats/);
 });
 
@@ -207,4 +207,16 @@ test('hostile strings as the URL parameter (?lang=) and the lang attribute: Engl
   await lab().evaluate((el) => el.setAttribute('lang', '<img src=x onerror=window.__pwned=1>'));
   await until(() => lab().evaluate((el) => el.language), (lang) => lang === 'en', { what: 'English for an unknown lang' });
   assertClean(await inspect(), 'lang attribute');
+});
+
+test('hostile strings as ?sentence= and ?tokens=: the page answers (the default where there is no token), nothing runs', { timeout: 120000 }, async () => {
+  const texts = [...HOSTILE.slice(0, 12), ...HOSTILE.filter((t) => /zero|   |nul|\u202E/.test(t) && t.length < 100), '\u200B\u200D\uFEFF'];
+  for (const text of texts) {
+    for (const name of ['sentence', 'tokens']) {
+      await openLab(page, `${browser.url}?${name}=${encodeURIComponent(text)}`);
+      const n = await lab().evaluate((el) => el.state.n);
+      assert.ok(n >= 1 && n <= 128, `?${name}=${text}: ${n} tokens`);
+      assertClean(await inspect(), `?${name}=${text.slice(0, 40)}`);
+    }
+  }
 });

@@ -73,14 +73,27 @@ test('index.html?lang=nb: the page, the lab and the lesson in bokmål, with lang
     lesson: document.querySelector('attention-lesson').language,
     sections: [...document.querySelectorAll('attention-lesson section')].map((s) => s.lang),
   }));
-  assert.deepEqual(langs, { html: 'nb', lab: 'nb', labRoot: 'nb', lesson: 'nb', sections: Array(6).fill('nb') });
+  assert.deepEqual(langs, { html: 'nb', lab: 'nb', labRoot: 'nb', lesson: 'nb', sections: Array(7).fill('nb') });
   const texts = await visibleTexts();
   const left = englishOnly.filter((text) => texts.includes(text));
   assert.deepEqual(left, [], 'English left on the Norwegian page');
-  for (const expected of [nb['lab.tokens'], nb['lab.settings'], nb['page.guide'], nb['lesson.claim2'], nb['bars.entropy']]) assert.ok(texts.includes(expected), expected);
+  for (const expected of [nb['lab.tokens'], nb['lab.settings'], nb['page.guide'], nb['story.headingSaturation'], nb['bars.entropy']]) assert.ok(texts.includes(expected), expected);
   // the word vectors are English, and the page says so, with a sentence to try
   assert.ok(texts.some((text) => text.startsWith('Ordvektorene er engelske (GloVe): skriv en engelsk setning, for eksempel «The cat sat on the mat')));
-  assert.equal(await page.locator('h2#why-title').textContent(), 'Hvorfor dele på √dk?');
+  assert.equal(await page.locator('h2#why-title').textContent(), 'Fra q·k til utdata — og hvorfor dele på √dk?');
+});
+
+test('induced words in Norwegian: the chip’s name and the note under the chips', async () => {
+  await openLab(page, `${browser.url}?lang=nb`);
+  await page.locator('attention-lab').evaluate((el) => el.set({ sentence: 'I saw a cat in 1990' }));
+  await until(() => readMeters(page), (m) => m.length === 6, { what: 'six meters' });
+  const note = await page.locator('attention-lab .note.induced').textContent();
+  assert.ok(note.startsWith('* Utledet, ikke GloVes egne: i, a og 1990.'), note);
+  for (const word of ['i', 'a', '1990']) {
+    assert.equal(await page.getByRole('button', { name: new RegExp(`^${word}.*, ${nb['chips.induced'].replace(/[.()]/g, '\\$&')}$`) }).count(), 1, word);
+  }
+  const title = await page.locator('attention-lab token-chips .chip.induced .mark').first().getAttribute('title');
+  assert.equal(title, nb['chips.induced']);
 });
 
 test('numbers in Norwegian: a decimal comma for people, a plain decimal for software', async () => {
@@ -117,7 +130,8 @@ test('errors in Norwegian: a paste that does not parse, and the causal mask on p
     await new Promise((resolve) => setTimeout(resolve));
     return { pasteAlert, labAlert: lab.shadowRoot.querySelector('.lab > .alert').textContent };
   });
-  assert.equal(alerts.pasteAlert, 'Q rad 2 har 2 tall, men rad 1 har 3: alle radene må være like brede. De forrige vektorene er fortsatt i bruk.');
+  // the first paste: no pasted vectors are in use, so none are said to be "still in use"
+  assert.equal(alerts.pasteAlert, 'Q rad 2 har 2 tall, men rad 1 har 3: alle radene må være like brede.');
   assert.equal(
     alerts.labAlert,
     'Den kausale masken krever like mange spørringer som nøkler (Q har 2 rader, K har 3): slå av masken, eller lim inn like mange spørringer som nøkler. Viser forrige resultat.',
@@ -129,7 +143,7 @@ test('lesson.html?lang=nb: its bar, its status line and the instruments in bokm�
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'nb');
-  assert.equal(await page.locator('#status').textContent(), '10 tokener. Kjerne: WebAssembly SIMD.');
+  assert.equal(await page.locator('#status').textContent(), '10 tokener. Beregnet av oppmerksomhetskjernen, C++ kompilert til WebAssembly SIMD.');
   assert.match(await page.title(), /^Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k$/);
   const texts = await visibleTexts();
   assert.deepEqual(englishOnly.filter((text) => texts.includes(text)), [], 'English left on lesson.html?lang=nb');

@@ -168,6 +168,40 @@ test('unknown words are marked "not in vocabulary" and still get a distribution'
   assert.deepEqual(state, [true, false, true]);
 });
 
+test('induced words are marked * with their source, apart from GloVe’s and from "not in vocabulary"', async () => {
+  await openLab(page, browser.url);
+  await page.getByLabel('Tokens', { exact: true }).fill("I don't have a cat since 1990");
+  const lab = page.locator('attention-lab');
+  await until(() => readMeters(page), (m) => m.length === 8, { what: 'eight meters' });
+  const induced = /.*vector induced from the Brown corpus contexts \(à la carte, Khodak et al\. 2018\)$/;
+  const chips = await lab.locator('token-chips').evaluate((el) => [...el.shadowRoot.querySelectorAll('.chip')].map((chip) => ({
+    text: chip.querySelector('.tok').firstChild.textContent,
+    induced: chip.classList.contains('induced'),
+    oov: chip.classList.contains('oov'),
+    mark: chip.querySelector('.mark')?.textContent ?? null,
+    title: chip.querySelector('.mark')?.title ?? null,
+  })));
+  assert.deepEqual(chips.map((c) => c.text), ['i', 'do', "n't", 'have', 'a', 'cat', 'since', '1990']);
+  for (const c of chips) {
+    const isInduced = ['i', "n't", 'a', '1990'].includes(c.text);
+    assert.equal(c.induced, isInduced, c.text);
+    assert.equal(c.oov, false, c.text);
+    assert.equal(c.mark, isInduced ? '*' : null, c.text);
+    if (isInduced) assert.match(c.title, /^vector induced from the Brown corpus contexts/);
+  }
+  // a screen reader hears it in the chip's name; the note under the chips says it in words
+  for (const word of ['i', "n't", 'a', '1990']) assert.equal(await page.getByRole('button', { name: new RegExp(`^${word}${induced.source}`) }).count(), 1, word);
+  assert.equal(await page.getByRole('button', { name: 'cat', exact: true }).count(), 1);
+  assert.match(await lab.locator('.note.induced').textContent(), /^\* Induced, not GloVe’s own: i, n't, a, and 1990\./);
+  assert.deepEqual(await lab.evaluate((el) => el.state.tokens.map((t) => t.known)), Array(8).fill(true));
+  // with an unknown word the note says that instead; the chips keep both marks apart
+  await page.getByLabel('Tokens', { exact: true }).fill('a zorblax');
+  await until(() => readMeters(page), (m) => m.length === 2, { what: 'two meters' });
+  assert.match(await lab.locator('.note.oov').textContent(), /Not in vocabulary: zorblax/);
+  assert.equal(await page.getByRole('button', { name: /^zorblax.*, not in vocabulary$/ }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: new RegExp(`^a${induced.source}`) }).count(), 1);
+});
+
 test('chips can be removed, added and edited from the keyboard', async () => {
   await openLab(page, browser.url);
   const chips = page.locator('attention-lab token-chips');
@@ -220,24 +254,28 @@ test('keyboard: every control is reachable with Tab, in reading order', async ()
   assert.match(await lab.locator('attention-heatmap [aria-live]').textContent(), /sat \(query 3\) to the \(key 1\): weight 0\.\d{3}/);
 });
 
-test('the element API: state, change (and statechange), set()', async () => {
+test('the element API: state, change, set(); the old aliases are gone', async () => {
   const lab = await openLab(page, browser.url);
-  const { change, statechange } = await lab.evaluate(
+  const { change, aliases } = await lab.evaluate(
     (el) =>
       new Promise((resolve) => {
         const read = (s) => ({
           tokens: s.tokens.length, n: s.n, d: s.d, qLength: s.q.length, kLength: s.k.length, scaled: s.scaled,
           selected: s.selected, weights: s.result.weights.length, probe: s.probe?.text, dk: el.settings.dk,
         });
-        let change = null;
-        el.addEventListener('change', (event) => (change = { ...read(event.target.state), same: event.target === el }), { once: true });
-        el.addEventListener('statechange', ({ detail }) => resolve({ change, statechange: { ...read(detail), same: detail === el.state } }), { once: true });
+        let statechange = false;
+        el.addEventListener('statechange', () => (statechange = true));
+        el.addEventListener('change', (event) => {
+          // every listener of this change has run once the task ends
+          const change = { ...read(event.target.state), same: event.target === el && event.target.state === el.state };
+          setTimeout(() => resolve({ change, aliases: { statechange, dk: 'dk' in el.state, rowSums: 'rowSums' in el.state } }));
+        }, { once: true });
         el.set({ projection: 'random', dk: 16 });
       }),
   );
   const expected = { tokens: 10, n: 10, d: 16, qLength: 160, kLength: 160, scaled: true, selected: 1, weights: 100, probe: 'animal', dk: 16, same: true };
   assert.deepEqual(change, expected);
-  assert.deepEqual(statechange, expected);
+  assert.deepEqual(aliases, { statechange: false, dk: false, rowSums: false });
   const { rejected } = await lab.evaluate((el) => el.set({ dk: 5000 }));
   assert.match(rejected.dk, /from 1 to 1024/);
 });
@@ -374,7 +412,7 @@ test('interaction stays at interactive speed with 64 tokens', async () => {
   await page.getByLabel('Tokens', { exact: true }).fill(SENTENCE_64);
   await page.getByRole('radio', { name: 'Random' }).check();
   await until(() => readMeters(page), (m) => m.length === 64, { what: '64 meters' });
-  // 1. the work of one update: input event → store → core → views (statechange), then style
+  // 1. the work of one update: input event → store → core → views (change), then style
   // and layout; 2. real key presses, measured by the browser (Event Timing: input → next paint)
   const timings = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
@@ -382,7 +420,7 @@ test('interaction stays at interactive speed with 64 tokens', async () => {
     const out = [];
     for (const step of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 9, 8, 7, 6, 5, 10]) {
       const start = performance.now();
-      const drawn = new Promise((resolve) => lab.addEventListener('statechange', () => resolve(performance.now()), { once: true }));
+      const drawn = new Promise((resolve) => lab.addEventListener('change', () => resolve(performance.now()), { once: true }));
       slider.value = String(step);
       slider.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
       const rendered = await drawn;
@@ -423,7 +461,7 @@ test('64 keys: every meter is current at once, the rows on screen too; the rest 
   const lab = page.locator('attention-lab');
   await lab.evaluate(async (el, sentence) => {
     el.set({ sentence, projection: 'random', dk: 64 });
-    await new Promise((resolve) => el.addEventListener('statechange', resolve, { once: true }));
+    await new Promise((resolve) => el.addEventListener('change', resolve, { once: true }));
   }, SENTENCE_64);
   await page.waitForTimeout(300);
   // each row: its meter, what it shows, where it is, and the weight from the engine
@@ -444,7 +482,7 @@ test('64 keys: every meter is current at once, the rows on screen too; the rest 
   // one input, read in the task that drew it
   const at = await lab.evaluate(async (el, rowsSource) => {
     const read = new Function(`return (${rowsSource})`)();
-    const done = new Promise((resolve) => el.addEventListener('statechange', () => resolve(read(el)), { once: true }));
+    const done = new Promise((resolve) => el.addEventListener('change', () => resolve(read(el)), { once: true }));
     el.set({ dk: 256 });
     return done;
   }, rows.toString());
@@ -461,7 +499,7 @@ test('64 keys: every meter is current at once, the rows on screen too; the rest 
   // another input, then a scroll at once: the rows scrolled to are drawn in that frame
   const scrolled = await lab.evaluate(async (el, rowsSource) => {
     const read = new Function(`return (${rowsSource})`)();
-    const done = new Promise((resolve) => el.addEventListener('statechange', resolve, { once: true }));
+    const done = new Promise((resolve) => el.addEventListener('change', resolve, { once: true }));
     el.set({ dk: 1024 });
     await done;
     scrollBy(0, 600);

@@ -10,7 +10,7 @@ import { launch } from './browser.mjs';
 // A sum of 10 float32 weights, each rounded by at most 2⁻²⁴ relative, shown to 7 digits.
 const WEIGHT_SUM_TOLERANCE = 1e-6;
 
-const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
+const INSTRUMENTS = ['step-by-step', 'attention-output', 'multi-head-view', 'variance-lab', 'saturation-plot', 'gradient-view', 'overflow-demo'];
 
 let lab; // the shared server + Chromium of browser.mjs (fresh profile, strict CSP)
 let browser; // its browser context

@@ -12,13 +12,21 @@ let browser;
 let page;
 useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened));
 
-const text = (tag) => page.evaluate((t) => document.querySelector(t).shadowRoot?.textContent ?? '', tag);
+// An instrument's text once it has drawn the lab's latest state (it draws only near the viewport).
+async function text(tag) {
+  await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
+  return page.evaluate((t) => document.querySelector(t).shadowRoot?.textContent ?? '', tag);
+}
 const drawn = () =>
   page.evaluate((tags) => tags.map((tag) => document.querySelector(tag).shadowRoot?.querySelectorAll('svg, table').length ?? 0), INSTRUMENTS);
 
 // Scrolls every instrument into view in turn and waits until each has drawn the lab's latest state.
 async function showAll() {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
+  // then every one draws the latest state, also those that scrolled out again (pending counts
+  // only the instruments near the viewport, unless the lesson is eager)
+  await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
 }
 
@@ -29,7 +37,7 @@ test('instruments are drawn lazily: none while the lab is used at the top of the
   await page.waitForTimeout(300);
   assert.deepEqual(await drawn(), [0, 0, 0, 0, 0, 0]);
   // and the page links the lesson, the guide names the steps
-  assert.equal(await page.getByRole('heading', { name: 'Why divide by √dk?' }).count(), 1);
+  assert.equal(await page.getByRole('heading', { name: 'From q·k to the output — and why divide by √dk?' }).count(), 1);
   assert.match(await page.locator('.guide').textContent(), /1024[\s\S]*Scale by √dk[\s\S]*max weight → 1\.00, entropy → 0 for several of them/);
 });
 

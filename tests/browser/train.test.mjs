@@ -85,7 +85,7 @@ test('Pause holds, Resume goes on, Reset returns to step 0, Step takes one step'
   await button('Reset').click();
   const reset = await until(session, (s) => s.phase === 'ready' && s.step === 0, { what: 'step 0' });
   assert.deepEqual(reset.counts, { scaled: 0, unscaled: 0 });
-  await until(() => shown('figure[data-run=scaled] h4'), (t) => /attention at step 0$/.test(t), { what: 'the step-0 heatmap' });
+  await until(() => shown('figure[data-run=scaled] h3'), (t) => /attention at step 0$/.test(t), { what: 'the step-0 heatmap' });
   await button('Step').click();
   const one = await until(session, (s) => s.step === 1, { what: 'one step' });
   assert.equal(one.phase, 'paused');

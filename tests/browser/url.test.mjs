@@ -19,7 +19,7 @@ const LINK = {
   temperature: '0.5',
   causal: 'true',
   positional: 'true',
-  selected: '3',
+  row: '4', // the query, counted from 1: selected 3
   theme: 'dark',
   view: 'variance',
   lang: 'nb',
@@ -93,7 +93,8 @@ for (const file of ['index.html', 'embed.html']) {
     const address = await until(() => page.evaluate(() => location.search), (s) => s.includes('river'), { what: 'the address' });
     const params = new URLSearchParams(address);
     assert.equal(params.get('scaled'), null, 'the default is not written');
-    assert.equal(params.get('selected'), '0');
+    assert.equal(params.get('row'), '1', 'the query, counted from 1');
+    assert.equal(params.get('selected'), null);
     assert.equal(params.get('sentence'), 'The river bank was muddy after the rain');
     assert.equal(params.get('view'), 'variance');
     const now = await settingsOf(lab);
@@ -103,24 +104,36 @@ for (const file of ['index.html', 'embed.html']) {
   });
 }
 
+// A link's parameters: the attributes', but the query is row (counted from 1) instead of selected.
+const URL_INVALID = Object.fromEntries(Object.entries(INVALID).map(([name, entry]) => (name === 'selected' ? ['row', ['0', 'a whole number from 1 to 128', 2]] : [name, entry])));
+
+test('a link made before row existed (selected=3, counted from 0) opens the same view', async () => {
+  for (const file of ['index.html', 'embed.html']) {
+    const lab = await open(`${file}?projection=random&dk=8&selected=3`);
+    const settings = await settingsOf(lab);
+    assert.equal(settings.selected, 3, file);
+    assert.equal(await page.locator('#url-notice').isVisible(), false, `${file}: no problem with the old link`);
+  }
+});
+
 test('every invalid parameter is named in a polite message with what was expected; its setting takes the default', async () => {
-  const link = `?${new URLSearchParams(Object.fromEntries(Object.entries(INVALID).map(([name, [value]]) => [name, value])))}&view=everything&lang=norsk!&colour=red&dk=8`;
+  const link = `?${new URLSearchParams(Object.fromEntries(Object.entries(URL_INVALID).map(([name, [value]]) => [name, value])))}&view=everything&lang=norsk!&colour=red&dk=8`;
   for (const file of ['index.html', 'embed.html']) {
     const lab = await open(`${file}${link}`);
-    const defaults = Object.fromEntries(Object.entries(INVALID).filter(([name]) => name !== 'theme').map(([name, [, , fallback]]) => [name, fallback]));
+    const defaults = Object.fromEntries(Object.entries(URL_INVALID).filter(([name]) => name !== 'theme').map(([name, [, , fallback]]) => (name === 'row' ? ['selected', fallback - 1] : [name, fallback])));
     const settings = await settingsOf(lab);
     for (const [name, fallback] of Object.entries(defaults)) assert.deepEqual(settings[name], fallback, `${file}: ${name}`);
     const notice = page.locator('#url-notice');
     await until(() => notice.isVisible(), Boolean, { what: 'the message' });
     assert.equal(await notice.getAttribute('role'), 'status');
     const items = await notice.locator('li').allTextContents();
-    assert.equal(items.length, Object.keys(INVALID).length + 4, items.join('\n'));
-    for (const [name, [value, expected, fallback]] of Object.entries(INVALID)) {
+    assert.equal(items.length, Object.keys(URL_INVALID).length + 4, items.join('\n'));
+    for (const [name, [value, expected, fallback]] of Object.entries(URL_INVALID)) {
       const item = items.find((text) => text.startsWith(`${name}=${value} `));
       assert.ok(item, `${file}: a message for ${name}`);
       assert.ok(item.includes(expected) && item.includes(`The default, ${JSON.stringify(fallback)}, is used instead.`), item);
     }
-    assert.ok(items.some((text) => /^view=everything is not valid: .*one of lab, variance, saturation, gradient, step, overflow, heads/.test(text)));
+    assert.ok(items.some((text) => /^view=everything is not valid: .*one of lab, step, output, heads, variance, saturation, gradient, overflow/.test(text)));
     assert.ok(items.some((text) => /^lang=norsk! is not valid: .*a language tag such as en or nb\. The default, the page’s language, is used instead\./.test(text)));
     assert.ok(items.some((text) => /^colour=red is not a parameter of this page/.test(text)));
     assert.ok(items.some((text) => /^dk is given 2 times: the first, dk=0, is used\./.test(text)));
@@ -161,10 +174,11 @@ test('every invalid attribute warns, naming it, its value and what was expected;
   assert.equal(warnings.length, Object.keys(INVALID).length);
 });
 
-test('every view a link may name is a section of the lesson, in its order', async () => {
+test('every view a link may name is a section of the lesson, in its order, or the trained model', async () => {
   await open('');
   await page.waitForFunction(() => document.querySelectorAll('attention-lesson section[data-part]').length > 0);
   const parts = await page.evaluate(() => [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part));
-  assert.deepEqual(['lab', ...parts], VIEWS);
+  assert.deepEqual(['lab', ...parts, 'model'], VIEWS);
+  assert.equal(await page.locator('#model model-view').count(), 1);
 });
 

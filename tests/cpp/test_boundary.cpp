@@ -176,6 +176,30 @@ TEST_CASE("Outputs lays out arrays and scalars in one block and publishes their 
   (void)none;
 }
 
+TEST_CASE("Outputs keeps a float64 scalar exact, at an 8-byte boundary", "[boundary]") {
+  attn::Block block;
+  attn::Descriptor published;
+  attn::Error err;
+  attn::Outputs out(block, published);
+  const auto s = out.number("s");
+  const auto big = out.number64("bytes");
+  const auto t = out.number("t");
+  REQUIRE(out.allocate(&err));
+  const auto& f = published.fields;
+  REQUIRE(f[1].kind == attn::FieldKind::float64);
+  REQUIRE((f[0].offset == 0 && f[1].offset == 2 && f[2].offset == 4));  // 1 is skipped: 8-byte aligned
+  REQUIRE(published.floats == 5);
+  REQUIRE(reinterpret_cast<std::uintptr_t>(out[big]) % 8 == 0);
+  const double bytes = 134217728.0 + 3.0;  // 2^27 + 3: float32 would round it to 2^27
+  out.set_float64(big, bytes);
+  out.set(s, 1.0f);
+  out.set(t, 2.0f);
+  double read;
+  std::memcpy(&read, block.data() + 2, sizeof read);
+  REQUIRE(read == bytes);
+  REQUIRE((block.data()[0] == 1.0f && block.data()[4] == 2.0f));
+}
+
 TEST_CASE("Outputs refuses totals beyond the budget, including those that wrap 32 or 64 bits", "[boundary][memory]") {
   attn::Block block;
   attn::Descriptor published;

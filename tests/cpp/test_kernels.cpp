@@ -18,6 +18,21 @@ namespace {
 // AVX2 fuses). Both sides may err by that much, hence the factor 2.
 double sum_tolerance(double abs_sum, std::size_t depth) { return 2.0 * (double(depth) + 2) * FLT_EPSILON * abs_sum + 1e-30; }
 
+// fast and slow, rows×cols row-major, agree within the error of a float32 sum of `depth` terms;
+// abs_term(i, j, p) is |term p| of entry (i, j), in float64.
+template <class AbsTerm>
+void require_sums_close(const std::vector<float>& fast, const std::vector<float>& slow, int rows, int cols,
+                        int depth, AbsTerm abs_term) {
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) {
+      double abs_sum = 0;
+      for (int p = 0; p < depth; ++p) abs_sum += abs_term(i, j, p);
+      const std::size_t idx = std::size_t(i) * cols + j;
+      REQUIRE(std::fabs(double(fast[idx]) - slow[idx]) <= sum_tolerance(abs_sum, depth));
+    }
+  }
+}
+
 const int kShapes[][3] = {{1, 1, 1},   {1, 5, 3},   {3, 7, 2},   {4, 8, 4},    {5, 9, 17},  {7, 16, 64},
                           {9, 17, 65}, {13, 33, 5}, {16, 16, 64}, {17, 31, 300}, {6, 40, 513}, {33, 3, 100},
                           {3, 76, 9}};
@@ -72,28 +87,18 @@ TEST_CASE("matmul_qkt and matmul_pv match their _ref twins", "[kernels][matmul]"
     std::vector<float> fast(std::size_t(n) * m, NAN), slow(std::size_t(n) * m, NAN);
     attn::matmul_qkt(q.data(), k.data(), n, m, d, fast.data());
     attn::matmul_qkt_ref(q.data(), k.data(), n, m, d, slow.data());
-    for (int i = 0; i < n; ++i) {
-      for (int j = 0; j < m; ++j) {
-        double abs_sum = 0;
-        for (int c = 0; c < d; ++c) abs_sum += std::fabs(double(q[std::size_t(i) * d + c]) * k[std::size_t(j) * d + c]);
-        const std::size_t idx = std::size_t(i) * m + j;
-        REQUIRE(std::fabs(double(fast[idx]) - slow[idx]) <= sum_tolerance(abs_sum, d));
-      }
-    }
+    require_sums_close(fast, slow, n, m, d, [&](int i, int j, int c) {
+      return std::fabs(double(q[std::size_t(i) * d + c]) * k[std::size_t(j) * d + c]);
+    });
     // weights: any non-negative rows will do for a product check; use |N(0,1)|
     auto w = ref64::random_normal(std::size_t(n) * m, seed++);
     for (auto& x : w) x = std::fabs(x);
     std::vector<float> out_fast(std::size_t(n) * dv, NAN), out_slow(std::size_t(n) * dv, NAN);
     attn::matmul_pv(w.data(), v.data(), n, m, dv, out_fast.data());
     attn::matmul_pv_ref(w.data(), v.data(), n, m, dv, out_slow.data());
-    for (int i = 0; i < n; ++i) {
-      for (int c = 0; c < dv; ++c) {
-        double abs_sum = 0;
-        for (int j = 0; j < m; ++j) abs_sum += std::fabs(double(w[std::size_t(i) * m + j]) * v[std::size_t(j) * dv + c]);
-        const std::size_t idx = std::size_t(i) * dv + c;
-        REQUIRE(std::fabs(double(out_fast[idx]) - out_slow[idx]) <= sum_tolerance(abs_sum, m));
-      }
-    }
+    require_sums_close(out_fast, out_slow, n, dv, m, [&](int i, int c, int j) {
+      return std::fabs(double(w[std::size_t(i) * m + j]) * v[std::size_t(j) * dv + c]);
+    });
   }
 }
 

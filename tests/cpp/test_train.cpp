@@ -298,6 +298,13 @@ tr::Config small_config() {
   return c;
 }
 
+// e created from c and stepped through all of c.steps
+void create_and_train(tr::Experiment& e, const tr::Config& c) {
+  attn::Error err;
+  REQUIRE(e.create(c, &err));
+  e.step(c.steps);
+}
+
 std::vector<float> curve(const tr::Experiment& e, tr::Run run, tr::Metric m) {
   const float* x = e.metric(run, m);
   return std::vector<float>(x, x + e.run_steps_done(run));
@@ -389,9 +396,7 @@ TEST_CASE("train: reached_at is the first step at the accuracy goal; shown_on_ta
   c.steps = 60;
   c.learning_rate = 0.05f;
   tr::Experiment e;
-  attn::Error err;
-  REQUIRE(e.create(c, &err));
-  e.step(c.steps);
+  create_and_train(e, c);
   const tr::Batch& shown = e.heldout();
   const int P = c.model.task.pairs, Qn = c.model.task.queries;
   for (int r = 0; r < tr::kRuns; ++r) {
@@ -432,13 +437,11 @@ TEST_CASE("train: optimizer names", "[train]") {
 }
 
 TEST_CASE("train: a run that blows up stops with finite curves", "[train]") {
+  tr::Experiment e;
   tr::Config c = small_config();
   c.learning_rate = 1e30f;
   c.momentum = 0;
-  tr::Experiment e;
-  attn::Error err;
-  REQUIRE(e.create(c, &err));
-  e.step(c.steps);
+  create_and_train(e, c);
   for (int r = 0; r < tr::kRuns; ++r) {
     const tr::Run run = tr::Run(r);
     CAPTURE(r);
@@ -531,9 +534,7 @@ TEST_CASE("train: the first losses of a training run match a float64 training ru
     c.learning_rate = 0.05f;  // momentum 0.9 for SGD
     c.steps = kCurveSteps;
     tr::Experiment e;
-    attn::Error err;
-    REQUIRE(e.create(c, &err));
-    e.step(c.steps);
+    create_and_train(e, c);
     const auto shape = ref_shape(c.model);
     attn::Rng seeds(c.seed);
     attn::Rng init(seeds.next_u64()), data(seeds.next_u64()), held(seeds.next_u64());

@@ -1,4 +1,5 @@
-// Fuzz target for the core's public entry points. It decodes one call from the input (entry point,
+// Fuzz target for every public entry point of the core (the lesson's and the trainer's among them;
+// the trainer's through train::Experiment, which the binding's train_* adapters hold). It decodes one call from the input (entry point,
 // shapes, values with NaN, ±Inf, subnormals and ±1e30 among them, mask, scale, temperature; see
 // input.hpp), decides from the input alone, in float64, what the call must do, makes the call and
 // checks:
@@ -36,6 +37,7 @@
 #include "embedding.hpp"
 #include "input.hpp"
 #include "lesson.hpp"
+#include "train.hpp"
 
 namespace fuzz {
 namespace {
@@ -113,7 +115,9 @@ struct Counts {
 Counts g_counts[static_cast<int>(Target::count)];
 const char* const kTargetNames[] = {"attention",   "softmax",       "softmax_naive",     "softmax_jacobian",
                                     "softmax_backward", "step_by_step", "gradient_norm", "random_projection",
-                                    "project",     "positional_encoding", "text_vector", "lengths"};
+                                    "project",     "positional_encoding", "text_vector", "lengths",
+                                    "dot_histograms", "variance_curves", "head_projections", "saturation_sweep",
+                                    "multi_head", "trainer"};
 static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == static_cast<int>(Target::count), "one name per target");
 Target g_target;
 
@@ -683,13 +687,28 @@ std::vector<float> decode_scores(Reader& in, std::int64_t count, std::uint8_t mo
   return z;
 }
 
+// softmax's and softmax_naive's input: a row of scores, a temperature and the value mode, read and
+// described in the same order for both
+struct SoftmaxInput {
+  Row row;
+  float temperature;
+  std::uint8_t mode;
+  std::int64_t m;
+  std::vector<float> z;
+};
+SoftmaxInput decode_softmax_input(Reader& in, const char* name) {
+  SoftmaxInput s;
+  s.row = decode_row(in, 17, 300);
+  s.temperature = kTemperatures[in.byte() % 16];
+  s.mode = in.byte();
+  describe_call("%s m=%d temperature=%g value mode %d", name, s.row.m, s.temperature, s.mode);
+  s.m = row_len(s.row);
+  s.z = s.row.valid ? decode_scores(in, s.m, s.mode) : std::vector<float>(1, 0.0f);
+  return s;
+}
+
 void fuzz_softmax(Reader& in) {
-  const Row row = decode_row(in, 17, 300);
-  const float temperature = kTemperatures[in.byte() % 16];
-  const std::uint8_t mode = in.byte();
-  describe_call("softmax m=%d temperature=%g value mode %d", row.m, temperature, mode);
-  const std::int64_t m = row_len(row);
-  const std::vector<float> z = row.valid ? decode_scores(in, m, mode) : std::vector<float>(1, 0.0f);
+  const auto [row, temperature, mode, m, z] = decode_softmax_input(in, "softmax");
   Verdict v;
   if (!row.valid) v.invalid(Status::invalid_shape);
   if (!valid_temperature(temperature)) v.invalid(Status::invalid_argument);
@@ -703,12 +722,7 @@ void fuzz_softmax(Reader& in) {
 }
 
 void fuzz_softmax_naive(Reader& in) {
-  const Row row = decode_row(in, 17, 300);
-  const float temperature = kTemperatures[in.byte() % 16];
-  const std::uint8_t mode = in.byte();
-  describe_call("softmax_naive m=%d temperature=%g value mode %d", row.m, temperature, mode);
-  const std::int64_t m = row_len(row);
-  const std::vector<float> z = row.valid ? decode_scores(in, m, mode) : std::vector<float>(1, 0.0f);
+  const auto [row, temperature, mode, m, z] = decode_softmax_input(in, "softmax_naive");
   Verdict v;
   if (!row.valid) v.invalid(Status::invalid_shape);
   if (!(temperature > 0.0f) || !std::isfinite(temperature)) v.invalid(Status::invalid_argument);
@@ -1201,6 +1215,327 @@ void fuzz_lengths(Reader& in) {
   outcome(entry, ok, err, v);
 }
 
+
+// ---- the lesson's sweeps, multi-head and the trainer -------------------------------------------
+// No float64 reference here: these compose the entry points above (attention_forward, softmax,
+// projections), which are checked against one. What is checked is the contract of each: the right
+// verdict for every dimension, value and limit; on success every number finite, counts that add
+// up, probabilities that are probabilities, regimes that follow their definition; head_weights
+// with project_head equal to head_projections bit for bit, as lesson.hpp promises.
+
+// A list of widths: how many (`count`, a dimension that may be 0) and each width. When the count is
+// invalid the list holds one width: the core must refuse the count before it reads any.
+std::vector<int> decode_widths(Reader& in, bool* valid, int* count_out) {
+  const int count = in.dim0(4, 80);
+  *count_out = count;
+  *valid = in_range(count, 1, attn::kMaxSweepWidths);
+  std::vector<int> dims(*valid ? count : 1, 1);
+  if (!*valid) return dims;
+  for (int& d : dims) {
+    d = in.dim(17, 300);
+    if (!in_range(d, 1, attn::kMaxLessonWidth)) *valid = false;
+  }
+  return dims;
+}
+
+// Tokens x (t×dIn) and whether their shape is valid; x is one float when it is not. Read last by
+// every entry point that takes them (t, dIn, a value mode, then the values).
+struct Tokens {
+  int t, d_in;
+  bool shape_ok;
+  std::vector<float> x;
+};
+Tokens decode_tokens(Reader& in) {
+  Tokens k;
+  k.t = in.dim(9, 64);
+  k.d_in = in.dim(17, 120);
+  const std::uint8_t mode = in.byte();
+  k.shape_ok = in_range(k.t, 1, attn::kMaxLessonTokens) && in_range(k.d_in, 1, attn::kMaxLessonWidth);
+  k.x = k.shape_ok ? in.values(std::int64_t(k.t) * k.d_in, mode) : std::vector<float>(1, 0.0f);
+  return k;
+}
+
+void expect_all_finite(const std::vector<float>& x, const char* what) {
+  expect_finite(x.data(), static_cast<std::int64_t>(x.size()), what);
+}
+
+bool skipped() {
+  ++g_counts[static_cast<int>(g_target)].skipped;
+  return true;
+}
+
+void fuzz_histograms(Reader& in) {
+  const std::uint32_t seed = in.byte();
+  const int d = in.dim(17, 300), samples = in.dim0(60, 5000), bins = in.dim(20, 200);
+  const std::uint8_t range_byte = in.byte();
+  describe_call("dot_histograms seed=%u d=%d samples=%d bins=%d range byte %d", seed, d, samples, bins, range_byte);
+  Verdict v;
+  const bool d_ok = in_range(d, 1, attn::kMaxLessonWidth);
+  if (!d_ok || !in_range(samples, 2, attn::kMaxLessonSamples) || !in_range(bins, 1, attn::kMaxBins))
+    v.invalid(Status::invalid_shape);
+  if (double(d_ok ? d : 1) * std::max(samples, 0) > kMaxWork && skipped()) return;
+  attn::DotHistogram h[2];
+  const float los[8] = {-4.0f, 0.0f, 1.0f, NAN, -INFINITY, -1e30f, 2.0f, -0.5f};
+  const float his[8] = {4.0f, 1.0f, 1.0f, 1.0f, 0.0f, 1e30f, -2.0f, INFINITY};
+  for (int r = 0; r < 2; ++r) {
+    const int pick = (range_byte >> (3 * r)) & 7;
+    if ((range_byte >> 6) & (1 << r)) {  // the lesson's default range
+      attn::default_dot_range(d_ok ? d : 1, r == 1, &h[r].lo, &h[r].hi);
+    } else {
+      h[r].lo = los[pick], h[r].hi = his[pick];
+    }
+    if (!(std::isfinite(h[r].lo) && std::isfinite(h[r].hi) && h[r].lo < h[r].hi)) v.invalid(Status::invalid_argument);
+  }
+  const std::size_t n_bins = in_range(bins, 1, attn::kMaxBins) ? bins : 1;
+  std::vector<float> counts[2] = {std::vector<float>(n_bins, NAN), std::vector<float>(n_bins, NAN)};
+  h[0].counts = counts[0].data(), h[1].counts = counts[1].data();
+  attn::Error err;
+  if (!outcome("dot_histograms", attn::dot_histograms(seed, d, samples, bins, h[0], h[1], &err), err, v)) return;
+  for (int r = 0; r < 2; ++r) {
+    double total = double(h[r].below) + h[r].above;
+    for (std::size_t b = 0; b < n_bins; ++b) {
+      EXPECT(counts[r][b] >= 0.0f && counts[r][b] == std::floor(counts[r][b]), "dot_histograms counts[%zu] = %g", b,
+             counts[r][b]);
+      total += counts[r][b];
+    }
+    EXPECT(total == samples, "dot_histograms histogram %d counts %g of %d samples", r, total, samples);
+    EXPECT(std::isfinite(h[r].mean) && std::isfinite(h[r].variance) && h[r].variance >= 0.0,
+           "dot_histograms histogram %d: mean %g, variance %g", r, h[r].mean, h[r].variance);
+  }
+}
+
+void fuzz_variance_curves(Reader& in) {
+  const bool tokens = in.byte() & 1;
+  const std::uint32_t seed = in.byte();
+  bool widths_ok;
+  int count;
+  const std::vector<int> dims = decode_widths(in, &widths_ok, &count);
+  const int samples = in.dim0(60, 3000), draws = in.dim0(3, 70);
+  double width_sum = 0;  // in double: every work estimate below, so that no product overflows
+  for (int d : dims) width_sum += std::max(d, 1);
+  Verdict v;
+  if (!widths_ok) v.invalid(Status::invalid_shape);
+  attn::Error err;
+  std::vector<float> var_u(dims.size(), NAN), var_s(dims.size(), NAN);
+  if (!tokens) {
+    describe_call("dot_variance_curve seed=%u %d widths samples=%d", seed, count, samples);
+    if (!in_range(samples, 2, attn::kMaxLessonSamples)) v.invalid(Status::invalid_shape);
+    if (width_sum * std::max(samples, 0) > kMaxWork && skipped()) return;
+    if (!outcome("dot_variance_curve",
+                 attn::dot_variance_curve(seed, dims.data(), count, samples, var_u.data(), var_s.data(), &err), err, v))
+      return;
+  } else {
+    const Tokens k = decode_tokens(in);
+    describe_call("token_dot_variance_curve t=%d d_in=%d seed=%u %d widths draws=%d", k.t, k.d_in, seed, count, draws);
+    if (!k.shape_ok || !in_range(draws, 1, attn::kMaxDraws)) v.invalid(Status::invalid_shape);
+    else if (std::int64_t(k.t) * k.t * draws < 2) v.invalid(Status::invalid_shape);  // one dot product: no variance
+    if (k.shape_ok && !all_finite(k.x)) v.invalid(Status::non_finite_input);
+    const double t = k.shape_ok ? k.t : 1, d_in = k.shape_ok ? k.d_in : 1;
+    if (t * (d_in + t) * width_sum * std::max(draws, 1) > kMaxWork && skipped()) return;
+    v.borderline(Status::overflow);  // a projection of large (finite) tokens may leave float32
+    if (!outcome("token_dot_variance_curve",
+                 attn::token_dot_variance_curve(k.x.data(), k.t, k.d_in, seed, dims.data(), count, draws, var_u.data(),
+                                                var_s.data(), &err),
+                 err, v))
+      return;
+  }
+  for (std::size_t c = 0; c < dims.size(); ++c)
+    EXPECT(std::isfinite(var_u[c]) && var_u[c] >= 0.0f && std::isfinite(var_s[c]) && var_s[c] >= 0.0f,
+           "variance curve width %d: %g, %g", dims[c], var_u[c], var_s[c]);
+}
+
+void fuzz_head_projections(Reader& in) {
+  const std::uint32_t seed = in.byte();
+  const std::uint8_t head_byte = in.byte();
+  const int head = head_byte < kFirstSpecialDim ? head_byte % 70 : kSpecialDims[head_byte - kFirstSpecialDim];
+  const int d = in.dim(17, 300);
+  const Tokens k = decode_tokens(in);
+  describe_call("head_projections t=%d d_in=%d seed=%u head=%d d=%d", k.t, k.d_in, seed, head, d);
+  Verdict v;
+  const bool d_ok = in_range(d, 1, attn::kMaxLessonWidth);
+  if (!k.shape_ok || !in_range(head, 0, attn::kMaxDraws) || !d_ok) v.invalid(Status::invalid_shape);
+  if (k.shape_ok && !all_finite(k.x)) v.invalid(Status::non_finite_input);
+  const std::int64_t td = k.shape_ok && d_ok ? std::int64_t(k.t) * d : 1;
+  const std::int64_t w = k.shape_ok && d_ok ? std::int64_t(k.d_in) * d : 1;
+  if ((3 * w + 3 * td > kMaxFloats || double(k.shape_ok ? k.t : 1) * w > kMaxWork) && skipped()) return;
+  v.borderline(Status::overflow);
+  std::vector<float> q(td, NAN), kk(td, NAN), vv(td, NAN);
+  attn::Error err;
+  if (!outcome("head_projections",
+               attn::head_projections(k.x.data(), k.t, k.d_in, seed, head, d, q.data(), kk.data(), vv.data(), &err), err,
+               v))
+    return;
+  expect_all_finite(q, "head_projections q");
+  expect_all_finite(kk, "head_projections k");
+  expect_all_finite(vv, "head_projections v");
+  // the two halves give the same Q and K, bit for bit
+  std::vector<float> wq(w, NAN), wk(w, NAN), q2(td, NAN), k2(td, NAN);
+  EXPECT(attn::head_weights(seed, head, k.d_in, d, wq.data(), wk.data(), nullptr, &err), "head_weights failed: %s",
+         err.message);
+  EXPECT(attn::project_head(k.x.data(), k.t, k.d_in, wq.data(), wk.data(), {}, d, q2.data(), k2.data(), nullptr, &err),
+         "project_head failed: %s", err.message);
+  EXPECT(std::memcmp(q.data(), q2.data(), q.size() * sizeof(float)) == 0 &&
+             std::memcmp(kk.data(), k2.data(), kk.size() * sizeof(float)) == 0,
+         "head_weights + project_head differ from head_projections");
+}
+
+void fuzz_saturation_sweep(Reader& in) {
+  const std::uint32_t seed = in.byte();
+  const bool scaled = in.byte() & 1;
+  bool widths_ok;
+  int count;
+  const std::vector<int> dims = decode_widths(in, &widths_ok, &count);
+  const Tokens k = decode_tokens(in);
+  describe_call("saturation_sweep t=%d d_in=%d seed=%u scaled=%d %d widths", k.t, k.d_in, seed, scaled, count);
+  Verdict v;
+  if (!k.shape_ok || !widths_ok) v.invalid(Status::invalid_shape);
+  if (k.shape_ok && !all_finite(k.x)) v.invalid(Status::non_finite_input);
+  double width_sum = 0;  // in double, as the estimate below
+  for (int d : dims) width_sum += std::max(d, 1);
+  const std::int64_t t = k.shape_ok ? k.t : 1;
+  if (double(t) * ((k.shape_ok ? k.d_in : 1) + t) * width_sum > kMaxWork && skipped()) return;
+  v.borderline(Status::overflow);
+  const std::size_t widths = dims.size(), nt = widths * t;
+  std::vector<float> max_w(nt, NAN), ent(nt, NAN), regime(nt, NAN), grad(nt, NAN);
+  std::vector<float> mean_max(widths, NAN), mean_ent(widths, NAN), mean_grad(widths, NAN), fp(widths, NAN),
+      ff(widths, NAN), peaked(widths, NAN), flat(widths, NAN);
+  attn::Error err;
+  if (!outcome("saturation_sweep",
+               attn::saturation_sweep(k.x.data(), k.t, k.d_in, seed, dims.data(), count, scaled,
+                                      {max_w.data(), ent.data(), regime.data(), grad.data()},
+                                      {mean_max.data(), mean_ent.data(), mean_grad.data(), fp.data(), ff.data(),
+                                       peaked.data(), flat.data()},
+                                      &err),
+               err, v))
+    return;
+  const double h_max = std::log(double(t));
+  for (std::size_t i = 0; i < nt; ++i) {
+    EXPECT(max_w[i] >= 1.0 / t - softmax_rounding(t) && max_w[i] <= 1.0f, "saturation_sweep maxWeight[%zu] = %g", i,
+           max_w[i]);
+    EXPECT(ent[i] >= 0.0f && ent[i] <= h_max + entropy_tolerance(t, h_max), "saturation_sweep entropy[%zu] = %g", i,
+           ent[i]);
+    EXPECT(regime[i] == static_cast<float>(attn::classify_row(max_w[i], ent[i], static_cast<int>(t))),
+           "saturation_sweep regime[%zu] = %g for max weight %g, entropy %g", i, regime[i], max_w[i], ent[i]);
+    EXPECT(std::isfinite(grad[i]) && grad[i] >= 0.0f, "saturation_sweep gradNorm[%zu] = %g", i, grad[i]);
+  }
+  for (std::size_t c = 0; c < widths; ++c) {
+    EXPECT(peaked[c] + flat[c] <= t && fp[c] == peaked[c] / t && ff[c] == flat[c] / t,
+           "saturation_sweep width %d: %g peaked, %g flat of %lld rows, fractions %g, %g", dims[c], peaked[c], flat[c],
+           static_cast<long long>(t), fp[c], ff[c]);
+    EXPECT(std::isfinite(mean_max[c]) && std::isfinite(mean_ent[c]) && std::isfinite(mean_grad[c]),
+           "saturation_sweep width %d means %g %g %g", dims[c], mean_max[c], mean_ent[c], mean_grad[c]);
+  }
+}
+
+void fuzz_multi_head(Reader& in) {
+  const std::uint32_t seed = in.byte();
+  const int heads = in.dim0(8, 12), d = in.dim(17, 200);
+  const bool scaled = in.byte() & 1;
+  const Tokens k = decode_tokens(in);
+  describe_call("multi_head t=%d d_in=%d seed=%u heads=%d d=%d scaled=%d", k.t, k.d_in, seed, heads, d, scaled);
+  Verdict v;
+  const bool shape_ok = k.shape_ok && in_range(heads, 1, attn::kMaxHeads) && in_range(d, 1, attn::kMaxLessonWidth);
+  if (!shape_ok) v.invalid(Status::invalid_shape);
+  if (k.shape_ok && !all_finite(k.x)) v.invalid(Status::non_finite_input);
+  const std::int64_t t = shape_ok ? k.t : 1, h = shape_ok ? heads : 1, dd = shape_ok ? d : 1;
+  if (double(h) * t * ((shape_ok ? k.d_in : 1) * dd * 3 + t * dd * 2) > kMaxWork && skipped()) return;
+  v.borderline(Status::overflow);
+  std::vector<float> weights(h * t * t, NAN), entropy(h * t, NAN), max_weight(h * t, NAN), concat(t * h * dd, NAN);
+  attn::Error err;
+  if (!outcome("multi_head",
+               attn::multi_head(k.x.data(), k.t, k.d_in, seed, heads, d, scaled,
+                                {weights.data(), entropy.data(), max_weight.data(), concat.data()}, &err),
+               err, v))
+    return;
+  expect_all_finite(concat, "multi_head concat");
+  for (std::int64_t r = 0; r < h * t; ++r) {
+    const float* w = weights.data() + r * t;
+    double sum = 0.0;
+    float largest = 0.0f;
+    for (std::int64_t j = 0; j < t; ++j) {
+      EXPECT(w[j] >= 0.0f && w[j] <= 1.0f, "multi_head weight [%lld][%lld] = %g", static_cast<long long>(r),
+             static_cast<long long>(j), w[j]);
+      sum += w[j], largest = std::max(largest, w[j]);
+    }
+    EXPECT(std::fabs(sum - 1.0) <= row_sum_tolerance(t), "multi_head row %lld sums to %.9g", static_cast<long long>(r),
+           sum);
+    EXPECT(max_weight[r] == largest, "multi_head maxWeight[%lld] = %g, the row's largest %g", static_cast<long long>(r),
+           max_weight[r], largest);
+    const double ent = entropy_of(w, t);
+    expect_close(entropy[r], ent, entropy_tolerance(t, ent), "multi_head entropy", r);
+  }
+}
+
+void fuzz_trainer(Reader& in) {
+  namespace tr = attn::train;
+  tr::Config c;
+  c.seed = in.byte();
+  c.model.task.letters = in.dim(12, 30);
+  c.model.task.pairs = in.dim(6, 30);
+  c.model.task.queries = in.dim(4, 30);
+  c.model.d_model = in.dim(16, 300);
+  c.model.d_k = in.dim(16, 600);
+  c.model.d_v = in.dim(16, 300);
+  c.batch = in.dim(8, 300);
+  c.heldout = in.dim(8, 300);
+  c.steps = in.dim(4, 40);
+  const std::uint8_t options = in.byte();
+  c.optimizer = options & 1 ? tr::Optimizer::sgd : tr::Optimizer::adam;
+  const float rates[8] = {0.002f, 0.05f, 1.0f, 100.0f, 1e30f, 0.0f, -1.0f, NAN};
+  c.learning_rate = rates[(options >> 1) & 7];
+  c.clip_norm = (options >> 4) & 1 ? 1.0f : 0.0f;
+  c.init_scale = (options >> 5) & 1 ? 8.0f : 1.0f;
+  const int count = in.dim0(4, 40);
+  const tr::TaskShape& t = c.model.task;
+  describe_call("trainer letters=%d pairs=%d queries=%d dModel=%d dk=%d dv=%d batch=%d heldout=%d steps=%d options 0x%x, %d steps",
+                t.letters, t.pairs, t.queries, c.model.d_model, c.model.d_k, c.model.d_v, c.batch, c.heldout, c.steps,
+                options, count);
+  Verdict v;
+  const bool shape_ok = in_range(t.letters, 2, tr::kMaxLetters) && in_range(t.pairs, 1, t.letters) &&
+                        in_range(t.queries, 1, t.pairs) && in_range(c.model.d_model, 1, tr::kMaxWidth) &&
+                        in_range(c.model.d_k, 1, tr::kMaxDk) && in_range(c.model.d_v, 1, tr::kMaxWidth) &&
+                        in_range(c.batch, 1, tr::kMaxBatch) && in_range(c.heldout, 1, tr::kMaxHeldout) &&
+                        in_range(c.steps, 1, tr::kMaxSteps);
+  if (!shape_ok)
+    v.invalid(Status::invalid_shape);
+  else if (!(c.learning_rate > 0.0f && std::isfinite(c.learning_rate)))
+    v.invalid(Status::invalid_argument);
+  // the work of the steps: examples × tokens × dModel × (dk + dv), skipped above a budget
+  // (in double: the dimensions may be INT_MAX here)
+  const double examples = double(std::max(c.batch, 1)) * std::max(count, 1) + std::max(c.heldout, 1);
+  const double tokens = double(std::max(t.pairs, 1)) + std::max(t.queries, 1);
+  const double width = double(std::max(c.model.d_model, 1)) * (double(std::max(c.model.d_k, 1)) + std::max(c.model.d_v, 1));
+  if (shape_ok && examples * tokens * width > 64 * kMaxWork && skipped()) return;
+  v.borderline(Status::too_large);  // the memory limit of one experiment
+  auto e = std::make_unique<tr::Experiment>();
+  attn::Error err;
+  if (!outcome("trainer", e->create(c, &err), err, v)) {
+    EXPECT(!e->ready() && e->step(count) == 0, "a trainer that failed create() took a step");
+    return;
+  }
+  const int taken = e->step(count);
+  EXPECT(taken == std::max(0, std::min(count, c.steps)) && e->steps_done() == taken, "trainer took %d of %d steps (steps %d)", taken,
+         count, c.steps);
+  for (const tr::Run run : {tr::Run::scaled, tr::Run::unscaled}) {
+    const int done = e->run_steps_done(run), diverged = e->diverged_at(run);
+    EXPECT(diverged == 0 ? done == taken : done == diverged - 1 && diverged <= taken,
+           "trainer run %d: %d steps done, diverged at %d, %d taken", static_cast<int>(run), done, diverged, taken);
+    for (int m = 0; m < tr::kMetrics; ++m) expect_finite(e->metric(run, static_cast<tr::Metric>(m)), done, "trainer metric");
+    const float* shown = e->shown_weights(run);
+    for (int q = 0; q < t.queries; ++q) {
+      double sum = 0.0;
+      for (int p = 0; p < t.pairs; ++p) {
+        const float w = shown[q * t.pairs + p];
+        EXPECT(w >= 0.0f && w <= 1.0f, "trainer shown weight %g", w);
+        sum += w;
+      }
+      EXPECT(std::fabs(sum - 1.0) <= row_sum_tolerance(t.pairs), "trainer shown row %d sums to %.9g", q, sum);
+    }
+  }
+  e->reset();
+  EXPECT(e->steps_done() == 0, "trainer reset left %d steps", e->steps_done());
+}
+
 }  // namespace
 }  // namespace fuzz
 
@@ -1226,6 +1561,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case Target::positional_encoding: fuzz::fuzz_positional_encoding(in); break;
     case Target::text_vector: fuzz::fuzz_text_vector(in); break;
     case Target::lengths: fuzz::fuzz_lengths(in); break;
+    case Target::histograms: fuzz::fuzz_histograms(in); break;
+    case Target::variance_curves: fuzz::fuzz_variance_curves(in); break;
+    case Target::head_projections: fuzz::fuzz_head_projections(in); break;
+    case Target::saturation_sweep: fuzz::fuzz_saturation_sweep(in); break;
+    case Target::multi_head: fuzz::fuzz_multi_head(in); break;
+    case Target::trainer: fuzz::fuzz_trainer(in); break;
     case Target::count: break;
   }
   return 0;

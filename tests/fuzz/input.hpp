@@ -34,6 +34,12 @@ enum class Target : std::uint8_t {
   positional_encoding,  // add_positional_encoding
   text_vector,
   lengths,  // the validate_* functions with each array's length given: lengths that wrap 32 bits
+  histograms,        // dot_histograms
+  variance_curves,   // dot_variance_curve or token_dot_variance_curve
+  head_projections,  // head_projections, and head_weights + project_head against it
+  saturation_sweep,
+  multi_head,
+  trainer,  // train::Experiment: create, step, reset
   count
 };
 

@@ -245,6 +245,77 @@ Seeds seeds() {
   add("lengths-attention-no-mask",
       lengths(0, small(1), small(1), small(1), small(1)).raw(0).value(1).raw(0).value(1).raw(0).value(1).raw(4));
   add("lengths-step-by-step-one-less", lengths(4, small(3), small(3), small(4), small(1)).raw(3));
+  // ---- the lesson's sweeps, multi-head and the trainer (fields: fuzz_core.cpp) ----
+  const auto tokens = [](Encoder& e, std::uint8_t t, std::uint8_t d_in, std::uint8_t mode) -> Encoder& {
+    return e.raw(t).raw(d_in).raw(mode);
+  };
+  // dot_histograms: seed, d, samples (may be 0), bins, range byte (bits 6–7: the default ranges)
+  add("histograms-default", Encoder().target(Target::histograms).raw(1).raw(small(16)).raw(small0(50)).raw(small(10)).raw(0xc0));
+  add("histograms-given", Encoder().target(Target::histograms).raw(2).raw(small(4)).raw(small0(40)).raw(small(8)).raw(0));
+  add("histograms-bad-range", Encoder().target(Target::histograms).raw(2).raw(small(4)).raw(small0(40)).raw(small(8)).raw(3));
+  add("histograms-one-sample", Encoder().target(Target::histograms).raw(2).raw(small(4)).raw(small0(1)).raw(small(8)).raw(0xc0));
+  add("histograms-d-past-width", Encoder().target(Target::histograms).raw(2).raw(special(past_lesson_width)).raw(small0(40)).raw(small(8)).raw(0xc0));
+  // variance curves: tokens?, seed, count of widths, the widths, samples, draws, then the tokens
+  add("dot-variance-curve", Encoder().target(Target::variance_curves).raw(0).raw(1).raw(small0(3)).raw(small(1)).raw(small(8)).raw(small(16)).raw(small0(40)));
+  add("dot-variance-curve-no-widths", Encoder().target(Target::variance_curves).raw(0).raw(1).raw(small0(0)).raw(small0(40)));
+  {
+    Encoder e;
+    e.target(Target::variance_curves).raw(1).raw(3).raw(small0(2)).raw(small(4)).raw(small(12)).raw(0).raw(small0(2));
+    add("token-variance-curve", tokens(e, small(5), small(10), kPlain));
+  }
+  {
+    Encoder e;
+    e.target(Target::variance_curves).raw(1).raw(3).raw(small0(1)).raw(small(4)).raw(0).raw(small0(1));
+    add("token-variance-curve-one-dot", tokens(e, small(1), small(10), kPlain));
+  }
+  {
+    Encoder e;
+    e.target(Target::head_projections).raw(7).raw(2).raw(small(6));
+    add("head-projections", tokens(e, small(4), small(9), kPlain));
+  }
+  {
+    Encoder e;
+    e.target(Target::head_projections).raw(7).raw(0).raw(small(3));
+    add("head-projections-nan", tokens(e, small(2), small(2), kSpecials).special_value(Special::nan));
+  }
+  {
+    Encoder e;
+    e.target(Target::head_projections).raw(7).raw(special(minus_one)).raw(small(3));
+    add("head-projections-head-negative", tokens(e, small(2), small(2), kPlain));
+  }
+  for (const bool scaled : {true, false}) {
+    Encoder e;
+    e.target(Target::saturation_sweep).raw(5).raw(scaled ? 1 : 0).raw(small0(3)).raw(small(2)).raw(small(16)).raw(large(8));
+    add(scaled ? "saturation-sweep-scaled" : "saturation-sweep-unscaled", tokens(e, small(6), small(12), 2));
+  }
+  {
+    Encoder e;
+    e.target(Target::saturation_sweep).raw(5).raw(1).raw(small0(1)).raw(small(4));
+    add("saturation-sweep-one-token", tokens(e, small(1), small(3), kPlain));
+  }
+  {
+    Encoder e;
+    e.target(Target::multi_head).raw(3).raw(small0(4)).raw(small(8)).raw(1);
+    add("multi-head", tokens(e, small(5), small(10), kPlain));
+  }
+  {
+    Encoder e;
+    e.target(Target::multi_head).raw(3).raw(small0(9)).raw(small(8)).raw(1);
+    add("multi-head-too-many-heads", tokens(e, small(5), small(10), kPlain));
+  }
+  // the trainer: seed, letters, pairs, queries, dModel, dk, dv, batch, heldout, steps, options, steps to take
+  const auto trainer = [](std::uint8_t options, std::uint8_t letters = small(8), std::uint8_t dk = small(8)) {
+    Encoder e;
+    e.target(Target::trainer).raw(1).raw(letters).raw(small(4)).raw(small(2)).raw(small(8)).raw(dk).raw(small(8));
+    return e.raw(small(8)).raw(small(8)).raw(small(4)).raw(options).raw(small0(3));
+  };
+  add("trainer-adam", trainer(0));
+  add("trainer-sgd-clipped", trainer(1 | 2 << 1 | 1 << 4));
+  add("trainer-rate-huge", trainer(4 << 1 | 1 << 5));
+  add("trainer-rate-zero", trainer(5 << 1));
+  add("trainer-one-letter", trainer(0, small(1)));
+  add("trainer-dk-past-max", trainer(0, small(8), special(past_lesson_width)));
+
   return s;
 }
 

@@ -142,7 +142,7 @@ test('JSON: the settings, and the selected row’s numbers as the engine’s flo
   const result = engine.attention(inputs);
   assert.deepEqual(data.settings, {
     sentence: 'The cat sat on the mat because it was tired', probe: 'animal', projection: 'random', dk: 16, seed: 9,
-    scaled: true, temperature: 1, causal: true, positional: true, selected: 2,
+    scaled: true, temperature: 1, causal: true, positional: true, row: 3, // --row 3: counted from 1, as given
   });
   assert.deepEqual([data.n, data.m, data.d, data.dv], [10, 10, 16, 100]);
   assert.equal(Math.fround(data.scale), Math.fround(1 / 4));
@@ -190,10 +190,68 @@ test('--output writes the file, in the format of its extension; --help names eve
   assert.equal((await run('--version')).out, `${pkg.version}\n`);
 });
 
+// What --help says, in each language: every option with its value, what it does, its range and
+// default (the settings table's: 64, 1 to 1024, …), the formats and where PNG comes from, the
+// language variables and the examples. The layout may change; these facts may not.
+const HELP_FACTS = {
+  C: [
+    /^Usage: attention-lab render \[options\] > figure\.svg\n/,
+    /Draws the attention figure of <attention-lab> for a sentence/, /Nothing is fetched: the word vectors and the core ship with the package\./,
+    /--sentence TEXT\s+the tokens' text \(default "The cat sat on the mat because it was tired"\)/,
+    /--probe WORD\s+the cross-attention probe word, "" for none \(default "animal"\)/,
+    /--projection NAME\s+identity \(q = k = x, GloVe 100-d\), random \(seeded projections to d_k\)\s+or pasted \(your own vectors: --q, --k\) \(default identity\)/,
+    /--dk N\s+d_k of the random projection: a whole number from 1 to 1024 \(default 64\)/,
+    /--seed N\s+seed of the random projections: a whole number from 0 to 4294967295 \(default 1\)/,
+    /--no-scale\s+do not divide q·k by √d_k \(--scale: divide, the default\)/,
+    /--temperature T\s+softmax\(scores \/ T\): a number from 0\.01 to 100 \(default 1\)/,
+    /--causal\s+query i sees keys j ≤ i only \(--no-causal: the default\)/,
+    /--positional\s+add the sinusoidal positional encoding \(--no-positional: the default\)/,
+    /--q FILE, --k FILE\s+pasted Q \(n×d\) and K \(m×d\), CSV rows or JSON/, /--v FILE\s+"Bring your own vectors"\); they imply --projection pasted/,
+    /--view NAME\s+heatmap, bars \(one query's weights\), probe \(the probe's\), or both \(default\)/,
+    /--row TOKEN\|N\s+the query the bars show: .*\s+or a position from 1 \(default: 2, as on the page\)/,
+    /--format NAME\s+svg, csv or json \(default: from --output's extension, else svg\)/,
+    /--theme NAME\s+light or dark \(default light\)/,
+    /--width PX\s+room for the figure, 200 to 10000 \(default 640\)/,
+    /--no-caption\s+leave out the caption/, /-o, --output FILE\s+write there instead of to standard output/,
+    /-h, --help\s+this text/, /--version\s+the package's version/,
+    /LC_ALL, LC_MESSAGES or LANG \(nb_NO\.UTF-8: bokmål\)/,
+    /PNG: not drawn here .*\n\s+rsvg-convert figure\.svg -o figure\.png/,
+    /Examples:\n  attention-lab render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat\.svg\n/,
+  ],
+  'nb_NO.UTF-8': [
+    /^Bruk: attention-lab render \[valg\] > figur\.svg\n/,
+    /Tegner oppmerksomhetsfiguren til <attention-lab> for en setning/,
+    /--sentence TEKST\s+teksten til tokenene \(standard «The cat sat on the mat because it was tired»\)/,
+    /--probe ORD\s+sondeordet for kryssoppmerksomhet, "" for ingen \(standard «animal»\)/,
+    /--projection NAVN\s+identity .*\s+frøet\) eller pasted \(dine egne vektorer: --q, --k\) \(standard identity\)/,
+    /--dk N\s+d_k for den tilfeldige projeksjonen: et heltall fra 1 til 1024 \(standard 64\)/,
+    /--seed N\s+frøet til de tilfeldige projeksjonene: et heltall fra 0 til 4294967295 \(standard 1\)/,
+    /--no-scale\s+ikke del q·k på √d_k/, /--temperature T\s+softmax\(skårer \/ T\): et tall fra 0,01 til 100 \(standard 1\)/,
+    /--causal\s+spørring i ser bare nøkler j ≤ i/, /--positional\s+legg til den sinusformede posisjonskodingen/,
+    /--q FIL, --k FIL\s+innlimte Q/, /--v FIL\s+«Bruk dine egne vektorer»\); de gir --projection pasted/,
+    /--view NAVN\s+heatmap \(varmekartet\)/, /posisjon fra 1 \(standard: 2, som på siden\)/,
+    /--format NAVN\s+svg, csv eller json/, /--theme NAVN\s+light eller dark \(standard light\)/,
+    /--width PX\s+plass til figuren, 200 til 10000 \(standard 640\)/, /--no-caption\s+utelat bildeteksten/,
+    /-o, --output FIL\s+skriv dit/, /-h, --help\s+denne teksten/, /--version\s+versjonen til pakken/,
+    /LC_ALL, LC_MESSAGES eller LANG \(nb_NO\.UTF-8: bokmål\)/, /rsvg-convert figur\.svg -o figur\.png/,
+    /Eksempler:\n  attention-lab render --sentence/, /> vekter\.csv\n$/,
+  ],
+};
+
+test('--help says every option, its value, range and default, the formats, the language and examples, in English and bokmål', async () => {
+  for (const [LANG, facts] of Object.entries(HELP_FACTS)) {
+    let out = '';
+    const status = await main(['--help'], { stdout: { write: (text) => (out += text) }, stderr: { write: () => {} }, env: { LANG } });
+    assert.equal(status, EXIT_OK);
+    for (const fact of facts) assert.match(out, fact, LANG);
+    assert.ok(!/\{[a-zA-Z]+\}/.test(out), `${LANG}: no placeholder left unfilled`);
+  }
+});
+
 test('every wrong command, option or value: exit 2, nothing on stdout, a message naming it and what was expected', async () => {
   const cases = [
     [[], /expected a command: attention-lab render/],
-    [['draw'], /unknown command "draw": expected "render"/],
+    [['draw'], /unknown command "draw": expected "render", "model" or "scorm"/],
     [['render', 'now'], /unknown command "render now"/],
     [['render', '--sentense', 'x'], /unknown option --sentense \(did you mean --sentence\?\)/],
     [['render', '--dk'], /--dk needs a value/],
@@ -217,7 +275,8 @@ test('every wrong command, option or value: exit 2, nothing on stdout, a message
     [['render', '--width', '50'], /--width "50" is not valid: it must be a whole number of px from 200 to 10000/],
     [['render', '--row', 'dog'], /--row "dog" is neither a query's token nor a position from 1 to 10; the queries are: the cat sat/],
     [['render', '--row', '11'], /--row "11"/],
-    [['render', '--sentence', ' '], /sentence " " has no tokens/],
+    [['render', '--sentence', ' '], /--sentence " " is not valid: it must be text with at least one word or punctuation mark/],
+    [['render', '--sentence', '\u200b'], /--sentence "\u200b" is not valid: it must be text with at least one word/],
     [['render', '--probe', '', '--view', 'probe'], /view "probe" needs a probe word/],
   ];
   for (const [args, message] of cases) {

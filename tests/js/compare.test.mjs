@@ -11,7 +11,7 @@ import { DEFAULT_SHAPES, DEFAULT_TOLERANCE, DIAGNOSES, compareAttention } from '
 const engine = await createEngine();
 
 // ---- attention written out, rows of numbers; each mistake is one switch -------------------
-function attention(Q, K, V, { scale = true, transposedK = false, axis = 'keys', softmax = true, subtractMax = true, weightsOnly = false } = {}) {
+function attention(Q, K, V, { scale = true, scaleByDk = false, transposedK = false, axis = 'keys', softmax = true, exp = true, subtractMax = true, weightsOnly = false } = {}) {
   const n = Q.length;
   const m = K.length;
   const d = Q[0].length;
@@ -19,11 +19,12 @@ function attention(Q, K, V, { scale = true, transposedK = false, axis = 'keys', 
     K.map((_, j) => {
       let s = 0;
       for (let c = 0; c < d; c++) s += q[c] * (transposedK ? K[c][j] : K[j][c]);
-      return scale ? s / Math.sqrt(d) : s;
+      return scaleByDk ? s / d : scale ? s / Math.sqrt(d) : s;
     }),
   );
   let weights = scores;
-  if (softmax && axis === 'keys') weights = scores.map((row) => softmaxOf(row, subtractMax));
+  if (softmax && !exp) weights = scores.map((row) => row.map((s) => s / row.reduce((a, b) => a + b, 0)));
+  else if (softmax && axis === 'keys') weights = scores.map((row) => softmaxOf(row, subtractMax));
   if (softmax && axis === 'queries') {
     const columns = K.map((_, j) => softmaxOf(scores.map((row) => row[j]), subtractMax));
     weights = scores.map((_, i) => K.map((__, j) => columns[j][i]));
@@ -75,6 +76,8 @@ test('flat Float32Arrays in and out, an async function, and Float32Array rows ar
 test('each planted mistake fails with its own diagnosis and hint', async () => {
   const planted = [
     ['missing-scale', { scale: false }],
+    ['divided-by-dk', { scaleByDk: true }],
+    ['missing-exp', { exp: false }],
     ['transposed-k', { transposedK: true }],
     ['softmax-axis', { axis: 'queries' }],
     ['missing-softmax', { softmax: false }],

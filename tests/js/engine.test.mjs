@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine, simdSupported } from 'attention-lab';
+import { normals, referenceAttention } from '../support/reference.mjs';
 
 // Weights are probabilities computed in float32 from float32 scores: the rounding of q·k
 // (≲ d·2⁻²⁴·Σ|qk| ≈ 1e-6 for these N(0,1) inputs) moves a weight by about p·δ; 2e-5 leaves
@@ -17,56 +18,6 @@ const dotTolerance = (absSum, d) => (d + 2) * 2 ** -23 * absSum + 1e-30;
 const ENTROPY_TOLERANCE = 2e-4;
 // Output rows are convex combinations of V rows with |v| ≲ 5.
 const OUTPUT_TOLERANCE = 1e-4;
-
-// Seeded N(0,1) numbers for test inputs (mulberry32 + Box–Muller): independent of the core's RNG.
-function normals(count, seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
-  return Float32Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
-}
-
-// The specification, in float64, from the formula: no code shared with the core.
-function referenceAttention({ q, k, v, n, m, d, dv, scale, temperature = 1, causal = false, mask = null }) {
-  const dots = [], scores = [], weights = [], output = [], entropy = [], maxWeight = [], absSums = [];
-  for (let i = 0; i < n; i++) {
-    const rowScores = [];
-    for (let j = 0; j < m; j++) {
-      let dot = 0, absSum = 0;
-      for (let c = 0; c < d; c++) {
-        dot += q[i * d + c] * k[j * d + c];
-        absSum += Math.abs(q[i * d + c] * k[j * d + c]);
-      }
-      dots.push(dot);
-      absSums.push(absSum);
-      let s = scale * dot + (mask ? mask[i * m + j] : 0);
-      if (causal && j > i) s = -Infinity;
-      rowScores.push(s);
-    }
-    scores.push(...rowScores);
-    const top = Math.max(...rowScores);
-    if (top === -Infinity) {
-      weights.push(...rowScores.map(() => 0));
-      entropy.push(0);
-      maxWeight.push(0);
-      output.push(...new Array(dv).fill(0));
-      continue;
-    }
-    const exps = rowScores.map((s) => Math.exp((s - top) / temperature));
-    const sum = exps.reduce((a, b) => a + b, 0);
-    const p = exps.map((e) => e / sum);
-    weights.push(...p);
-    entropy.push(-p.reduce((h, x) => (x > 0 ? h + x * Math.log(x) : h), 0));
-    maxWeight.push(Math.max(...p));
-    for (let c = 0; c < dv; c++) output.push(p.reduce((acc, x, j) => acc + x * v[j * dv + c], 0));
-  }
-  return { dots, scores, weights, output, entropy, maxWeight, absSums };
-}
 
 function assertClose(actual, expected, tolerance, what) {
   assert.equal(actual.length, expected.length, `${what}: length`);

@@ -13,6 +13,7 @@ import { parseVectors } from '../../web/lab/paste.js';
 import { labResults } from '../../web/lab/results.js';
 import { createStore, defaultSettings } from '../../web/lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../web/lab/state.js';
+import { softmax64 } from '../support/reference.mjs';
 
 const engine = await createEngine();
 const vocab = await loadVocab(); // every bucket, from the package's files
@@ -34,18 +35,6 @@ const settingsWith = (patch) => {
   return store.get();
 };
 
-function softmaxRows(scores, n, m) {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const row = scores.slice(i * m, (i + 1) * m);
-    const top = Math.max(...row);
-    const e = row.map((s) => (s === -Infinity ? 0 : Math.exp(s - top)));
-    const total = e.reduce((a, b) => a + b, 0);
-    out.push(...e.map((x) => x / total));
-  }
-  return out;
-}
-
 function dot(a, ai, b, bi, d) {
   let s = 0;
   for (let c = 0; c < d; c++) s += a[ai * d + c] * b[bi * d + c];
@@ -55,7 +44,7 @@ function dot(a, ai, b, bi, d) {
 function referenceWeights(q, k, n, m, d, scale, causal = false) {
   const scores = [];
   for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) scores.push(causal && j > i ? -Infinity : dot(q, i, k, j, d) * scale);
-  return softmaxRows(scores, n, m);
+  return Array.from({ length: n }, (_, i) => softmax64(scores.slice(i * m, (i + 1) * m))).flat();
 }
 
 function assertClose(actual, expected, tolerance, what) {
@@ -75,7 +64,7 @@ test('identity: q = k = v = the GloVe vectors, and the headline numbers (cat 0.3
   const pipeline = new LabPipeline(engine, vocab);
   const s = defaultSettings();
   const state = labState(s, pipeline, engine);
-  assert.deepEqual([state.n, state.m, state.d, state.dk, state.dv], [10, 10, 100, 100, 100]);
+  assert.deepEqual([state.n, state.m, state.d, state.dv], [10, 10, 100, 100]);
   const x = wordVectors(s.tokens);
   assert.deepEqual(Array.from(state.q), Array.from(x, Math.fround));
   assert.equal(state.k, state.q);
@@ -104,7 +93,6 @@ test('the state is frozen, names its rows and keys, and clamps the selected row'
   assert.deepEqual(state.unknown, ['zorblax']);
   assert.equal(state.selected, 2);
   assert.equal(state.settings.selected, 9); // the setting stays; it applies again to a longer sentence
-  assert.deepEqual(state.rowSums, state.result.rowSum);
   // an unknown word: the engine's text-seeded vector, σ = UNKNOWN_WORD_SIGMA
   assert.deepEqual(state.x.subarray(WORD_DIM, 2 * WORD_DIM), engine.textVector('zorblax', WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }));
   // the views' inputs, taken from the state
@@ -210,4 +198,23 @@ test('nothing to compute is an error with a message for the page', () => {
   const pipeline = new LabPipeline(engine, vocab);
   assert.throws(() => labState(settingsWith({ sentence: '   ' }), pipeline, engine), { message: 'Type at least one token.' });
   assert.throws(() => pipeline.inputs({ ...defaultSettings(), projection: 'pasted' }), { message: /Paste Q and K first/ });
+});
+
+test('a word whose file has not arrived stands in as unknown and is looked up again once it has', () => {
+  // a vocabulary that has not yet got "cat"'s file: status 'loading', no vector
+  let arrived = false;
+  const partial = {
+    vector: (word) => (word === 'cat' && !arrived ? undefined : vocab.vector(word)),
+    status: (word) => (word === 'cat' && !arrived ? 'loading' : vocab.status(word)),
+  };
+  const pipeline = new LabPipeline(engine, partial);
+  const settings = settingsWith({ sentence: 'the cat sat' });
+  const before = pipeline.inputs(settings);
+  assert.deepEqual([...before.known], [true, false, true], 'cat stands in as unknown');
+  arrived = true;
+  const after = pipeline.inputs(settings);
+  assert.notEqual(after, before, 'inputs made with a stand-in are not kept');
+  assert.deepEqual([...after.known], [true, true, true]);
+  const cat = vocab.vector('cat');
+  assert.deepEqual([...after.x.subarray(WORD_DIM, 2 * WORD_DIM)], [...cat], 'the real vector, not the stand-in');
 });

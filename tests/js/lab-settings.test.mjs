@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import {
-  ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, SETTINGS, TEMPERATURE_STEPS, applyAttribute, createStore, defaultSettings, readSetting,
+  ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, SETTINGS, TEMPERATURE_STEPS, applyAttribute, createStore, defaultSettings, readSetting, settingsInWords,
 } from '../../web/lab/settings.js';
 import { MAX_TOKENS } from '../../web/lab/tokenize.js';
 
@@ -131,4 +131,22 @@ test('every attribute is documented in the README and in attention-lab.d.ts', ()
     assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `README: a row for the attribute ${name}`);
     assert.match(types, new RegExp(`^\\s*${name}\\??: `, 'm'), `attention-lab.d.ts: LabAttributes.${name}`);
   }
+});
+
+test('settingsInWords: a phrase per entry in its order; switches by side, defaults left out on request, numbers in the language', () => {
+  const t = (key, params = {}) => (key.startsWith('controls.') ? key.slice(9).toUpperCase() : `${key}(${params.value}${params.d ? `,${params.d}` : ''})`);
+  const strings = { t, fmt: (x) => `≈${x}` };
+  const words = {
+    projection: 'w.projection',
+    scaled: { on: 'w.scaled', off: 'w.unscaled' },
+    temperature: { key: 'w.temperature', atDefault: false },
+    causal: { on: 'w.causal' },
+    seed: (seed) => (seed > 1 ? ['w.seed', { d: 'x' }] : null),
+  };
+  const s = defaultSettings();
+  assert.deepEqual(settingsInWords(s, strings, words), ['w.projection(IDENTITY)', 'w.scaled(true)']);
+  const other = { ...s, scaled: false, temperature: 2.5, causal: true, seed: 7 };
+  assert.deepEqual(settingsInWords(other, strings, words),
+    ['w.projection(IDENTITY)', 'w.unscaled(false)', 'w.temperature(≈2.5)', 'w.causal(true)', 'w.seed(7,x)']);
+  assert.deepEqual(settingsInWords(other, strings, words, { only: ['seed', 'scaled'] }), ['w.unscaled(false)', 'w.seed(7,x)']);
 });

@@ -13,6 +13,7 @@ import { parseVectors } from '../../web/lab/paste.js';
 import { createStore } from '../../web/lab/settings.js';
 import { labState } from '../../web/lab/state.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, MAX_HEADS, SWEEP_DIMS, updateLessonSettings } from '../../web/lesson/model.js';
+import { rowReference } from '../support/reference.mjs';
 
 const engine = await createEngine();
 const vocab = await loadVocab(); // every bucket, from the package's files
@@ -24,22 +25,6 @@ function state(patch = {}) {
   const { rejected } = store.set({ probe: '', ...patch });
   assert.deepEqual(rejected, {}, 'the test settings are valid');
   return labState(store.get(), pipeline, engine);
-}
-
-// Float64 reference of one attention row: z_j = scale·q·k_j (−∞ for j ≥ visible), p = softmax(z / T).
-function rowReference(s, i, { scale, visible = s.m }) {
-  const { q, k, m, d, temperature } = s;
-  const z = Array.from({ length: m }, (_, j) => {
-    if (j >= visible) return -Infinity;
-    let dot = 0;
-    for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
-    return scale * dot;
-  });
-  const max = Math.max(...z);
-  const e = z.map((v) => Math.exp((v - max) / temperature));
-  const sum = e.reduce((a, b) => a + b, 0);
-  const p = e.map((v) => v / sum);
-  return { z, p, maxWeight: Math.max(...p), entropy: -p.reduce((a, v) => a + (v > 0 ? v * Math.log(v) : 0), 0) };
 }
 
 // float32 dot products of d ≤ 1024 terms and a float32 softmax: a weight within 1e-5 of float64
@@ -88,7 +73,7 @@ test('the gradient view’s two scalings: the lab’s own result, and the other 
   const [unscaled, scaled] = r.panels;
   assert.equal(scaled.maxWeight, s.result.maxWeight[5]);
   assert.equal(r.labScaled, true);
-  const ref = rowReference(s, 5, { scale: 1, visible: 6 });
+  const ref = rowReference(s, 5, { scale: 1, visible: 6, temperature: s.temperature });
   assert.ok(Math.abs(unscaled.maxWeight - ref.maxWeight) < WEIGHT_TOLERANCE, `${unscaled.maxWeight} vs ${ref.maxWeight}`);
   assert.ok(Math.abs(unscaled.entropy - ref.entropy) < 1e-4, `${unscaled.entropy} vs ${ref.entropy}`);
   // the Jacobian diag(p) − p pᵀ of the unscaled row, in float64 from the reference weights
@@ -109,7 +94,7 @@ test('step by step is the lab’s row: its mask, temperature and scaling; the ke
   const r = model.step(s, LESSON_DEFAULTS);
   assert.equal(r.key, 3, 'by default the key at the query’s own position');
   assert.equal(r.visible, 4, 'the causal mask of the lab’s result: keys 0…3');
-  const ref = rowReference(s, 3, { scale: 1, visible: 4 });
+  const ref = rowReference(s, 3, { scale: 1, visible: 4, temperature: s.temperature });
   r.trace.weights.forEach((w, j) => {
     assert.ok(Math.abs(w - ref.p[j]) < WEIGHT_TOLERANCE, `weight ${j}: ${w} vs ${ref.p[j]}`);
     assert.ok(Math.abs(w - s.result.weights[3 * s.m + j]) < WEIGHT_TOLERANCE);

@@ -1,4 +1,4 @@
-// The lesson's six views (web/views/) in Node, with no DOM: each renders the model's results as
+// The lesson's seven views (web/views/) in Node, with no DOM: each renders the model's results as
 // markup (toMarkup), which must hold the numbers of the results it was given — the same numbers
 // the lab's state holds — and be well-formed standalone SVG/HTML. Every formula must typeset in
 // KaTeX whatever the learner typed: the words are never part of the TeX.
@@ -7,38 +7,29 @@ import { test } from 'node:test';
 
 import katex from 'katex';
 
-import { createEngine } from '../../web/core/engine.js';
-import { loadVocab } from '../../web/core/vocab.js';
-import { LabPipeline } from '../../web/lab/inputs.js';
 import { createStore } from '../../web/lab/settings.js';
 import { labState } from '../../web/lab/state.js';
-import { LESSON_DEFAULTS, LessonModel } from '../../web/lesson/model.js';
+import { LESSON_DEFAULTS } from '../../web/lesson/model.js';
 import { fixed, fmt } from '../../web/views/format.js';
 import { gradientView } from '../../web/views/gradient.js';
 import { toMarkup } from '../../web/views/h.js';
 import { headsView } from '../../web/views/heads.js';
+import { outputView } from '../../web/views/output.js';
 import { overflowView } from '../../web/views/overflow.js';
 import { saturationView } from '../../web/views/saturation.js';
 import { stepView } from '../../web/views/step.js';
 import { THEMES } from '../../web/views/theme.js';
 import { varianceView } from '../../web/views/variance.js';
+import { labFixture } from '../support/lab.mjs';
 
-const engine = await createEngine();
-const vocab = await loadVocab(); // every bucket, from the package's files
-const pipeline = new LabPipeline(engine, vocab);
-const model = new LessonModel(engine);
-
-function state(patch = {}) {
-  const store = createStore();
-  assert.deepEqual(store.set({ probe: '', ...patch }).rejected, {});
-  return labState(store.get(), pipeline, engine);
-}
+const { engine, pipeline, model, state } = await labFixture();
 
 const VIEWS = {
   variance: varianceView,
   saturation: saturationView,
   gradient: gradientView,
   step: stepView,
+  output: outputView,
   overflow: overflowView,
   heads: headsView,
 };
@@ -106,7 +97,7 @@ test('standalone markup: HTML with inline SVG plots that carry their own font an
       assert.ok(!/\sstyle=/.test(markup), `${part}: a style attribute`);
       assert.ok(!/="[^"]*(NaN|undefined|Infinity)/.test(markup), `${part}: NaN, undefined or Infinity in an attribute (a position or colour)`);
       assert.ok(!/undefined|\[object/.test(markup), `${part}: undefined in the text`);
-      if (part !== 'step' && part !== 'overflow') assert.ok(markup.includes(`fill="${theme.text}"`), `${part}: the theme's text colour`);
+      if (!['step', 'overflow', 'output'].includes(part)) assert.ok(markup.includes(`fill="${theme.text}"`), `${part}: the theme's text colour`);
     }
     assert.ok(out.saturation.includes(theme.unscaled) && out.saturation.includes(theme.scaled));
   }

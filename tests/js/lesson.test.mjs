@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
+import { rowReference } from '../support/reference.mjs';
 
 // scripts/test.sh runs this file once per build: the SIMD build, then ATTN_TEST_BUILD=scalar
 const SCALAR = process.env.ATTN_TEST_BUILD === 'scalar';
@@ -153,22 +154,8 @@ test('claim 4: step by step, every row of weights is positive and sums to 1', ()
   }
 });
 
-// Float64 references of the current-setting numbers: one attention row (scale·q·k, keys j ≥
-// visible hidden, softmax of z/T), and LayerNorm(x)·W.
-function rowReference(q, k, m, d, { scale, temperature = 1, visible = m }) {
-  const z = Array.from({ length: m }, (_, j) => {
-    if (j >= visible) return -Infinity;
-    let dot = 0;
-    for (let c = 0; c < d; c++) dot += q[c] * k[j * d + c];
-    return scale * dot;
-  });
-  const max = Math.max(...z);
-  const e = z.map((v) => Math.exp((v - max) / temperature));
-  const sum = e.reduce((a, b) => a + b, 0);
-  const p = e.map((v) => v / sum);
-  return { p, maxWeight: Math.max(...p), entropy: -p.reduce((a, v) => a + (v > 0 ? v * Math.log(v) : 0), 0) };
-}
-
+// The float64 reference of one attention row (scale·q·k, keys j ≥ visible hidden, softmax of
+// z/T) is rowReference (tests/support/reference.mjs).
 // float32 sums of d ≤ 64 terms of size ~1: relative error ~1e-6; a weight is within 1e-5.
 const ROW_TOLERANCE = 1e-5;
 
@@ -179,7 +166,7 @@ test('step by step with a temperature and a causal row is the lab’s attention 
   for (const [scaled, temperature, causal] of [[true, 1, false], [false, 0.5, true], [true, 4, true]]) {
     const visible = causal ? row + 1 : m;
     const s = engine.stepByStep({ q: q.slice(row * d, (row + 1) * d), k, m, d, key: 1, scaled, temperature, visible });
-    const ref = rowReference(q.slice(row * d, (row + 1) * d), k, m, d, { scale: scaled ? 1 / Math.sqrt(d) : 1, temperature, visible });
+    const ref = rowReference({ q, k, m, d }, row, { scale: scaled ? 1 / Math.sqrt(d) : 1, temperature, visible });
     const lab = engine.attention({ q, k, n: m, m, d, scale: scaled ? 'sqrt' : 'none', temperature, causal });
     for (let j = 0; j < m; j++) {
       assert.ok(Math.abs(s.weights[j] - ref.p[j]) < ROW_TOLERANCE, `weight ${j}: ${s.weights[j]} vs ${ref.p[j]}`);

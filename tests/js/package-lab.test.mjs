@@ -10,6 +10,7 @@ import { createEngine } from '../../web/core/engine.js';
 import {
   FIGURE_VIEWS, MAX_TOKENS, WORD_DIM, defaultSettings, labInputs, labSettings, labState, loadVocab, renderFigure, tokenize,
 } from '../../web/api/lab.js';
+import { softmax64 } from '../support/reference.mjs';
 
 const engine = await createEngine();
 const vocab = await loadVocab();
@@ -19,13 +20,6 @@ const context = { engine, vocab };
 // vectors (dots up to ~50) is off by at most ~100·2⁻²⁴·50 ≈ 3e-4, a weight by at most half of
 // that times the scale: 1.5e-5 scaled by 1/√100. Allowed 4e-5.
 const WEIGHT_TOLERANCE_SCALED = 4e-5;
-
-function softmax64(scores) {
-  const top = Math.max(...scores);
-  const e = scores.map((s) => Math.exp(s - top));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / total);
-}
 
 const codeOf = (fn) => {
   try {

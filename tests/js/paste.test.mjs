@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MAX_COLS, MAX_ROWS, PasteError, parseMatrix, parseVectors } from '../../web/lab/paste.js';
+import { MAX_COLS, MAX_PASTE_CHARS, MAX_PASTE_LINES, MAX_ROWS, PasteError, parseMatrix, parseVectors } from '../../web/lab/paste.js';
+import { loadStrings, messageOf } from '../../web/i18n/i18n.js';
 import en from '../../web/i18n/en.js';
 
 const rowsOf = ({ data, cols }) => Array.from({ length: data.length / cols }, (_, r) => Array.from(data.slice(r * cols, (r + 1) * cols)));
@@ -114,4 +115,38 @@ test('parseVectors: Q and K of different widths, V with the wrong number of rows
   throwsPaste(() => parseVectors({ q: '1 2', k: '1 2 3' }), { message: /Q rows have 2 numbers but K rows have 3/, matrix: 'K' });
   throwsPaste(() => parseVectors({ q: '1 2', k: '1 2\n3 4', v: '1' }), { message: /V has 1 rows but K has 2/, matrix: 'V' });
   throwsPaste(() => parseVectors({ q: '', k: '1' }), { message: /^Q is empty/ });
+});
+
+// The messages of what follows, in bokmål too (the page speaks the reader's language).
+const nb = await loadStrings('nb');
+function bothLanguages(fn, english, norwegian) {
+  throwsPaste(fn, { message: english });
+  try {
+    fn();
+  } catch (error) {
+    assert.match(messageOf(error, nb), norwegian);
+  }
+}
+
+test('a decimal comma beside other separators is ambiguous: said, in both languages, never guessed', () => {
+  bothLanguages(() => parseMatrix('1,5; 2,5', 'Q'), /^Q row 1: “1,5” looks like a number with a decimal comma/, /^Q rad 1: «1,5» ser ut som et tall med desimalkomma/);
+  bothLanguages(() => parseMatrix('0.1 0.2\n1,5 2,5', 'K'), /^K row 2: “1,5” looks like/, /^K rad 2: «1,5» ser ut som/);
+  throwsPaste(() => parseMatrix('cat\t0,5\t1', 'Q'), { message: /“0,5” looks like a number with a decimal comma/, row: 1 });
+  // commas alone, or commas followed by a space, are separators: no ambiguity
+  assert.deepEqual(rowsOf(parseMatrix('1,5\n2,5', 'Q')), [[1, 5], [2, 5]]);
+  assert.deepEqual(rowsOf(parseMatrix('1, 5; 2', 'Q')), [[1, 5, 2]]);
+  assert.deepEqual(rowsOf(parseMatrix('[1,5, 2]', 'Q')), [[1, 5, 2]]);
+});
+
+test('a line of separators only is named, not a crash (after a label row too)', () => {
+  bothLanguages(() => parseMatrix('cat, 1, 2\n, , ,', 'Q'), /^Q row 2 has only separators, no numbers/, /^Q rad 2 har bare skilletegn, ingen tall/);
+  throwsPaste(() => parseMatrix('1 2\n;;', 'K'), { message: /^K row 2 has only separators/, row: 2 });
+});
+
+test('deeply nested JSON and pastes past the bound are refused before they are parsed', () => {
+  bothLanguages(() => parseMatrix(`${'['.repeat(100000)}1${']'.repeat(100000)}`, 'Q'), /^Q is nested deeper than rows of numbers/, /^Q er nøstet dypere enn rader med tall/);
+  throwsPaste(() => parseMatrix('[[[1]]]', 'Q'), { message: /nested deeper/ });
+  assert.deepEqual(rowsOf(parseMatrix('[["[[x"], [1]]'.replace('"[[x"', '"1"'), 'Q')), [[1], [1]]);
+  bothLanguages(() => parseMatrix('1\n'.repeat(MAX_PASTE_LINES + 1), 'Q'), /^Q has \d+ lines; at most 512 are read/, /^Q har \d+ linjer; høyst 512 leses/);
+  bothLanguages(() => parseMatrix('1,'.repeat(MAX_PASTE_CHARS), 'Q'), /^Q has [\d,]+ characters; at most 1,048,576 are read/, /^Q har [\d\s ]+ tegn; høyst 1\s048\s576 leses/);
 });

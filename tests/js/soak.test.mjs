@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine, simdSupported } from 'attention-lab';
+import { uniforms } from '../support/reference.mjs';
 
 const CALLS = 10_000;
 const SEED = 20261203;
@@ -24,16 +25,9 @@ const SEED = 20261203;
 const HEAP_GROWTH_LIMIT = 2 ** 20;
 const INVALID_FRACTION = 0.5;
 
-// ---- seeded choices (mulberry32: independent of the core's generator) ----
+// ---- seeded choices (uniforms: mulberry32, independent of the core's generator) ----
 function generator(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = uniforms(seed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
   const pick = (list) => list[Math.floor(next() * list.length)];
   const chance = (p) => next() < p;

@@ -116,3 +116,47 @@ test('matchesConfig: a request matches the config that has every value it sets',
   assert.equal(matchesConfig({ dk: 32 }, config), false);
   assert.equal(matchesConfig({ dk: 16 }, null), false);
 });
+
+// A worker that goes silent after `replies` messages to the page (killed, out of memory), or
+// sends one the page cannot read: everything else as inProcessWorker.
+function stoppingWorker({ replies = Infinity, unreadable = false } = {}) {
+  const real = inProcessWorker({ chunkMs: 0 });
+  const page = new EventTarget();
+  let sent = 0;
+  real.addEventListener('message', (event) => {
+    if (++sent > replies) return;
+    if (unreadable && sent === replies) return page.dispatchEvent(new Event('messageerror'));
+    page.dispatchEvent(Object.assign(new Event('message'), { data: event.data }));
+  });
+  return { ...real, addEventListener: (type, listener) => page.addEventListener(type, listener), terminated: false, terminate() { this.terminated = true; } };
+}
+
+test('a worker that stops answering while training is noticed, said, and a restart trains again', async () => {
+  const workers = [];
+  const createWorker = () => {
+    const worker = workers.length === 0 ? stoppingWorker({ replies: 6 }) : inProcessWorker({ chunkMs: 0 });
+    workers.push(worker);
+    return worker;
+  };
+  const session = new TrainingSession({ createWorker, watchdogMs: 300 });
+  await until(session, (s) => s.phase === 'ready' && s.runs, 'ready');
+  session.train({ ...SMALL, steps: 400 });
+  const failed = await until(session, (s) => s.phase === 'failed', 'the silent worker noticed', 5000);
+  assert.equal(failed.error.key, 'training.workerSilent');
+  assert.match(failed.error.message, /the training worker stopped answering \(nothing for 0\.3 s\)/);
+  session.restart();
+  assert.equal(workers[0].terminated, true);
+  assert.equal(session.state.phase, 'loading');
+  await until(session, (s) => s.phase === 'ready' && s.runs && s.config.steps === 400, 'the same experiment, configured again');
+  session.train({ ...SMALL, steps: 5 });
+  const done = await until(session, (s) => s.phase === 'done', 'the restarted run done');
+  assert.equal(done.step, 5);
+  session.dispose();
+});
+
+test('a message the page cannot read ends the session with the project’s message', async () => {
+  const session = new TrainingSession({ worker: stoppingWorker({ replies: 1, unreadable: true }), watchdogMs: 5000 });
+  const failed = await until(session, (s) => s.phase === 'failed', 'the unreadable message noticed', 3000);
+  assert.equal(failed.error.key, 'training.workerUnreadable');
+  session.dispose();
+});

@@ -21,20 +21,21 @@ const CHANGED = {
   positional: true,
   selected: 3,
 };
-const PAGE = { theme: 'dark', view: 'variance', lang: 'nb' };
+const PAGE = { theme: 'dark', view: 'variance', lang: 'nb', share: false };
 
-test('the parameters: every attribute of <attention-lab>, then view and lang', () => {
-  assert.deepEqual(PARAMETERS, [...ATTRIBUTES, 'view', 'lang']);
+test('the parameters: the sentence (or its tokens), every other attribute of <attention-lab> (selected as row, from 1), then view, lang and share', () => {
+  assert.deepEqual(PARAMETERS, ['sentence', 'tokens', ...ATTRIBUTES.slice(1).map((a) => (a === 'selected' ? 'row' : a)), 'view', 'lang', 'share']);
   assert.deepEqual(Object.keys(CHANGED).sort(), ATTRIBUTES.filter((a) => a !== 'theme').sort());
   assert.equal(VIEWS[0], 'lab');
-  for (const part of VIEWS.slice(1)) assert.equal(typeof LessonModel.prototype[part], 'function', `${part}: a part of the lesson's model`);
+  assert.equal(VIEWS.at(-1), 'model', 'the trained model (<model-view>) comes last');
+  for (const part of VIEWS.slice(1, -1)) assert.equal(typeof LessonModel.prototype[part], 'function', `${part}: a part of the lesson's model`);
   assert.equal(readUrl('lang=nb-NO').page.lang, 'nb-NO', 'a language by its tag (the string tables decide what they speak)');
 });
 
 test('no parameter: the defaults; the defaults write no parameter', () => {
-  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', view: 'lab', lang: '' }, problems: [] });
+  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', view: 'lab', lang: '', share: true }, problems: [] });
   assert.equal(writeUrl(defaultSettings()), '');
-  assert.equal(writeUrl(defaultSettings(), { theme: 'auto', view: 'lab', lang: '' }), '');
+  assert.equal(writeUrl(defaultSettings(), { theme: 'auto', view: 'lab', lang: '', share: true }), '');
 });
 
 test('round trip: settings → link → the same settings, one parameter at a time and all at once', () => {
@@ -42,7 +43,7 @@ test('round trip: settings → link → the same settings, one parameter at a ti
     const store = createStore();
     assert.deepEqual(store.set({ [name]: value }).rejected, {}, name);
     const link = writeUrl(store.get());
-    assert.match(link, new RegExp(`^\\?${name}=`), name);
+    assert.match(link, new RegExp(`^\\?${name === 'selected' ? 'row' : name}=`), name); // the query: row, from 1
     const { settings, problems } = readUrl(link);
     assert.deepEqual(problems, [], name);
     const reopened = createStore();
@@ -60,7 +61,13 @@ test('round trip: settings → link → the same settings, one parameter at a ti
   assert.deepEqual(reopened.get(), store.get());
   // in the table's order, readable
   assert.equal(link, '?sentence=Dogs+chase+the+ball%2C+and+cats+watch+them.&probe=puppy&projection=random&dk=256&seed=42' +
-    '&scaled=false&temperature=0.25&causal=true&positional=true&selected=3&theme=dark&view=variance&lang=nb');
+    '&scaled=false&temperature=0.25&causal=true&positional=true&row=4&theme=dark&view=variance&lang=nb&share=0');
+});
+
+test('share=0 hides the share panel; share=1, yes or true keep it', () => {
+  for (const off of ['0', 'false', 'no', 'off']) assert.equal(readUrl(`?share=${off}`).page.share, false, off);
+  for (const on of ['1', 'true', 'yes']) assert.equal(readUrl(`?share=${on}`).page.share, true, on);
+  assert.equal(writeUrl(defaultSettings(), { share: false }), '?share=0');
 });
 
 test('the issue’s link: index.html?sentence=hello%20world&dk=8&projection=random', () => {
@@ -86,10 +93,12 @@ test('every invalid parameter is a problem naming it and what was expected; its 
     temperature: ['hot', /number from 0\.01 to 100/, 1],
     causal: ['2', /true or false/, false],
     positional: ['yes please', /true or false/, false],
-    selected: ['128', /whole number from 0 to 127/, 1],
+    row: ['0', /whole number from 1 to 128/, 2],
     theme: ['blue', /one of auto, light, dark/, 'auto'],
-    view: ['everything', /one of lab, variance, saturation, gradient, step, overflow, heads/, 'lab'],
+    view: ['everything', /one of lab, step, output, heads, variance, saturation, gradient, overflow/, 'lab'],
     lang: ['norsk!', /a language tag such as en or nb/, ''],
+    share: ['maybe', /true or false/, true],
+    tokens: ['x'.repeat(65), /tokens separated by spaces/, 'The cat sat on the mat because it was tired'],
   };
   assert.deepEqual(Object.keys(cases).sort(), PARAMETERS.filter((p) => p !== 'sentence' && p !== 'probe').sort(),
     'every parameter that can be invalid (sentence and probe take any text)');
@@ -123,6 +132,25 @@ test('the same text gives the same verdict as an attribute (one rule): dk, scale
   }
 });
 
+test('positions count from 1 in a link (row=2 is the second token, as the page says "Query 2"); old links (selected, from 0) open the same view', () => {
+  assert.deepEqual(readUrl('?row=2').settings, { selected: 1 });
+  assert.deepEqual(readUrl('?row=1').settings, { selected: 0 });
+  // a link written before row existed: the same query as then
+  for (const old of [0, 1, 5, 127]) {
+    const { settings, problems } = readUrl(`?selected=${old}&dk=8`);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(settings, { selected: old, dk: 8 });
+    // written again, it says row, one more
+    const store = createStore();
+    store.set(settings);
+    assert.equal(writeUrl(store.get()), `?dk=8${old === 1 ? '' : `&row=${old + 1}`}`);
+  }
+  // both: row is used, and selected is not a problem
+  assert.deepEqual(readUrl('?selected=5&row=3'), readUrl('?row=3'));
+  assert.match(readUrl('?row=129').problems[0].error, /whole number from 1 to 128/);
+  assert.ok(!PARAMETERS.includes('selected'), 'selected is read, never written');
+});
+
 test('unknown and repeated parameters are problems too', () => {
   const { settings, problems } = readUrl('?colour=red&dk=8&dk=16&utm_source=lms');
   assert.deepEqual(settings, { dk: 8 });
@@ -138,4 +166,55 @@ test('pasted vectors have no parameter: the link keeps the other settings', () =
   const pasted = { q: new Float32Array([1, 0]), k: new Float32Array([1, 0]), v: null, n: 1, m: 1, d: 2, dv: 0 };
   store.set({ pasted, projection: 'pasted', dk: 32 });
   assert.equal(writeUrl(store.get()), '?dk=32');
+});
+
+// A store whose chips were edited one by one, as <token-chips> does: tokens, and the text they make.
+function editedChips(tokens) {
+  const store = createStore();
+  assert.deepEqual(store.set({ tokens, sentence: tokens.join(' ') }).rejected, {});
+  return store;
+}
+
+test('chips edited to tokens the tokenizer would split ("don\'t", "e.g.", "cat\'s", "a/b") reopen as the same tokens', () => {
+  for (const tokens of [["don't"], ['e.g.', 'cat'], ["cat's", 'mat'], ['a/b'], ['the', "don't", 'e.g.', "cat's", 'a/b', '=1+1']]) {
+    const store = editedChips(tokens);
+    const link = writeUrl(store.get());
+    const { settings, problems } = readUrl(link);
+    assert.deepEqual(problems, [], link);
+    const reopened = createStore();
+    assert.deepEqual(reopened.set(settings).rejected, {}, link);
+    assert.deepEqual(reopened.get().tokens, tokens, link);
+    assert.equal(reopened.get().sentence, store.get().sentence, link);
+  }
+  // tokens the text gives back keep the readable sentence link (and old links read as before)
+  const plain = editedChips(['the', 'cat']);
+  assert.equal(writeUrl(plain.get()), '?sentence=the+cat');
+  assert.deepEqual(readUrl("?sentence=don't").settings, { sentence: "don't" });
+});
+
+test('a text longer than the lab takes: the link holds the first 128 tokens, the ones the lab uses', () => {
+  const store = createStore();
+  const words = Array.from({ length: 2000 }, (_, i) => `w${i}`);
+  store.set({ sentence: words.join(' ') });
+  assert.equal(store.get().truncated, true);
+  const link = writeUrl(store.get());
+  assert.ok(link.length < 128 * 8, `${link.length} characters`);
+  const reopened = createStore();
+  reopened.set(readUrl(link).settings);
+  assert.deepEqual(reopened.get().tokens, words.slice(0, 128));
+  // a link with more tokens than the lab takes: the first 128 (no problem; the lab says it cut them)
+  const long = readUrl(`?tokens=${words.join('+')}`);
+  assert.deepEqual(long.problems, []);
+  const cut = createStore();
+  cut.set(long.settings);
+  assert.deepEqual([cut.get().tokens.length, cut.get().truncated], [128, true]);
+});
+
+test('a tokens parameter with a bad token is a problem naming it; the sentence takes its default', () => {
+  const { settings, problems } = readUrl(`?tokens=${'x'.repeat(65)}`);
+  assert.deepEqual(settings, {});
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0].reason, 'invalid');
+  assert.equal(problems[0].name, 'tokens');
+  assert.match(problems[0].error, /tokens separated by spaces, each of at most 64 characters/);
 });

@@ -14,6 +14,7 @@ import { createEngine } from 'attention-lab';
 import {
   CODE_MAX, GLOVE, PACK, bucketName, bucketOf, createVocab, crc32, encodeBucket, loadVocab, parseBucket, readBytes, recordVector,
 } from 'attention-lab/vocab';
+import { dot64, sentenceWeights64, topOther } from '../support/reference.mjs';
 
 const ASSETS = new URL('../../web/assets/', import.meta.url);
 const GLOVE_DIR = new URL('glove/', ASSETS);
@@ -33,29 +34,10 @@ const MAX_VOCAB_BYTES = 5_000_000; // every committed vocabulary file, this fixt
 const COMPONENT_BOUND = 1 / (2 * CODE_MAX);
 const FLOAT32_SLACK = 2 ** -22;
 
-const dot = (a, b) => {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
-  return s;
-};
+const dot = dot64;
 
 // The test's own float64 reference: softmax(x_i·x_j · scale) over a sentence, max-subtracted.
-function referenceWeights(vectors, scale) {
-  return vectors.map((qi) => {
-    const s = vectors.map((kj) => dot(qi, kj) * scale);
-    const max = Math.max(...s);
-    const e = s.map((v) => Math.exp(v - max));
-    const z = e.reduce((a, b) => a + b);
-    return e.map((v) => v / z);
-  });
-}
-
-// The key a row attends to most among the other words (not the token itself, nor its repeats).
-function topOther(row, words, i) {
-  let best = -1;
-  for (let j = 0; j < words.length; j++) if (words[j] !== words[i] && (best < 0 || row[j] > row[best])) best = j;
-  return best;
-}
+const referenceWeights = sentenceWeights64;
 
 // Seeded sentences drawn from `pool` (an LCG, independent of the core's generator).
 function sentences(pool, count, length, seed) {
@@ -111,7 +93,7 @@ const SENTENCES = [
   ...sentences(words, 200, 3, 3), // short sentences: fewer keys to share the weight
 ];
 
-test('the files: 2048 buckets of the 20,000 most frequent words, every vocabulary file ≤ 5 MB in all', (t) => {
+test('the files: 2048 buckets of the 20,000 most frequent words (and the induced), every vocabulary file ≤ 5 MB in all', (t) => {
   const names = fs.readdirSync(GLOVE_DIR).sort();
   const expected = [...Array.from({ length: GLOVE.buckets }, (_, b) => bucketName(b)), GLOVE.firstView].sort();
   assert.deepEqual(names, expected);
@@ -119,7 +101,7 @@ test('the files: 2048 buckets of the 20,000 most frequent words, every vocabular
   for (let b = 0; b < GLOVE.buckets; b++) {
     const bytes = fs.readFileSync(new URL(bucketName(b), GLOVE_DIR));
     bucketBytes += bytes.length;
-    count += parseBucket(bytes, { bucket: b }).records.length;
+    count += parseBucket(bytes, { bucket: b }).records.filter((r) => !r.induced).length; // GloVe's; the induced: vocab-induced.test.mjs
   }
   assert.equal(count, GLOVE.size);
   assert.equal(GLOVE.size, 20_000);
@@ -236,7 +218,7 @@ test('the first-view pack: the demo words without a bucket, the same numbers as 
   await v.load([...DEMO, PROBE]);
   assert.deepEqual(reads.map((p) => p.slice(p.lastIndexOf('/') + 1)), [GLOVE.firstView]);
   for (const w of [...DEMO, PROBE]) assert.deepEqual(v.vector(w), vocab.vector(w), w);
-  assert.equal(v.status('zebra'), 'loading');
+  assert.equal(v.status('ocean'), 'loading');
   const pack = parseBucket(fs.readFileSync(new URL(GLOVE.firstView, GLOVE_DIR)), { bucket: PACK });
   assert.deepEqual(pack.records.map((r) => r.word).sort(), [...new Set([...DEMO, PROBE])].sort());
   // a pack that cannot be read is skipped: its words come from their buckets
@@ -339,4 +321,33 @@ test('encodeBucket and parseBucket are inverses on every committed bucket; CRC-3
   }
   assert.deepEqual(Array.from(recordVector({ scale: 0.5, q: [-CODE_MAX, 0, 3] })), [-CODE_MAX / 2, 0, 1.5]);
   assert.throws(() => encodeBucket({ bucket: 0, records: [{ word: 'a', scale: 1, q: new Int16Array(GLOVE.dim).fill(CODE_MAX + 1) }] }), /code 2048/);
+});
+
+test('a stalled file: asked again once, then the load rejects naming the file; the next load asks again', { timeout: 10000 }, async () => {
+  const asked = [];
+  let stall = true;
+  const read = (url, { signal } = {}) => {
+    asked.push(String(url));
+    if (!stall) return readBytes(url);
+    // a request that never answers, until it is aborted
+    return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+  };
+  const vocab = createVocab({ read, timeoutMs: 100 });
+  const file = bucketName(bucketOf('ocean'));
+  await assert.rejects(vocab.load(['ocean']), (error) => {
+    assert.equal(error.code, 'ATTN_LOAD_FAILED');
+    assert.match(error.message, new RegExp(`${file.replace('.', '\\.')} did not arrive within 0\\.1 s \\(asked twice\\)`));
+    assert.equal(error.key, 'vocab.timeout');
+    return true;
+  });
+  assert.equal(asked.length, 2, 'asked once, and once again');
+  assert.equal(vocab.status('ocean'), 'loading');
+  stall = false;
+  await vocab.load(['ocean']);
+  assert.equal(vocab.status('ocean'), 'known');
+  // a stalled first-view pack holds no word back for long: it is skipped
+  const packed = createVocab({ read: (url, options) => (String(url).endsWith(GLOVE.firstView) ? read.call(null, url, options) : readBytes(url)), timeoutMs: 100, preload: [GLOVE.firstView] });
+  stall = true;
+  await Promise.race([packed.load(['cat']), new Promise((_, reject) => setTimeout(() => reject(new Error('a stalled pack held the words back')), 2000))]);
+  assert.equal(packed.status('cat'), 'known');
 });

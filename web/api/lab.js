@@ -9,6 +9,7 @@
 //   labState({ sentence: 'the cat sat' }, { engine, vocab });   // what <attention-lab>.state is
 //
 // Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT, or the engine's own code).
+import { coded, literal } from '../core/errors.js';
 import { loadVocab as loadWords } from '../core/vocab.js';
 import { LabPipeline } from '../lab/inputs.js';
 import { parseVectors } from '../lab/paste.js';
@@ -16,8 +17,7 @@ import { SETTINGS, createStore, defaultSettings } from '../lab/settings.js';
 import { labState as stateOf } from '../lab/state.js';
 import { tokenize as tokensOf } from '../lab/tokenize.js';
 import { FIGURE_VIEWS, figureSvg } from '../views/figure.js';
-import { toMarkup } from '../views/h.js';
-import { numbersCsv, numbersJson } from '../views/numbers.js';
+import { FORMATS } from '../views/export.js';
 import { THEMES } from '../views/theme.js';
 
 export { MAX_TOKENS } from '../lab/tokenize.js';
@@ -28,7 +28,7 @@ export { FIGURE_VIEWS } from '../views/figure.js';
 export { THEMES } from '../views/theme.js';
 
 /** Code of an error in the arguments of this API (the engine's name for the same thing). */
-export const INVALID_ARGUMENT = 'ATTN_INVALID_ARGUMENT';
+export { INVALID_ARGUMENT } from '../core/errors.js';
 
 /** The page's tokenizer: text → lower-case word and punctuation tokens, as GloVe was trained on. */
 export function tokenize(text) {
@@ -58,7 +58,7 @@ const SETTABLE = Object.keys(SETTINGS).filter((key) => SETTINGS[key].type);
  */
 export function labSettings(settings = {}) {
   if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
-    throw coded(new TypeError(`settings must be an object of lab settings (${SETTABLE.join(', ')}), got ${describe(settings)}`));
+    throw coded(new TypeError(`settings must be an object of lab settings (${SETTABLE.join(', ')}), got ${literal(settings)}`));
   }
   const patch = { ...settings };
   for (const key of Object.keys(patch)) {
@@ -79,14 +79,14 @@ export function labSettings(settings = {}) {
   const [key, reason] = Object.entries(rejected)[0] ?? [];
   if (key) {
     const value = key === 'pasted' ? settings.pasted : settings[key];
-    throw coded(new RangeError(`${key} ${describe(value)} is not valid: it ${reason}`));
+    throw coded(new RangeError(`${key} ${literal(value)} is not valid: it ${reason}`));
   }
   let result = store.get();
   // The pipeline caches inputs by the paste's id, which a store counts from 1: every paste
   // through this API gets an id of its own, so two stores never share one.
   if (result.pasted) result = Object.freeze({ ...result, pasted: Object.freeze({ ...result.pasted, id: `api:${++pasteCount}` }) });
   if (result.projection !== 'pasted' && result.tokens.length === 0) {
-    throw coded(new RangeError(`sentence ${describe(result.sentence)} has no tokens: expected at least one word or punctuation mark`));
+    throw coded(new RangeError(`sentence ${literal(result.sentence)} has no tokens: expected at least one word or punctuation mark`));
   }
   return result;
 }
@@ -120,8 +120,8 @@ export function labState(settings, { engine, vocab } = {}) {
   return guard(() => stateOf(s, pipeline, engine));
 }
 
-/** Formats renderFigure writes (PNG: the page's export, or convert the SVG). */
-export const FIGURE_FORMATS = Object.freeze(['svg', 'csv', 'json']);
+/** Formats renderFigure writes: the export formats that need no browser (PNG: the page's export, or convert the SVG). */
+export const FIGURE_FORMATS = Object.freeze(Object.keys(FORMATS).filter((format) => !FORMATS[format].browserOnly));
 
 /**
  * A figure of `state` (labState's) as text, drawn by the page's own views:
@@ -133,25 +133,24 @@ export const FIGURE_FORMATS = Object.freeze(['svg', 'csv', 'json']);
  */
 export function renderFigure(state, { view = 'both', format = 'svg', theme = 'light', width = 640, caption = true, strings = undefined } = {}) {
   if (!state || typeof state !== 'object' || !state.result || !state.settings) {
-    throw coded(new TypeError(`state must be a lab state of labState(), got ${describe(state)}`));
+    throw coded(new TypeError(`state must be a lab state of labState(), got ${literal(state)}`));
   }
-  if (!FIGURE_VIEWS.includes(view)) throw coded(new RangeError(`view ${describe(view)} is not valid: expected one of ${FIGURE_VIEWS.join(', ')}`));
+  if (!FIGURE_VIEWS.includes(view)) throw coded(new RangeError(`view ${literal(view)} is not valid: expected one of ${FIGURE_VIEWS.join(', ')}`));
   if (!FIGURE_FORMATS.includes(format)) {
-    throw coded(new RangeError(`format ${describe(format)} is not valid: expected one of ${FIGURE_FORMATS.join(', ')}` +
-      (format === 'png' ? ' (PNG needs a browser to draw text: use the page’s export, or convert the SVG)' : '')));
+    throw coded(new RangeError(`format ${literal(format)} is not valid: expected one of ${FIGURE_FORMATS.join(', ')}` +
+      (FORMATS[format]?.browserOnly ? ` (${format.toUpperCase()} needs a browser to draw text: use the page’s export, or convert the SVG)` : '')));
   }
   const colours = typeof theme === 'string' ? THEMES[theme] : theme;
   if (!colours || typeof colours !== 'object' || typeof colours.text !== 'string') {
-    throw coded(new RangeError(`theme ${describe(theme)} is not valid: expected one of ${Object.keys(THEMES).join(', ')}`));
+    throw coded(new RangeError(`theme ${literal(theme)} is not valid: expected one of ${Object.keys(THEMES).join(', ')}`));
   }
   if (!Number.isInteger(width) || width < 200 || width > 10000) {
-    throw coded(new RangeError(`width ${describe(width)} is not valid: expected a whole number of px from 200 to 10000`));
+    throw coded(new RangeError(`width ${literal(width)} is not valid: expected a whole number of px from 200 to 10000`));
   }
   if (view === 'probe' && !state.probe) throw coded(new RangeError('view "probe" needs a probe word: the settings have none'));
-  if (format === 'svg') return `${toMarkup(figureSvg(state, { view, theme: colours, width, caption, strings }))}\n`;
-  const rows = view === 'bars' ? 'selected' : view === 'probe' ? 'probe' : 'all';
-  if (format === 'csv') return numbersCsv(state, { rows });
-  return `${JSON.stringify(numbersJson(state, { rows }), null, 2)}\n`;
+  const { of, write } = FORMATS[format];
+  if (of === 'figure') return `${write(figureSvg(state, { view, theme: colours, width, caption, strings }))}\n`;
+  return write(state, view === 'bars' ? 'selected' : view === 'probe' ? 'probe' : 'all');
 }
 
 // One pipeline (and its caches) per engine and vocabulary.
@@ -159,10 +158,10 @@ const pipelines = new WeakMap();
 
 function pipelineOf(engine, vocab) {
   if (!engine || typeof engine.attention !== 'function' || typeof engine.headWeights !== 'function') {
-    throw coded(new TypeError(`options.engine must be an engine of createEngine() (from 'attention-lab'), got ${describe(engine)}`));
+    throw coded(new TypeError(`options.engine must be an engine of createEngine() (from 'attention-lab'), got ${literal(engine)}`));
   }
   if (!vocab || typeof vocab.vector !== 'function') {
-    throw coded(new TypeError(`options.vocab must be the vocabulary of await loadVocab() (from 'attention-lab/lab'), got ${describe(vocab)}`));
+    throw coded(new TypeError(`options.vocab must be the vocabulary of await loadVocab() (from 'attention-lab/lab'), got ${literal(vocab)}`));
   }
   let byVocab = pipelines.get(engine);
   if (!byVocab) pipelines.set(engine, (byVocab = new WeakMap()));
@@ -174,13 +173,13 @@ function pipelineOf(engine, vocab) {
 // { q, k, v? } as text or arrays of rows → parseVectors' result (the page's parser).
 function pastedVectors(pasted) {
   if (typeof pasted !== 'object' || Array.isArray(pasted) || !('q' in pasted && 'k' in pasted)) {
-    throw coded(new TypeError(`pasted must be { q, k, v? }: each CSV/JSON text or an array of rows, got ${describe(pasted)}`));
+    throw coded(new TypeError(`pasted must be { q, k, v? }: each CSV/JSON text or an array of rows, got ${literal(pasted)}`));
   }
   const text = (value, name) => {
     if (value === undefined || value === null) return '';
     if (typeof value === 'string') return value;
     if (Array.isArray(value)) return JSON.stringify(value);
-    throw coded(new TypeError(`pasted.${name} must be text (CSV rows or JSON) or an array of rows, got ${describe(value)}`));
+    throw coded(new TypeError(`pasted.${name} must be text (CSV rows or JSON) or an array of rows, got ${literal(value)}`));
   };
   return guard(() => parseVectors({ q: text(pasted.q, 'q'), k: text(pasted.k, 'k'), v: text(pasted.v, 'v') }));
 }
@@ -192,17 +191,4 @@ function guard(fn) {
   } catch (error) {
     throw error && typeof error === 'object' && !error.code ? coded(error) : error;
   }
-}
-
-function coded(error, code = INVALID_ARGUMENT) {
-  error.code = code;
-  return error;
-}
-
-function describe(value) {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return value.constructor?.name && value.constructor !== Object ? `a ${value.constructor.name}` : 'an object';
-  return String(value);
 }

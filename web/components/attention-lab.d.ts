@@ -70,7 +70,6 @@ export interface LabState {
   n: number;
   m: number;
   d: number;
-  dk: number;
   dv: number;
   /** n×d, m×d, m×dv row-major */
   q: Float32Array;
@@ -86,13 +85,11 @@ export interface LabState {
   selected: number;
   /** the causal mask applies only when n = m: otherwise labState throws (web/lab/results.js) */
   result: AttentionResult;
-  /** per-row Σ weights, computed by the core (weights · 1) */
-  rowSums: Float32Array;
   probe: { text: string; known: boolean; q: Float32Array; result: AttentionResult; rowSum: number } | null;
 }
 
 export class AttentionLab extends HTMLElement {
-  /** Resolves once the first result is drawn. */
+  /** Resolves once the first state is shown: the first result, or — for settings that give none (no tokens) — the message in its place (`state` stays null until a result comes). */
   readonly ready: Promise<AttentionLab>;
   /** The latest state (null until the core has loaded). */
   readonly state: Readonly<LabState> | null;
@@ -105,9 +102,8 @@ export class AttentionLab extends HTMLElement {
   readonly vocab: BucketVocab | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };
-  /** 'change': a new state (read `event.target.state`). 'statechange': its older name, the state as `detail`. */
+  /** 'change': a new state (read `event.target.state`). */
   addEventListener(type: 'change', listener: (event: Event & { target: AttentionLab }) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: 'statechange', listener: (event: CustomEvent<Readonly<LabState>>) => void, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 

@@ -12,6 +12,7 @@ import { FONTS, PALETTE, THEMES, propertyName } from '../views/theme.js';
 
 /** A constructable style sheet from CSS text (no <style> element: allowed under style-src 'self'). */
 export function sheet(css) {
+  if (typeof CSSStyleSheet === 'undefined') return null; // a server render (no DOM): nothing is drawn
   const s = new CSSStyleSheet();
   s.replaceSync(css);
   return s;

@@ -1,4 +1,6 @@
-// Types of the public JavaScript API (web/core/engine.js).
+// Types of the public JavaScript API (web/core/engine.js). This is the published contract; at run
+// time each method is its row in the engine's table of calls (web/core/calls.js), which a new
+// method's types here follow.
 
 /** Scale applied to q·k: 'sqrt' = 1/√d (default), 'none' = 1, or any positive finite number. */
 export type Scale = 'sqrt' | 'none' | number;
@@ -106,6 +108,11 @@ export interface EngineLimits {
     maxSteps: number;
     maxBytes: number;
     maxTrainers: number;
+  };
+  /** the trained language model: models loaded at once (4), most likely next words reported (100) */
+  model: {
+    maxModels: number;
+    maxTop: number;
   };
 }
 
@@ -462,4 +469,62 @@ export interface Engine {
   createTrainer(config?: TrainConfig): Trainer;
   /** the whole experiment at once: a trainer made, stepped to the end and disposed */
   train(config?: TrainConfig): TrainCurves;
+}
+
+/** What a head does in one sentence (cpp/model.hpp, head_profile): its rows' average weights. */
+export interface HeadProfile {
+  /** both counted from 1 */
+  layer: number;
+  head: number;
+  role: 'previous' | 'first' | 'self' | 'broad' | 'mixed';
+  /** average weight on the token before, on the first token, on itself */
+  previous: number;
+  first: number;
+  self: number;
+  /** average entropy of a row divided by that of a uniform row over its positions */
+  spread: number;
+}
+
+export interface Prediction {
+  tokens: string[];
+  ids: number[];
+  /** false where the model does not know the word (id 0, `<unk>`) */
+  known: boolean[];
+  position: number;
+  /** [layer][head]: T×T row-major, row = query, causal (zero above the diagonal) */
+  attention: Float32Array[][];
+  heads: HeadProfile[];
+  /** the word after `position`, at `temperature`: the `top` most likely, most likely first */
+  next: {
+    /** the whole distribution, one probability per id */
+    probs: Float32Array;
+    words: { word: string; id: number; probability: number }[];
+    /** probability of `<unk>` */
+    unknown: number;
+    /** in nats */
+    entropy: number;
+    temperature: number;
+  };
+  /** false: the scores were not divided by √d_head (a model trained with it, run without) */
+  scaleAtInference: boolean;
+}
+
+export interface LanguageModel {
+  readonly config: {
+    vocab: number; context: number; layers: number; heads: number; dModel: number; dHead: number;
+    scaled: boolean; scale: number; parameters: number; encoding: 'float32' | 'float16' | 'int8';
+  };
+  /** tokens by id; id 0 is `<unk>` */
+  readonly vocabulary: readonly string[];
+  /** the thresholds by which a head's role is named */
+  readonly roleRule: { share: number; spread: number };
+  ids(tokens: string[]): number[];
+  predict(tokens: string[], options?: { position?: number; temperature?: number; top?: number; scaleAtInference?: boolean }): Prediction;
+  /** gives the memory back; the model throws after (a dropped model is disposed when collected) */
+  dispose(): void;
+}
+
+export interface Engine {
+  /** a trained model from its weights file and vocabulary text (one token per line); checked whole */
+  loadModel(bytes: ArrayBuffer | ArrayBufferView, vocabulary: string): Promise<LanguageModel>;
 }

@@ -6,6 +6,8 @@ export const GLOVE: Readonly<{
   dim: number;
   /** words: GloVe 6B's 20,000 most frequent */
   size: number;
+  /** words induced beside them from the Brown corpus (scripts/induce-vocab.mjs), the number shapes included */
+  induced: number;
   /** bucket files: 2048 */
   buckets: number;
   /** bits per stored component: 12 */
@@ -15,7 +17,7 @@ export const GLOVE: Readonly<{
 }>;
 
 export const BUCKET_MAGIC: 'GLVB';
-export const BUCKET_VERSION: 2;
+export const BUCKET_VERSION: 3;
 /** The bucket number in a pack's header. */
 export const PACK: 0xffff;
 /** Largest integer code (2047): x̂ = q · scale with |q| ≤ CODE_MAX, scale = max|x| / CODE_MAX. */
@@ -23,12 +25,21 @@ export const CODE_MAX: number;
 
 /** 'known': the vector is loaded; 'unknown': its bucket is loaded and lacks the word; 'loading': its bucket is not loaded yet. */
 export type WordStatus = 'known' | 'unknown' | 'loading';
+/** Where a known word's vector comes from: GloVe's own, or induced from its Brown corpus contexts (à la carte). */
+export type WordSource = 'glove' | 'induced';
+
+/** The keys of the number shapes: '<0>', '<00>', '<000>', '<0000>', '<00000>', '<0,000>', '<0.0>', '<0th>', '<0-0>'. */
+export const NUMBER_SHAPES: readonly string[];
+/** The key a number token's vector is stored under (one of NUMBER_SHAPES), or null for any other token. */
+export function numberShape(token: string): string | null;
 
 export interface BucketVocab {
   /** Components per vector (100). */
   readonly dim: number;
-  /** Words in the whole vocabulary (20,000), loaded or not. */
+  /** GloVe words in the whole vocabulary (20,000), loaded or not. */
   readonly size: number;
+  /** Induced words in the whole vocabulary (GLOVE.induced), loaded or not. */
+  readonly induced: number;
   /** The folder of the bucket files (a URL). */
   readonly base: string;
   /** Buckets loaded so far, of GLOVE.buckets. */
@@ -40,9 +51,12 @@ export interface BucketVocab {
    * call. Rejects with a TypeError for anything but an iterable of strings.
    */
   load(words: Iterable<string>): Promise<void>;
-  /** Loads every bucket not loaded yet (3.3 MB in all); otherwise as load(). */
+  /** Loads every bucket not loaded yet (4.3 MB in all); otherwise as load(). */
   loadAll(): Promise<void>;
+  /** A number token ("1990", "3.5") reads its shape's vector (numberShape). */
   status(word: string): WordStatus;
+  /** 'glove' or 'induced' for a known word; null while it is unknown or loading. */
+  source(word: string): WordSource | null;
   /** true when the word's vector is loaded. */
   has(word: string): boolean;
   /** A fresh Float32Array(dim), or null while the word is unknown or loading. */
@@ -63,7 +77,7 @@ export function createVocab(options?: VocabOptions): BucketVocab;
 
 /**
  * The vocabulary shared by every caller with the same `base`, after loading the buckets of
- * `words` (all 2048, 3.3 MB, when omitted). Browsers: fetch relative to vocab.js; Node: the
+ * `words` (all 2048, 4.3 MB, when omitted). Browsers: fetch relative to vocab.js; Node: the
  * package's own files (node:fs). The first call for a base creates the vocabulary with its options.
  */
 export function loadVocab(words?: Iterable<string>, options?: VocabOptions): Promise<BucketVocab>;
@@ -81,6 +95,8 @@ export interface BucketRecord {
   scale: number;
   /** dim integers in [−CODE_MAX, CODE_MAX] */
   q: Int16Array | ArrayLike<number>;
+  /** induced (written after GloVe's records), not GloVe's own */
+  induced?: boolean;
 }
 
 export interface ParsedBucket {
@@ -88,13 +104,15 @@ export interface ParsedBucket {
   buckets: number;
   dim: number;
   size: number;
-  records: { word: string; scale: number; q: Int16Array }[];
+  records: { word: string; scale: number; q: Int16Array; induced: boolean }[];
 }
 
 /** Bytes of one bucket or pack file (the format is described in vocab.js). */
 export function encodeBucket(bucket: { bucket: number; buckets?: number; dim?: number; size?: number; records: BucketRecord[] }): Uint8Array;
 /** Parses and checks a bucket or pack file; throws an Error prefixed with `name`. */
 export function parseBucket(data: ArrayBuffer | ArrayBufferView, options?: { name?: string; bucket?: number }): ParsedBucket;
+/** The codes of a vector: scale = max|x| / CODE_MAX (float32), q = round(x / scale). */
+export function quantise(x: ArrayLike<number>): { scale: number; q: Int16Array };
 /** q[k] · scale as float32, into `out` when given. */
 export function recordVector(record: { scale: number; q: ArrayLike<number> }, out?: Float32Array): Float32Array;
 /** A file's bytes: node:fs for file: URLs, fetch otherwise; rejects with an Error naming the URL. */

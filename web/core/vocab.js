@@ -1,5 +1,10 @@
 // GloVe word vectors for browsers and Node, loaded word by word.
 //
+// Beside GloVe's 20,000 words the files hold words the source package lacks ("a", "i", "n't",
+// "'s", …) and one vector per shape of number (NUMBER_SHAPES), induced from their contexts in the
+// Brown corpus (à la carte, Khodak et al. 2018; scripts/induce-vocab.mjs): source(word) says
+// which, and a number token ("1990", "3.5") reads the vector of its shape.
+//
 // The vocabulary (web/assets/glove/, written by scripts/build-vocab.mjs; format and precision in
 // docs/vocabulary.md) is split into GLOVE.buckets files by a hash of the word, so a sentence
 // fetches only the few small files its words live in, and a word's file is known without an
@@ -10,9 +15,12 @@
 //   const vocab = await loadVocab(['the', 'cat']);   // fetches (browser) or reads (Node) 2 buckets
 //   vocab.vector('cat');                             // Float32Array(100), a fresh copy
 //   vocab.status('river');                           // 'loading': its bucket is not loaded yet
+//   vocab.source('a');                               // 'induced' (after load(['a'])); 'glove' for 'cat'
 //
 // Plain ES module: runs unchanged in browsers (fetch, relative to this module) and in Node 18+
 // (the package's own files through node:fs, imported only for file: URLs).
+
+import { INVALID_ARGUMENT, coded, describe } from './errors.js';
 
 /** The vocabulary shipped in web/assets/glove/: what every bucket's header must say. */
 export const GLOVE = Object.freeze({
@@ -20,6 +28,8 @@ export const GLOVE = Object.freeze({
   dim: 100,
   /** words: GloVe 6B's most frequent, in its frequency order */
   size: 20_000,
+  /** words induced beside them (scripts/induce-vocab.mjs), the number shapes included */
+  induced: 6173,
   /** files the words are hashed into (a power of two) */
   buckets: 2048,
   /** bits per stored component */
@@ -29,19 +39,18 @@ export const GLOVE = Object.freeze({
 });
 
 export const BUCKET_MAGIC = 'GLVB';
-export const BUCKET_VERSION = 2;
+export const BUCKET_VERSION = 3;
 /** The bucket number a pack (words of any bucket) carries in its header. */
 export const PACK = 0xffff;
 /** Largest integer code: components are round(x / scale) in [−CODE_MAX, CODE_MAX], scale = max|x| / CODE_MAX. */
 export const CODE_MAX = (1 << (GLOVE.bits - 1)) - 1;
 
 // Every error carries error.code, as the engine's do: a wrong argument, or a file that could not
-// be read or is not what it should be (the message names the file and the reason).
-const INVALID = 'ATTN_INVALID_ARGUMENT';
+// be read or is not what it should be (the message names the file and the reason): errors.js.
+const INVALID = INVALID_ARGUMENT;
 const LOAD_FAILED = 'ATTN_LOAD_FAILED';
-const coded = (error, code) => Object.assign(error, { code });
 
-const HEADER_BYTES = 18;
+const HEADER_BYTES = 20;
 const CHECKSUM_BYTES = 4;
 const MAX_WORD_BYTES = 255; // a record's u8 length
 const DEFAULT_BASE = new URL('../assets/glove/', import.meta.url);
@@ -56,6 +65,31 @@ function packageFile(name, root) {
   return url.pathname.endsWith('/undefined') ? new URL(name, root) : url;
 }
 const utf8 = new TextEncoder();
+
+/**
+ * The shapes of number a vocabulary stores one vector each for, under a key no token can be
+ * (the tokenizer makes "<" a token of its own): a number token reads its shape's vector.
+ * Integers by their count of digits (five or more share one), numbers grouped by commas,
+ * decimals (a point or a comma), ordinals and decades ("3rd", "1960s"), and ranges or scores
+ * ("1990-91", "3-2").
+ */
+export const NUMBER_SHAPES = Object.freeze(['<0>', '<00>', '<000>', '<0000>', '<00000>', '<0,000>', '<0.0>', '<0th>', '<0-0>']);
+
+/**
+ * The key a number token's vector is stored under (one of NUMBER_SHAPES), or null for any other
+ * token: digits (any script's) optionally with a sign of grouping, decimals, ordinals or ranges.
+ */
+export function numberShape(token) {
+  if (typeof token !== 'string' || token.length > 64) return null;
+  const s = token.replace(/\p{Nd}/gu, '0');
+  if (!s.includes('0')) return null;
+  if (/^0+$/.test(s)) return NUMBER_SHAPES[Math.min(s.length, 5) - 1];
+  if (/^0{1,3}(?:,000)+$/.test(s)) return '<0,000>';
+  if (/^0+(?:[.,]0+)+$/.test(s)) return '<0.0>';
+  if (/^0+(?:st|nd|rd|th|s)$/.test(s)) return '<0th>';
+  if (/^0+(?:[.,]0+)*(?:-0+(?:[.,]0+)*)+$/.test(s)) return '<0-0>';
+  return null;
+}
 
 /**
  * The bucket a word lives in: FNV-1a over its UTF-8 bytes, then murmur3's finaliser so that the
@@ -95,15 +129,18 @@ export function crc32(bytes) {
 /**
  * Bytes of one bucket (or pack) file, little-endian:
  *   header   "GLVB" | u8 version | u8 bits | u16 dim | u16 bucket (PACK for a pack) | u16 buckets
- *            | u32 size (words in the whole vocabulary) | u16 count
+ *            | u32 size (GloVe words in the whole vocabulary) | u16 count | u16 induced
  *   records  count × (u8 n | n bytes UTF-8 word | f32 scale | dim × 12-bit codes, two per 3 bytes)
- *            code = q + 2048 with q in [−CODE_MAX, CODE_MAX]; x[k] = q[k] · scale
+ *            code = q + 2048 with q in [−CODE_MAX, CODE_MAX]; x[k] = q[k] · scale; the last
+ *            `induced` records are induced (scripts/induce-vocab.mjs), the others GloVe's
  *   checksum u32 CRC-32 of every byte before it
- * records: [{ word, scale, q: Int16Array(dim) }]. The writer of scripts/build-vocab.mjs and
+ * records: [{ word, scale, q: Int16Array(dim), induced? }], written GloVe's first (in their
+ * order), then the induced. The writer of scripts/build-vocab.mjs, scripts/induce-vocab.mjs and
  * scripts/build-first-view.mjs; parseBucket is its inverse.
  */
-export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim, size = GLOVE.size, records }) {
+export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim, size = GLOVE.size, records: given }) {
   if (dim % 2) throw coded(new RangeError(`encodeBucket: dim ${dim} must be even (two 12-bit codes per 3 bytes)`), INVALID);
+  const records = [...given.filter((r) => !r.induced), ...given.filter((r) => r.induced)];
   const words = records.map(({ word }) => utf8.encode(word));
   const recordBytes = (n) => 1 + n + 4 + (dim * 3) / 2;
   const total = HEADER_BYTES + words.reduce((t, w) => t + recordBytes(w.length), 0) + CHECKSUM_BYTES;
@@ -117,6 +154,7 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
   view.setUint16(10, buckets, true);
   view.setUint32(12, size, true);
   view.setUint16(16, records.length, true);
+  view.setUint16(18, records.length - given.filter((r) => !r.induced).length, true);
   let p = HEADER_BYTES;
   records.forEach(({ word, scale, q }, r) => {
     const w = words[r];
@@ -165,12 +203,14 @@ export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
   const buckets = r.u16('bucket count');
   const size = r.u32('vocabulary size');
   const count = r.u16('word count');
+  const induced = r.u16('induced count');
   if (bits !== GLOVE.bits || dim !== GLOVE.dim || buckets !== GLOVE.buckets || size !== GLOVE.size) {
     fail(`header says ${bits} bits, dim ${dim}, ${buckets} buckets, ${size} words; expected ` +
       `${GLOVE.bits}, ${GLOVE.dim}, ${GLOVE.buckets}, ${GLOVE.size} (the files and vocab.js are out of step)`);
   }
   if (bucket !== PACK && bucket >= buckets) fail(`bucket ${bucket} is out of range (0–${buckets - 1})`);
   if (expected !== undefined && bucket !== expected) fail(`holds bucket ${bucket}, expected ${expected}`);
+  if (induced > count) fail(`says ${induced} of its ${count} words are induced`);
 
   const records = [];
   const seen = new Set();
@@ -195,7 +235,7 @@ export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
       q[k] = (packed[p] | ((packed[p + 1] & 0x0f) << 8)) - CODE_MAX - 1;
       q[k + 1] = ((packed[p + 1] >>> 4) | (packed[p + 2] << 4)) - CODE_MAX - 1;
     }
-    records.push({ word, scale, q });
+    records.push({ word, scale, q, induced: i >= count - induced });
   }
   const end = r.pos;
   const stored = r.u32('checksum');
@@ -207,6 +247,18 @@ export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
 
 const hex = (n) => `0x${n.toString(16).padStart(8, '0')}`;
 
+/**
+ * A vector's codes: x (numbers) → { scale, q } with x̂[k] = q[k] · scale, scale = max|x| / CODE_MAX
+ * as float32 and q[k] = round(x[k] / scale). The encoder's side of recordVector.
+ */
+export function quantise(x) {
+  const max = Array.prototype.reduce.call(x, (m, v) => Math.max(m, Math.abs(v)), 0);
+  const scale = Math.fround(max / CODE_MAX);
+  // the rounded scale may be a hair below max / CODE_MAX: clamp the top code
+  const q = Int16Array.from(x, (v) => (scale === 0 ? 0 : Math.max(-CODE_MAX, Math.min(CODE_MAX, Math.round(v / scale)))));
+  return { scale, q };
+}
+
 /** A record's vector: q[k] · scale, rounded once to float32 (into `out` when given). */
 export function recordVector({ scale, q }, out = new Float32Array(q.length)) {
   for (let k = 0; k < q.length; k++) out[k] = q[k] * scale;
@@ -217,25 +269,30 @@ export function recordVector({ scale, q }, out = new Float32Array(q.length)) {
  * A vocabulary over the bucket files in `base` (default: the package's web/assets/glove/); no
  * I/O until load() but the packs of `preload`. `preload`: file names in `base` of packs (e.g.
  * GLOVE.firstView), read at once; load() waits for them before choosing buckets, and a pack that
- * fails to load is skipped (its words come from their buckets). `read(url)`: resolves to the
- * file's bytes (default: readBytes).
+ * fails to load is skipped (its words come from their buckets). `read(url, { signal })`: resolves
+ * to the file's bytes (default: readBytes). A file that has not arrived within `timeoutMs` is
+ * asked for once more; then its load rejects, naming the file (a later load asks again).
  */
-export function createVocab({ base = DEFAULT_BASE, preload = [], read = readBytes } = {}) {
+export function createVocab({ base = DEFAULT_BASE, preload = [], read = readBytes, timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
   const root = new URL(base, import.meta.url);
   if (!root.pathname.endsWith('/')) root.pathname += '/';
   const vectors = new Map(); // word → Float32Array(dim), never handed out (vector() copies)
+  const inducedWords = new Set(); // the words of `vectors` induced, not GloVe's
   const loaded = new Uint8Array(GLOVE.buckets); // 1 once bucket b is in `vectors`
   const pending = new Map(); // bucket → Promise while it is being read
   let loadedCount = 0;
 
   const add = ({ records, dim }) => {
     const block = new Float32Array(records.length * dim); // one allocation per file
-    records.forEach((record, r) => vectors.set(record.word, recordVector(record, block.subarray(r * dim, (r + 1) * dim))));
+    records.forEach((record, r) => {
+      vectors.set(record.word, recordVector(record, block.subarray(r * dim, (r + 1) * dim)));
+      if (record.induced) inducedWords.add(record.word);
+    });
   };
   const fileUrl = base === DEFAULT_BASE ? (file) => packageFile(file, root) : (file) => new URL(file, root);
   const fetchFile = async (file, bucket) => {
     const url = fileUrl(file);
-    return parseBucket(await read(url), { name: url.href, bucket });
+    return parseBucket(await readPatiently(read, url, timeoutMs), { name: url.href, bucket });
   };
   const packs = Promise.all(preload.map((file) => fetchFile(file, PACK).then(add, () => {})));
 
@@ -263,6 +320,7 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
   return {
     dim: GLOVE.dim,
     size: GLOVE.size,
+    induced: GLOVE.induced,
     base: root.href,
 
     /**
@@ -275,12 +333,15 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
       const list = checkWords(words);
       await packs;
       const need = new Set();
-      for (const word of list) if (!vectors.has(word) && candidate(word)) need.add(bucketOf(word));
+      for (const word of list) {
+        const key = keyOf(word);
+        if (!vectors.has(key) && candidate(key)) need.add(bucketOf(key));
+      }
       await settle(Array.from(need, loadBucket));
     },
 
     /**
-     * Loads every bucket not loaded yet (3.3 MB in all): as load(), but LOAD_ALL_AT_ONCE files
+     * Loads every bucket not loaded yet (4.3 MB in all): as load(), but LOAD_ALL_AT_ONCE files
      * at a time — a browser refuses 2048 requests started at once (net::ERR_INSUFFICIENT_RESOURCES).
      */
     async loadAll() {
@@ -296,20 +357,33 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
     status(word) {
       checkWord(word, 'status');
-      if (vectors.has(word)) return 'known';
-      return !candidate(word) || loaded[bucketOf(word)] ? 'unknown' : 'loading';
+      const key = keyOf(word);
+      if (vectors.has(key)) return 'known';
+      return !candidate(key) || loaded[bucketOf(key)] ? 'unknown' : 'loading';
+    },
+
+    /**
+     * Where a known word's vector comes from: 'glove' (GloVe 6B's own), 'induced' (from its
+     * contexts in the Brown corpus, scripts/induce-vocab.mjs; every number reads its shape's),
+     * or null while the word is unknown or still loading.
+     */
+    source(word) {
+      checkWord(word, 'source');
+      const key = keyOf(word);
+      if (!vectors.has(key)) return null;
+      return inducedWords.has(key) ? 'induced' : 'glove';
     },
 
     /** true when the word's vector is loaded. */
     has(word) {
       checkWord(word, 'has');
-      return vectors.has(word);
+      return vectors.has(keyOf(word));
     },
 
     /** A fresh Float32Array(dim), or null while the word is unknown or still loading. */
     vector(word) {
       checkWord(word, 'vector');
-      return vectors.get(word)?.slice() ?? null;
+      return vectors.get(keyOf(word))?.slice() ?? null;
     },
 
     /** Buckets loaded so far, of GLOVE.buckets. */
@@ -317,6 +391,37 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
       return loadedCount;
     },
   };
+}
+
+/**
+ * How long one file may take before it is asked for again (once) and then given up on. A bucket
+ * is ~1.6 kB: over the slowest usable link it takes well under a second; a request that stalls
+ * (a proxy holding it, a host that stopped answering) would otherwise wait for good.
+ */
+export const REQUEST_TIMEOUT_MS = 8000;
+
+// `read(url)` within `ms`: a stalled request is aborted and asked once more; a second stall
+// rejects as LOAD_FAILED naming the file (an answer such as HTTP 404 is final at once).
+async function readPatiently(read, url, ms) {
+  try {
+    return await readWithin(read, url, ms);
+  } catch (error) {
+    if (error.key !== 'vocab.timeout') throw error;
+    return readWithin(read, url, ms);
+  }
+}
+
+function readWithin(read, url, ms) {
+  const controller = new AbortController();
+  let timer;
+  const stalled = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const seconds = ms / 1000;
+      reject(coded(Object.assign(new Error(`${url.href ?? url} did not arrive within ${seconds} s (asked twice)`), { key: 'vocab.timeout', params: { file: String(url.href ?? url), seconds } }), LOAD_FAILED));
+      controller.abort(); // after: the race is the stall's
+    }, ms);
+  });
+  return Promise.race([read(url, { signal: controller.signal }), stalled]).finally(() => clearTimeout(timer));
 }
 
 // Files loadAll() reads at a time: enough to keep a connection pool busy, far below what a
@@ -333,7 +438,7 @@ const shared = new Map(); // base URL → vocabulary, so every caller shares one
 
 /**
  * The shared vocabulary of `options.base` (default: the package's own files), with the buckets
- * of `words` loaded — all of them when `words` is omitted (3.3 MB: fine in Node, heavy for a
+ * of `words` loaded — all of them when `words` is omitted (4.3 MB: fine in Node, heavy for a
  * page). Node: `await loadVocab()` reads the package's files; browsers fetch relative to this
  * module. The first call for a base creates the vocabulary with its options.
  */
@@ -343,6 +448,11 @@ export async function loadVocab(words, options = {}) {
   if (!vocab) shared.set(key, (vocab = createVocab(options)));
   await (words === undefined ? vocab.loadAll() : vocab.load(words));
   return vocab;
+}
+
+// The word the files store a token under: a number's shape, any other token itself.
+function keyOf(word) {
+  return numberShape(word) ?? word;
 }
 
 // Words the files could hold: GloVe's tokens are 1–255 UTF-8 bytes (a record's u8 length).
@@ -365,17 +475,11 @@ function checkWords(words) {
   return list;
 }
 
-function describe(value) {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : `${typeof value} ${String(value)}`;
-}
-
 /**
  * The bytes at `url`: node:fs for file: URLs (Node's fetch cannot read them), fetch otherwise.
  * Rejects with an Error naming the URL and the HTTP status or file-system error.
  */
-export async function readBytes(url) {
+export async function readBytes(url, { signal } = {}) {
   const href = String(url);
   if (href.startsWith('file:')) {
     // Synchronous: a bucket is ~1.6 kB (~20 µs to read), all 2048 take ~45 ms, where async reads
@@ -388,7 +492,7 @@ export async function readBytes(url) {
       throw coded(new Error(`${href}: ${error.code ?? error.message}`), LOAD_FAILED);
     }
   }
-  const res = await fetch(href).catch((error) => {
+  const res = await fetch(href, { signal }).catch((error) => {
     throw coded(new Error(`${href}: ${error.message}`), LOAD_FAILED);
   });
   if (!res.ok) throw coded(new Error(`${href}: HTTP ${res.status}`), LOAD_FAILED);

@@ -6,6 +6,118 @@ export default Object.freeze({
   'format.quoted': '“{text}”',
   'format.characters': { one: '({count} character)', other: '({count} characters)' },
 
+  // ---- the lesson as a story: headings, leads, the output, predictions, exercises ----
+  'story.titleHtml': 'From q·k to the output — and why divide by √d<sub>k</sub>?',
+  'story.headingStep': 'How does a query score the keys, and turn the scores into weights?',
+  'story.headingOutput': 'What comes out of attention?',
+  'story.headingHeads': 'What do several heads add?',
+  'story.headingVariance': 'What happens to q·k as d_k grows?',
+  'story.headingSaturation': 'What do wider scores do to an unscaled row?',
+  'story.headingGradient': 'How much gradient does a saturated row pass back?',
+  'story.headingOverflow': 'Why does softmax subtract the max, and what does a temperature do?',
+  'story.leadStep':
+    'Start with one query q and one key k: their dot product q·k is a score, large when the two point the same way. The key is what the query is matched against. One score per key gives a row of scores, and softmax turns that row into weights.',
+  'story.leadOutput':
+    'The weights are not the output yet. Each key comes with a value vector v: the value is what gets mixed. The output for a query is the weighted sum of the values, each weighted by how much the query looks at its key.',
+  'story.leadHeads':
+    'One row of weights is one way of looking at the sentence. Several heads, each with its own projections, narrower by the number of heads, look in several ways at once; their outputs are put side by side.',
+  'story.leadVariance':
+    'So far d_k was one number. A score q·k adds up d_k products, so how widely the scores spread depends on d_k. Predict first, then measure.',
+  'story.leadSaturation':
+    'Now the wider scores go into softmax, unscaled. Does a row stay spread over its keys, or does one key take the weight?',
+  'story.leadGradient':
+    'Training changes the scores along their gradient. How much gradient comes back through a row that has put nearly all its weight on one key?',
+  'story.leadOverflow':
+    'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
+  'story.score': 'Exercises solved: {raw} of {max}.',
+
+  'output.noValues': 'These vectors have no V: paste a V to see the output.',
+  'output.explain': 'The row of “{word}” above gives each key a weight p_j. The output of “{word}” is the sum of the value vectors v_j, each multiplied by its weight:',
+  'output.madeOf': 'The output of “{word}” is made mostly of the values of {list}: those {count} weights add up to {share} of the mix.',
+  'output.named': '“{word}” ({weight})',
+  'output.tableLabel': 'The output of “{word}” and the value vectors it mixes, keys by weight',
+  'output.key': 'key j',
+  'output.weight': 'weight p_j',
+  'output.component': 'v_j [{index}]',
+  'output.more': '… {count} more',
+  'output.rest': { one: '{count} other key', other: '{count} other keys' },
+  'output.restNote': 'their weights together',
+  'output.output': 'output of “{word}”',
+  'output.valuesWords':
+    'Here a value is the word’s own vector (the lab’s W_V is the identity: v_j = x_j, {dv} numbers, the first {shown} shown), so the output is a blend of word vectors. A trained model learns its own W_V. The output row is the engine’s attention output.',
+  'output.valuesWordsPositional':
+    'Here a value is the word’s own vector with its position added (the lab’s W_V is the identity: {dv} numbers, the first {shown} shown), so the output is a blend of word vectors. A trained model learns its own W_V. The output row is the engine’s attention output.',
+  'output.valuesPasted': 'The values are the rows of the pasted V ({dv} numbers each, the first {shown} shown). The output row is the engine’s attention output.',
+
+  'predict.kicker': 'Predict',
+  'predict.check': 'Check my prediction',
+  'predict.skip': 'Just show me',
+  'predict.chooseFirst': 'Choose an answer first (or “Just show me”).',
+  'predict.notMeasured': 'The instrument below has nothing to measure for this setting yet.',
+  'predict.right': 'Right: {answer}.',
+  'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
+  'predict.shown': 'The measurement says “{answer}”.',
+  'predict.distributionQuestion': 'Softmax turns a query’s row of scores into weights, and scores can be negative. What will the weights be?',
+  'predict.distributionNegative': 'Some negative, where the scores are negative',
+  'predict.distributionDistribution': 'None negative, and together they add up to 1',
+  'predict.distributionCount': 'None negative, and together they add up to the number of keys',
+  'predict.distributionMeasured':
+    'In the lab’s row (the table below) the scores run from {low} to {high}; the smallest weight is {min} and the weights add up to {sum}: a probability distribution over the keys.',
+  'predict.varianceQuestion': 'd_k goes from 16 to 64, so each q·k adds up four times as many products. Unscaled, the variance of q·k …',
+  'predict.varianceSame': 'stays about the same',
+  'predict.varianceDouble': 'about doubles',
+  'predict.varianceFour': 'grows about 4 times',
+  'predict.varianceSixteen': 'grows about 16 times',
+  'predict.varianceMeasured':
+    'Measured on {samples} random pairs (the chart below): the variance of q·k is {from} at d_k = 16 and {to} at d_k = 64, {ratio} times as large. Divided by √d_k it is {scaledFrom} and {scaledTo}.',
+  'predict.saturationQuestion': 'Switch scaling off and take d_k = 1024. On average, the largest weight of a row of this sentence will be …',
+  'predict.saturationFlat': 'about 1 ÷ the number of words: a flat row',
+  'predict.saturationHalf': 'somewhere around 0.5',
+  'predict.saturationOne': 'close to 1: one key takes nearly all the weight',
+  'predict.saturationMeasured':
+    'Measured on the {t} rows of the sentence (the plot below): unscaled at d_k = 1024 the largest weight is {mean} on average, and {peaked} of the {t} rows are extremely peaked; scaled, it is {scaled} (a flat row would give {uniform}).',
+  'predict.gradientQuestion': 'Take a row that puts nearly all its weight on one key, and the same row spread out. The gradient the peaked row passes back to its scores is …',
+  'predict.gradientLarger': 'larger',
+  'predict.gradientSame': 'about the same',
+  'predict.gradientSmaller': 'much smaller',
+  'predict.gradientMeasured':
+    'Measured on the row of “{word}”, the sentence’s most peaked at d_k = 1024 (the chart below): unscaled, with largest weight {maxUnscaled}, it passes back a gradient of size {gUnscaled}; scaled, with largest weight {maxScaled}, {gScaled} — {factor} times as much. Averaged over all the rows: {meanUnscaled} unscaled, {meanScaled} scaled.',
+
+  'exercise.kicker': 'Exercise',
+  'exercise.label': 'Exercise',
+  'exercise.yourAnswer': 'Your answer',
+  'exercise.chooseDk': 'The smallest d_k at which the row passes',
+  'exercise.check': 'Check',
+  'exercise.empty': 'Type a number first.',
+  'exercise.invalid': 'Type a number, for example 0.25 (3 decimals are enough).',
+  'exercise.right': 'Right.',
+  'exercise.wrong': 'Not yet.',
+  'exercise.engineGives': 'The engine gives {value}.',
+  'exercise.diagnosisMissingExp': 'That is each score divided by the sum of the scores: softmax first takes e to the power of each score, then divides by the sum of those.',
+  'exercise.diagnosisMissingScale': 'That is softmax(q·Kᵀ) without the 1/√d_k: divide every score q·k by √d_k first.',
+  'exercise.diagnosisDividedByDk': 'That divides the scores by d_k: the scale is 1/√d_k, so divide by √d_k.',
+  'exercise.diagnosisTransposedK': 'That takes the columns of K as the keys (q·K instead of q·Kᵀ): the score of key j uses its own row, q·k_j.',
+  'exercise.diagnosisSoftmaxAxis': 'That normalises down the column of key 3, over the queries: softmax runs along each query’s row, over the keys, so that each query’s weights add up to 1.',
+  'exercise.diagnosisNonFinite': 'That is what a naive softmax gives: e to the power 1000 overflows. Subtract the row’s largest score from every score before taking exp — softmax does not change — and no exp is larger than 1.',
+  'exercise.diagnosisOutOfRange': 'A weight of softmax lies between 0 and 1.',
+  'exercise.softmaxWeightPrompt': 'A row has three scores z = {scores}. Type the weight softmax gives the second key, p₂ (3 decimals are enough).',
+  'exercise.softmaxWeightHint': 'Each weight is e to the power of its score, divided by the sum of e to the power of every score of the row.',
+  'exercise.softmaxAxisPrompt': 'Two queries look at three keys. The scores of query 1 are {row1}, those of query 2 are {row2}. Type the weight query 1 puts on key 3.',
+  'exercise.softmaxAxisHint': 'Softmax runs along query 1’s own row of three scores: its three weights add up to 1.',
+  'exercise.scalePrompt': 'A query q = {q} and two keys k₁ = {k1} and k₂ = {k2}, so d_k = {d}. Type the weight of k₁ in softmax(q·Kᵀ/√d_k).',
+  'exercise.scaleHint': 'First the two scores q·k₁ and q·k₂, each divided by √d_k, then softmax over the two.',
+  'exercise.stableMaxPrompt': 'A row has the scores z = {scores}. Type p₁, the weight of the first key. (If your calculator overflows, type what it shows, for example ∞ or Error.)',
+  'exercise.stableMaxHint': 'Subtract the largest score from every score first — softmax does not change — and the exps stay small.',
+  'exercise.saturatePrompt':
+    'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the row of “{word}” puts more than {threshold} on one key? Find it by trying: with Random chosen and scaling off, move d_k and watch the max weight of “{word}” (under the lab’s bars, or in step by step above).',
+  'exercise.saturateNone': 'none up to 1024',
+  'exercise.saturateInvalid': 'Choose a d_k from the list.',
+  'exercise.saturateRight': 'At d_k = {dk} the row’s largest weight is {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
+  'exercise.saturateRightNone': 'Even at d_k = 1024 its largest weight is {weight}: at no d_k of the list does it pass {threshold}.',
+  'exercise.saturateBelow': 'At d_k = {dk} its largest weight is {weight}, not above {threshold}. Try a larger d_k.',
+  'exercise.saturateSmallerPasses': 'At d_k = {dk} its largest weight is {weight}, above {threshold} — but a smaller d_k passes too.',
+  'exercise.saturatePasses': 'It does pass: at d_k = {dk} its largest weight is {weight}.',
+
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokens',
   'lab.tokensHint':
@@ -16,10 +128,17 @@ export default Object.freeze({
   'lab.settings': 'Settings',
   'lab.weights': 'Attention weights',
   'lab.weightsHint': 'Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.',
+  'lab.scrolls':
+    'Wider than the screen: scroll sideways for the rest →',
+  'lab.identityNote':
+    'Identity: q = k = x, so a word’s key is its own vector and it usually scores itself highest (x·x = ‖x‖²): the bright diagonal is there by construction, not because of meaning. Random projects q and k with two different matrices.',
   'lab.barsTitle': 'Where the selected token looks',
   'lab.barsTitleWord': 'Where “{word}” looks',
   'lab.barsHint': 'Select a row in the heatmap or a chip.',
-  'lab.barsHintRow': 'Query {index} of {count}: its weight on each key. Select another row in the heatmap or a chip.',
+  'lab.barsHintRow':
+    'Query {index} of {count}: its weight on each key. Entropy, in nats (units of the natural logarithm), is 0 when all the weight is on one key and largest when it is spread evenly. Select another row in the heatmap or a chip.',
+  'lab.caveat':
+    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). Nothing here is trained: the weights show the arithmetic.',
   'lab.probe': 'Cross-attention probe',
   'lab.probeHint': 'One extra query word (n = 1) attends over the sentence’s tokens (m keys).',
   'lab.probeWord': 'Probe word',
@@ -27,6 +146,7 @@ export default Object.freeze({
   'lab.probeEmpty': 'Type a probe word.',
   'lab.probeUnknown': '{word} is not in vocabulary: it gets a fixed random vector made from its spelling.',
   'lab.unknown': 'Not in vocabulary: {list}. Each gets a fixed random vector made from its spelling.',
+  'lab.induced': '* Induced, not GloVe’s own: {list}. Each vector is made from the word’s contexts in the Brown corpus (à la carte, Khodak et al. 2018); a number reads the vector of its shape (1990: four digits).',
   'lab.unknownMore': { one: '{count} more', other: '{count} more' },
   'lab.pastedInUse': 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.',
   'lab.noTokens': 'Type at least one token.',
@@ -38,12 +158,14 @@ export default Object.freeze({
   'lab.notAvailable': 'Not available.',
   'lab.previous': '{message} Showing the previous result.',
   'lab.loadFailed': 'Could not load the attention core or the word vectors: {message}',
-  'lab.core': 'Core: WebAssembly {build} · {words}',
+  'lab.core':
+    'Computed by the attention core, C++ compiled to WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',
   'lab.coreScalar': '(scalar)',
   'lab.loadingWords': 'Loading the word vectors of {list}…',
-  'lab.wordsFailed': 'Could not load word vectors ({message}). Change the sentence to try again.',
-  'lab.words': '{count} GloVe words, {dim}-d',
+  'lab.wordsFailed': 'The word vectors of {list} could not be loaded: {message}.',
+  'lab.retry': 'Try again',
+  'lab.words': '{count} GloVe words and {induced} induced, {dim}-d',
   // the summary a screen reader hears when a result changes (polite, once the input settles)
   'lab.summary': '{change}: “{word}” now puts {weight} on “{key}”, entropy {entropy} nats.',
   'lab.summaryMasked': '{change}: every key of “{word}” is masked.',
@@ -66,8 +188,10 @@ export default Object.freeze({
   'controls.identity': 'Identity',
   'controls.random': 'Random',
   'controls.pasted': 'Pasted',
-  'controls.identityHtml': 'q = k = x: attention by word similarity; d<sub>k</sub> = 100.',
-  'controls.randomHtml': 'q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: seeded random 100 × d<sub>k</sub> matrices.',
+  'controls.identityHtml':
+    'q = k = x: the word vectors themselves, d<sub>k</sub> = 100. A word’s key is its own vector, so it usually matches itself best.',
+  'controls.randomHtml':
+    'Each word vector layer-normalised (LayerNorm: minus its own mean, divided by its own standard deviation), then q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: seeded random 100 × d<sub>k</sub> matrices.',
   'controls.pastedHtml': 'Q and K as pasted under “Bring your own vectors”.',
   'controls.pastedNeedsPaste': 'Pasted is available once you use vectors under “Bring your own vectors”, below.',
   'controls.dkName': 'd_k',
@@ -78,7 +202,8 @@ export default Object.freeze({
   'controls.scaleOn': 'scores = q·k × {factor} (= 1/√{d})',
   'controls.scaleOff': 'scores = q·k, unscaled',
   'controls.temperature': 'Temperature',
-  'controls.temperatureHint': 'softmax(scores / T): low T sharpens, high T flattens.',
+  'controls.temperatureHint':
+    'softmax(scores / T): low T sharpens, high T flattens. Scaling is a temperature too: q·k × 1/√d_k is q·k at T = √d_k.',
   'controls.causal': 'Causal mask',
   'controls.causalHint': 'Each token sees only itself and earlier tokens.',
   'controls.positional': 'Positional encoding',
@@ -124,6 +249,7 @@ export default Object.freeze({
   'chips.add': 'Add a token',
   'chips.addPlaceholder': '+ add token',
   'chips.notInVocabulary': 'not in vocabulary',
+  'chips.induced': 'vector induced from the Brown corpus contexts (à la carte, Khodak et al. 2018)',
   'chips.loading': 'loading its word vector',
   'chips.remove': 'Remove “{word}”',
   'chips.edit': 'Edit token {index}',
@@ -164,17 +290,17 @@ export default Object.freeze({
   'paste.rowNotArray': '{name} row {row} is not an array of numbers.',
   'paste.labelMissing': '{name} {where} starts with a number, but row 1 starts with a label: give every row a label, or none.',
   'paste.row': 'row {row}',
+  'paste.tooManyChars': '{name} has {count} characters; at most {max} are read. Paste at most 128 rows of 1,024 numbers.',
+  'paste.tooManyLines': '{name} has {count} lines; at most {max} are read (128 rows, with blank and comment lines).',
+  'paste.jsonDepth': '{name} is nested deeper than rows of numbers: write it like [[0.1, 0.2], [0.3, 0.4]].',
+  'paste.onlySeparators': '{name} {where} has only separators, no numbers: give it numbers, or delete the line.',
+  'paste.decimalComma': '{name} {where}: {value} looks like a number with a decimal comma, but commas also separate numbers here. Write decimals with a point (1.5), or separate the numbers only with commas.',
   'paste.rowLine': 'row {row} (line {line})',
 
   // ---- <attention-lesson> and its instruments ----
-  'lesson.claim1': '1 · The variance of q·k grows with d_k',
-  'lesson.claim2': '2 · Unscaled scores make softmax extremely peaked',
-  'lesson.claim3': '3 · A saturated softmax passes back almost no gradient',
-  'lesson.claim4': '4 · Step by step: each row becomes a probability distribution',
-  'lesson.overflow': 'Temperature, and why softmax subtracts the max',
-  'lesson.heads': 'Several heads',
   'lesson.waiting': 'Waiting for the lab…',
-  'lesson.loading': 'Loading the core…',
+  'lesson.loading':
+    'Loading the attention core (C++ compiled to WebAssembly)…',
   'lesson.loadFailed': 'Could not load this part: {message}',
   'lesson.cannotCompute': 'Cannot compute this part: {message}',
   'lesson.cannotDraw': 'Cannot draw: {message}',
@@ -210,7 +336,7 @@ export default Object.freeze({
 
   // claim 1 (web/views/variance.js)
   'variance.explain':
-    'Draw q and k with {dk} independent components, each with mean 0 and variance 1. q·k adds up {dk} products that each have variance 1, so its variance is about d_k = {dk}; dividing by √d_k = {sqrtD} brings it back to about 1, whatever d_k is.',
+    'Draw q and k with {dk} independent components, each with mean 0 and variance 1. q·k adds up {dk} products that each have variance 1, so its variance is about d_k = {dk}; dividing by √d_k = {sqrtD} brings it back to about 1, whatever d_k is. That premise does not hold for raw GloVe vectors: their components neither have mean 0 and variance 1 nor are independent of each other. So your sentence’s words here, as in the lab’s Random mode, are first layer-normalised (LayerNorm: each vector minus its own mean, divided by its own standard deviation, as a transformer does before attention) and then multiplied by random matrices W_Q and W_K, whose independent entries give q and k components of mean 0 and variance 1.',
   'variance.unscaled': 'q·k: variance {value}',
   'variance.scaled': 'q·k/√d_k: variance {value}',
   'variance.pairs': '{count} random pairs at d_k = {dk}',
@@ -232,7 +358,7 @@ export default Object.freeze({
 
   // claim 2 (web/views/saturation.js)
   'saturation.explain':
-    'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not.',
+    'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not. The entropy of a row measures how spread it is, in nats (units of the natural logarithm): 0 when all the weight is on one word, ln t when it is spread evenly over t words.',
   'saturation.maxTitle': 'Largest weight in each row',
   'saturation.entropyTitle': 'Entropy of each row (nats; uniform = ln {t} = {value})',
   'saturation.peakedBand': 'extremely peaked (max weight > {value})',
@@ -246,7 +372,7 @@ export default Object.freeze({
   'saturation.untrained':
     'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
   'saturation.row':
-    'The row of "{word}" at d_k = {dk}: unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled max weight {scaledMax}, entropy {scaledEntropy} nats.',
+    'The row of "{word}" in these sweeps (a seeded random projection to d_k = {dk}, as on Random): unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled max weight {scaledMax}, entropy {scaledEntropy} nats.',
   'saturation.lab': '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats.',
   'saturation.labRandom':
     '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats — on Random at T = 1 without the causal mask, the same numbers.',
@@ -254,7 +380,11 @@ export default Object.freeze({
 
   // claim 3 (web/views/gradient.js)
   'gradient.explain':
-    'Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below says how much each weight (row) moves when each score (column) is nudged, for the row of "{word}". When one weight is almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little gets through, and learning stalls.',
+    'Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below (the table of derivatives ∂p_i/∂z_j) says how much each weight p_i (row) moves when each softmax input z_j (column) is nudged, for the row of "{word}" with the lab’s own q and k. When one weight is almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little of it gets through to that row’s scores.',
+  'gradient.identityRow':
+    'The lab is on Identity (q = k = x): these Jacobians use that q and k, where "{word}" matches itself, so they read differently from claim 2’s row of "{word}" at d_k = 100, which uses a random projection.',
+  'gradient.temperature':
+    'At T = {t} the softmax’s input is z = scores / T: the Jacobian and ‖∂L/∂z‖ are taken against z; against the scores themselves they are 1/T times as large.',
   'gradient.positive': 'positive',
   'gradient.negative': 'negative (colour scale ±{extent}, the largest possible)',
   'gradient.needsWords': 'The sweep over d_k needs word vectors: choose Identity or Random in the lab.',
@@ -268,6 +398,10 @@ export default Object.freeze({
   'gradient.labMarker': 'the lab\'s row: {value}',
   'gradient.normNote':
     'Lines: mean over all rows; circles: the row of "{word}"; ◆: the lab’s own row at d = {d}. Loss L = ⟨g, p⟩ with a fixed random g for each row, so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
+  'gradient.measured':
+    'What the chart measures: as d_k grows, the unscaled mean falls only a few times below the scaled one, while the rows that have collapsed (max weight 1.000) fall by many orders of magnitude — the mean is carried by the rows that have not. A classifier’s softmax does not starve this way: its loss is the cross-entropy of that same softmax, and the two together pass back p − y (the weights minus the one-hot answer), which is large whenever a confident answer is wrong. Attention’s weights only mix the values, so its scores get the Jacobian’s small entries.',
+  'gradient.larger':
+    'Why, then, is the unscaled run’s ‖∂L/∂W_Q‖ larger in the training experiment below (0.72 against 0.17 after its first step)? ∂L/∂W_Q adds up what every row passes back, times the scale: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k (≈ 11 at d_k = 128) times more to W_Q, and they outweigh the saturated rows, which pass back almost nothing.',
 
   // claim 4 (web/views/step.js)
   'step.explain': 'Follow the query "{word}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:',
@@ -329,10 +463,9 @@ export default Object.freeze({
   'page.description': 'An interactive explainer of scaled dot-product attention on real word vectors.',
   'page.languages': 'Language',
   'page.introHtml':
-    'A transformer decides which words to “look at” with <strong>attention</strong>: every token asks a question (its query <code>q</code>), every token offers an answer (its key <code>k</code>), and the dot product <code>q·k</code> says how well they match. A softmax turns each row of these scores into weights that add up to 1: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)</code>.',
+    'A transformer decides which words to “look at” with <strong>attention</strong>. Every token has a query <code>q</code> (what it looks for), a key <code>k</code> (what the queries are matched against) and a value <code>v</code> (what it passes on). The dot product <code>q·k</code> scores how well a query matches a key; a softmax turns each query’s row of scores into weights that add up to 1; and the weights mix the values into that token’s output: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
   'page.tryHtml':
-    'Type a sentence below. The words become real GloVe word vectors; pick a token to see where it looks. Then widen <code>d<sub>k</sub></code> with a random projection and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
-  'page.whyHtml': 'Why divide by √d<sub>k</sub>?',
+    'Type a sentence in the lab above. The words become real GloVe word vectors; pick a token to see where it looks. The lab opens on <em>Identity</em>, q = k = x: a word’s key is its own vector, so it usually matches itself best — by construction, not because of meaning. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
   'page.whyIntroHtml':
     'Four claims about the <code>√d<sub>k</sub></code>, each measured live by the same core, on random vectors and on your sentence. The instruments below follow the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature; there is one set of controls. They make their own seeded random projections W<sub>Q</sub> ≠ W<sub>K</sub> of the word vectors to d<sub>k</sub>: with the lab on <em>Identity</em> that is d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the instruments alone are on <a href="./lesson.html">a page of their own</a>.)',
   'page.guide': 'See it in under a minute',
@@ -341,14 +474,36 @@ export default Object.freeze({
   'page.guide2Html':
     'Switch off <b>Scale by √d<sub>k</sub></b>. <a href="#claim-2">Claim 2</a>: the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of claim 2); the row of “cat” gets close (its bars above show the same numbers as the instruments below).',
   'page.guide3Html':
-    '<a href="#claim-3">Claim 3</a>: a row that has collapsed passes back almost <b>no gradient (→ 0)</b>: its softmax Jacobian fades to blank, and in the chart its dot drops by orders of magnitude below the scaled one — learning stalls. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
+    '<a href="#claim-3">Claim 3</a>: a row that has collapsed passes back almost no gradient: its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. In the chart at d<sub>k</sub> = 1024 the unscaled mean over rows is only about <b>4×</b> below the scaled one (0.067 against 0.248), and so is the row of “cat”, which has not quite collapsed (0.049 against 0.205) — but the rows at max weight 1.000 fall by a factor of <b>10⁸ or more</b>. Whether that slows learning is measured in the training experiment below. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
   'page.guide4Html':
     'Switch scaling back on: the weights spread out again. <a href="#claim-4">Claim 4</a>: follow one row step by step — every weight is positive and the row adds up to 1.',
+  'page.guide5Html':
+    'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. Switch scaling off and set the <b>Temperature</b> to √1024 = <b>32</b>: every weight is the one scaled at T = 1. Or divide by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): the rows go flat — every max weight below <b>0.11</b>, where an even row of 10 tokens has 0.1.',
   'page.doIt': 'Do it',
+  'page.unscaledT':
+    'Unscaled, T = 32',
+  'page.divideDk':
+    'Divide by d_k',
+  'page.back':
+    'Back to T = 1',
   'page.doStep1': 'Do it: step 1, Random and d_k = 1024',
   'page.doStep2': 'Do it: step 2, scaling off',
   'page.doStep4': 'Do it: step 4, scaling on',
+  'page.doStep5Unscaled':
+    'Step 5: Unscaled, T = 32',
+  'page.doStep5DivideDk':
+    'Step 5: Divide by d_k',
+  'page.doStep5Back':
+    'Step 5: Back to T = 1',
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words. Everything runs in your browser.',
+
+  // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
+  'scorm.help':
+    'Usage: {name} scorm -o FILE.zip [--version 1.2|2004]\n\nWrites the lesson (lesson.html) as a SCORM package for an LMS (Moodle, Canvas, Blackboard…): imsmanifest.xml at the root, every file the page loads inside, nothing fetched from the network. The page reports to the LMS: incomplete, then completed once the learner has reached the end of the story; the exercises\' score where the lesson gives one; the session time; where the learner was, to resume there.\n\n  -o, --output FILE   the package to write (a .zip)\n  --version V         1.2 (default) or 2004 (SCORM 2004 4th edition)\n  -h, --help          this text',
+  'scorm.usage': 'Run "{name} scorm --help" for the options.',
+  'scorm.noOutput': 'say where to write the package: {name} scorm -o lesson.zip',
+  'scorm.notBuilt': '{file} is missing: build the cores first (npm run build)',
+  'scorm.written': 'wrote {file}: SCORM {version}, {count} files, {kB} kB',
 
   // ---- the lesson alone (lesson.html) ----
   'lessonPage.title': 'Attention Lab — why scaled dot-product attention divides by √d_k',
@@ -365,8 +520,10 @@ export default Object.freeze({
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokens' },
   'lessonPage.unknown': 'not in the vocabulary (random vectors): {list}',
   'lessonPage.temperature': 'Temperature T = {t}, for every instrument (the slider of “Temperature”).',
-  'lessonPage.coreSimd': 'Core: WebAssembly SIMD.',
-  'lessonPage.coreScalar': 'Core: scalar WebAssembly.',
+  'lessonPage.coreSimd':
+    'Computed by the attention core, C++ compiled to WebAssembly SIMD.',
+  'lessonPage.coreScalar':
+    'Computed by the attention core, C++ compiled to scalar WebAssembly.',
   'lessonPage.couldNotStart': 'Could not start: {message}',
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
   'lessonPage.credits':
@@ -387,6 +544,8 @@ export default Object.freeze({
   'share.bars': 'Bars',
   'share.numbers': 'Numbers',
   'share.file': '{what}, {format}',
+  'share.blockedFile': 'The page around this lab blocks downloads (the lab is in a sandboxed frame), so {file} was not saved: open the lab on its own page (Copy link) to save it.',
+  'share.blockedText': 'The page around this lab blocks downloads (the lab is in a sandboxed frame), so {file} was not saved: its text is selected below, copy it with Ctrl+C (⌘C on a Mac).',
   'share.saved': 'Saved {file}.',
   'share.exportFailed': 'Could not export: {message}',
   'share.notReady': 'Nothing to export yet: the lab is still loading.',
@@ -438,6 +597,10 @@ export default Object.freeze({
   'training.presetSmallInitNote': 'The unscaled run starts faster.',
   'training.presetUnstable': 'SGD lr 0.3, momentum 0.9',
   'training.presetUnstableNote': 'The unscaled run learns, then loses it.',
+  'training.presetMatchedInit':
+    'Unscaled, init g·d_k^−¼ (0.2973)',
+  'training.presetMatchedInitNote':
+    'The unscaled run starts where the default’s scaled run starts.',
   'training.plotLoss': 'Loss, held-out (training batch: thin), log scale',
   'training.plotAccuracy': 'Held-out accuracy',
   'training.plotGradNorm': '‖∂L/∂W_Q‖ (solid), ‖∂L/∂W_K‖ (dashed), log scale',
@@ -455,7 +618,11 @@ export default Object.freeze({
   'training.cellRight': 'query {query} → pair {pair}: {value} (the right pair)',
   'training.heatmapNote': 'Rows: the queries of one held-out example; columns: its pairs. Darker = more weight; the outlined cell is the pair the query asks about.',
   'training.loading': 'Loading the core in a background worker…',
-  'training.failed': 'The training worker could not start: {message}',
+  'training.failed': 'Training stopped: {message}. Restart starts a new worker.',
+  'training.workerFailed': 'the training worker failed ({message})',
+  'training.workerUnreadable': 'the training worker sent a message that could not be read',
+  'training.workerSilent': 'the training worker stopped answering (nothing for {seconds} s)',
+  'training.restart': 'Restart',
   'training.ready': 'Ready at step 0 (untrained). Press Train.',
   'training.running': 'Training…',
   'training.paused': 'Paused at step {step} of {steps}.',
@@ -473,13 +640,17 @@ export default Object.freeze({
     '{run}: held-out loss {loss}, accuracy {accuracy}, {reached}; mean largest weight {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; on the shown example {onTarget} of {queries} rows look at the right pair.',
   'training.lookFor': 'What to look for',
   'training.lookForText':
-    'With the defaults (d_k = 128, Adam at learning rate 0.002, 150 steps) the scaled run reaches 90 % held-out accuracy in about 40 steps and the unscaled run in about 70. Over 20 seeds the unscaled run was behind on every one at step 50, by 0.5 to 1.9 nats of held-out loss. Its attention starts almost one-hot — mean largest weight ≈ 0.9 from the first step, entropy near 0 — and stays so: a row that has locked onto the wrong pair gets almost no gradient to leave it, and some rows stay wrong for a long time.',
+    'With the defaults (d_k = 128, Adam at learning rate 0.002, 150 steps) the scaled run reaches 90 % held-out accuracy in about 40 steps and the unscaled run in about 70. Over 20 seeds the unscaled run was behind on every one at step 50, by 0.5 to 1.9 nats of held-out loss. Its attention starts almost one-hot — after the first step its mean largest weight is 0.89 and its mean entropy 0.27 nats, where an even row over 8 pairs has ln 8 = 2.08 (the scaled run: 0.32 and 1.79) — and its rows take more steps to find the right pair.',
   'training.disappears': 'Where the difference disappears',
   'training.disappearsText':
-    'At d_k = 4 or 8 the two runs are hard to tell apart: the unscaled scores are not spread widely enough to saturate the softmax (at d_k = 4 the step-50 losses differ by at most 0.15 nats over 20 seeds). Plain SGD without momentum hides it too — at learning rate 0.1 the unscaled run is even a little faster. A small init scale (0.25 or 0.5) starts the unscaled run unsaturated, and it learns faster at first. Adam does not remove the difference: at every learning rate we tried (0.001 to 0.005) the unscaled run stayed behind on every seed. And with SGD at learning rate 0.3 and momentum 0.9 the unscaled run learns, then loses what it learned, while the scaled run does not.',
+    'At d_k = 4 the two runs are hard to tell apart: the unscaled scores are not spread widely enough to saturate the softmax (the step-50 losses differ by at most 0.15 nats over 20 seeds; at d_k = 8 already by up to 0.48). Plain SGD without momentum hides it too — at learning rate 0.1 the unscaled run reached 90 % held-out accuracy first on 4 of seeds 1–5. A small init scale (0.25) starts the unscaled run unsaturated, and at step 10 it was ahead on 4 of seeds 1–5 (at 0.5 it was behind on 4 of them). Adam does not remove the difference: at learning rates 0.001 and 0.005, as at 0.002, the unscaled run was behind at step 50 on every one of 20 seeds. And with SGD at learning rate 0.3 and momentum 0.9 the unscaled run learns, then loses what it learned (seeds 1–5: a best held-out accuracy of 0.93 or more, 0.73 or less at step 150), while the scaled run does not (1.00 at the end).',
   'training.larger': 'Why is the unscaled run’s gradient larger, not smaller?',
   'training.largerText':
-    'A saturated softmax row passes back almost nothing to its scores (claim 3 above). But ‖∂L/∂W_Q‖ is larger in the unscaled run, from the first step on: its scores are not multiplied by 1/√d_k, so the few rows that are not saturated pass back a gradient √d_k times larger than the scaled run’s, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
+    'Claim 3 above says why: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k times more to W_Q, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
+  'training.reparam':
+    'What does scaling buy?',
+  'training.reparamText':
+    'Dropping √d_k is the same as initialising W_Q and W_K d_k^¼ times larger: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). The preset “Unscaled, init g·d_k^−¼” starts both runs with g = 128^−¼ ≈ 0.30, so its unscaled run starts where the default’s scaled run starts: the same first training loss (2.545 with seed 1). It then reaches 90 % held-out accuracy at step 36, the default’s scaled run at step 44 and its unscaled run at step 71. After the first step the two are not the same run: Adam’s steps have about the same size whatever the weights’ scale, so W_Q and W_K, started d_k^¼ ≈ 3.4 times smaller, change d_k^¼ times faster relative to their size. So √d_k does not buy accuracy that the initialisation could not; it buys that the standard initialisation, g = 1, gives scores of variance about 1 at every d_k, with nothing to retune when the width changes.',
 
   // the training experiment's section on the pages
   'page.trainingTitle': 'Does scaling keep learning alive?',
@@ -506,14 +677,48 @@ export default Object.freeze({
   'settings.boolean': 'true or false (also on/off, yes/no, 1/0; a bare attribute is true)',
   'settings.oneOf': 'one of {values}',
   'settings.text': 'text',
+  'vocab.timeout': '{file} did not arrive within {seconds} s (asked twice)',
+  'settings.sentence': 'text with at least one word or punctuation mark',
+  'settings.tokens': 'tokens separated by spaces, each of at most {max} characters',
   'settings.language': 'a language tag such as en or nb',
 
   // ---- the command line (bin/cli.js) ----
-  'cli.help':
-    'Usage: {name} render [options] > figure.svg\n\nDraws the attention figure of {element} for a sentence, with the page\'s own numbers:\nthe heatmap of attention weights, the bars of one query, or both, as SVG; or those numbers as\nCSV or JSON. Nothing is fetched: the word vectors and the core ship with the package.\n\nWhat to compute (the page\'s settings, the same defaults and ranges):\n  --sentence TEXT       the tokens\' text (default "{sentence}")\n  --probe WORD          the cross-attention probe word, "" for none (default "{probe}")\n  --projection NAME     identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)\n                        or pasted (your own vectors: --q, --k) (default {projection})\n  --dk N                d_k of the random projection: {dkRange} (default {dk})\n  --seed N              seed of the random projections: {seedRange} (default {seed})\n  --no-scale            do not divide q·k by √d_k (--scale: divide, the default)\n  --temperature T       softmax(scores / T): {temperatureRange} (default {temperature})\n  --causal              query i sees keys j ≤ i only (--no-causal: the default)\n  --positional          add the sinusoidal positional encoding (--no-positional: the default)\n  --q FILE, --k FILE    pasted Q (n×d) and K (m×d), CSV rows or JSON [[…], …] (as the page\'s\n  --v FILE              "Bring your own vectors"); they imply --projection pasted\n\nWhat to draw:\n  --view NAME           heatmap, bars (one query\'s weights), probe (the probe\'s), or both (default)\n  --row TOKEN|N         the query the bars show: a token of the sentence (its first occurrence)\n                        or a position from 1 (default: 2, as on the page)\n  --format NAME         svg, csv or json (default: from --output\'s extension, else svg); csv and\n                        json hold the numbers of the rows the view shows, float32 exactly\n  --theme NAME          light or dark (default light)\n  --width PX            room for the figure, 200 to 10000 (default {width}); long sentences grow it\n  --no-caption          leave out the caption of the settings under an SVG\n  -o, --output FILE     write there instead of to standard output\n  -h, --help            this text;  --version  the package\'s version\n\nThe language of the figure and the messages: LC_ALL, LC_MESSAGES or LANG (nb_NO.UTF-8: bokmål).\n\nPNG: not drawn here (text needs a browser\'s fonts); convert the SVG, for example with\n  rsvg-convert figure.svg -o figure.png\n\nExamples:\n  {name} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg\n  {name} render --view bars --row cat --theme dark -o cat-dark.svg\n  {name} render --format csv --view heatmap > weights.csv',
+  'cli.helpUsage': 'Usage: {name} render [options] > figure.svg\n       {name} model --sentence TEXT [options] > head.svg   (the trained model: {name} model --help)\n       {name} scorm -o lesson.zip                          (the lesson for an LMS: {name} scorm --help)',
+  'cli.helpIntro': 'Draws the attention figure of {element} for a sentence, with the page\'s own numbers:\nthe heatmap of attention weights, the bars of one query, or both, as SVG; or those numbers as\nCSV or JSON. Nothing is fetched: the word vectors and the core ship with the package.',
+  'cli.helpCompute': 'What to compute (the page\'s settings, the same defaults and ranges):',
+  'cli.helpDraw': 'What to draw:',
+  'cli.helpLanguage': 'The language of the figure and the messages: LC_ALL, LC_MESSAGES or LANG (nb_NO.UTF-8: bokmål).',
+  'cli.helpPng': 'PNG: not drawn here (text needs a browser\'s fonts); convert the SVG, for example with\n  rsvg-convert figure.svg -o figure.png',
+  'cli.helpExamples': 'Examples:\n  {name} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg\n  {name} render --view bars --row cat --theme dark -o cat-dark.svg\n  {name} render --format csv --view heatmap > weights.csv',
+  'cli.default': '(default {value})',
+  'cli.defaultQuoted': '(default "{value}")',
+  'cli.or': '{list} or {last}',
+  'cli.valueText': 'TEXT',
+  'cli.valueWord': 'WORD',
+  'cli.valueName': 'NAME',
+  'cli.valueFile': 'FILE',
+  'cli.optionSentence': 'the tokens\' text',
+  'cli.optionProbe': 'the cross-attention probe word, "" for none',
+  'cli.optionProjection': 'identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)\nor pasted (your own vectors: --q, --k)',
+  'cli.optionDk': 'd_k of the random projection',
+  'cli.optionSeed': 'seed of the random projections',
+  'cli.optionScale': 'do not divide q·k by √d_k (--scale: divide, the default)',
+  'cli.optionTemperature': 'softmax(scores / T)',
+  'cli.optionCausal': 'query i sees keys j ≤ i only (--no-causal: the default)',
+  'cli.optionPositional': 'add the sinusoidal positional encoding (--no-positional: the default)',
+  'cli.optionPasted': 'pasted Q (n×d) and K (m×d), CSV rows or JSON [[…], …] (as the page\'s\n"Bring your own vectors"); they imply --projection pasted',
+  'cli.optionView': 'heatmap, bars (one query\'s weights), probe (the probe\'s), or both (default)',
+  'cli.optionRow': 'the query the bars show: a token of the sentence (its first occurrence)\nor a position from 1 (default: {row}, as on the page)',
+  'cli.optionFormat': '{formats} (default: from --output\'s extension, else svg); csv and\njson hold the numbers of the rows the view shows, float32 exactly',
+  'cli.optionTheme': '{themes}',
+  'cli.optionWidth': 'room for the figure, {min} to {max} (default {width}); long sentences grow it',
+  'cli.optionCaption': 'leave out the caption of the settings under an SVG',
+  'cli.optionOutput': 'write there instead of to standard output',
+  'cli.optionHelp': 'this text',
+  'cli.optionVersion': 'the package\'s version',
   'cli.usage': 'Run "{name} --help" for the options.',
   'cli.noCommand': 'expected a command: {name} render [options]',
-  'cli.unknownCommand': 'unknown command {command}: expected "render"',
+  'cli.unknownCommand': 'unknown command {command}: expected "render", "model" or "scorm"',
   'cli.unknownOption': 'unknown option {option}',
   'cli.unknownOptionNear': 'unknown option {option} (did you mean --{near}?)',
   'cli.missingValue': '{option} needs a value',
@@ -534,4 +739,95 @@ export default Object.freeze({
   'cli.EACCES': 'permission denied',
   'cli.EISDIR': 'it is a folder',
   'cli.ENOTDIR': 'a part of the path is not a folder',
+  'cli.EPERM': 'the operation is not permitted',
+  'cli.ENOSPC': 'the disk is full',
+  'cli.EDQUOT': 'the disk quota is used up',
+  'cli.EIO': 'the device reported a read or write error',
+  'cli.EROFS': 'the file system is read-only',
+  'cli.EEXIST': 'a file of that name appeared meanwhile: try again',
+  'cli.ENAMETOOLONG': 'the name is too long',
+  'cli.ELOOP': 'the path has too many symbolic links',
+  'cli.EMFILE': 'too many files are open',
+  'cli.EBADF': 'it is closed',
+  'cli.tooLarge': 'it is larger than {max}, the most a pasted matrix can be',
+  'cli.fileErrorOther': 'the system refused it (code {code})',
+  'cli.outputIsInput': '--output {output} is also an input ({option} {file}): write the result to another file',
+  'cli.repeated': '{option} is given {count} times: the first, "{value}", is used',
+  'cli.stdoutFailed': 'cannot write to the standard output: {reason}',
+  'cli.stdoutClosed': 'it is closed',
+  // ---- a trained model to look inside (web/views/model.js, <model-view>) ----
+  'page.modelTitle': 'What does a trained model look at?',
+  'page.modelIntro':
+    'Everything above used word vectors or random projections. Here is a real language model, trained by this page’s own core to predict the next word, and its twin trained the same way without √d_k. Change the sentence at the top of the page and open the model’s heads.',
+  'modelView.loading': 'Loading the trained model (about 2 MB, once)…',
+  'modelView.failed': 'The trained model could not be loaded: {message}',
+  'modelView.intro':
+    'A transformer with {layers} layers of {heads} heads ({parameters} numbers learned), trained on {words} words of the Brown corpus (American English, 1961) to predict the next word. Each head is a row-by-row softmax like the lab’s: every row sums to 1.',
+  'modelView.twin': 'Which model',
+  'modelView.twinScaled': 'trained with √d_k',
+  'modelView.twinUnscaled': 'the twin trained without √d_k',
+  'modelView.removeScale': 'remove √d_k from this trained model',
+  'modelView.temperature': 'temperature of the next word',
+  'modelView.after': 'next word after',
+  'modelView.repeatWords': 'Repeat random words',
+  'modelView.backToSentence': 'Back to the sentence',
+  'modelView.tokensTitle': 'The sentence as the model reads it',
+  'modelView.tokensLabel': { one: '{count} token', other: '{count} tokens' },
+  'modelView.unknownTitle': 'not in the model’s vocabulary: read as {unk}',
+  'modelView.unknownNote': { one: '{count} word is not among the model’s {vocab} (underlined): it reads it as {unk}, “some word I do not know”.', other: '{count} words are not among the model’s {vocab} (underlined): it reads each as {unk}, “some word I do not know”.' },
+  'modelView.allKnown': 'Every word is among the model’s {vocab}.',
+  'modelView.truncated': 'The model reads at most {context} tokens: the last {count} were left out.',
+  'modelView.thumbsTitle': 'Every head: {layers} layers × {heads} heads',
+  'modelView.thumbsLabel': 'heads of the model: open one',
+  'modelView.headName': 'layer {layer}, head {head}',
+  'modelView.rolePrevious': 'previous word',
+  'modelView.roleFirst': 'first word',
+  'modelView.roleSelf': 'itself',
+  'modelView.roleBroad': 'broad',
+  'modelView.roleMixed': 'focused, no fixed place',
+  'modelView.openedTitle': 'Layer {layer}, head {head}',
+  'modelView.measured':
+    'Over the test text ({windows} passages of {tokens} words the model never trained on) this head puts on average {previous} of a row’s weight on the previous word, {first} on the first word and {self} on the word itself; a head that spread every row evenly would put {even} on each. Its rows’ spread is {spread} (1: even over the words so far, 0: all on one).',
+  'modelView.meansPrevious': 'So it is named a previous-word head: half of its weight or more goes to the word just before.',
+  'modelView.meansFirst': 'So it is named a first-word head: half of its weight or more goes to the first word, a resting place when nothing else fits.',
+  'modelView.meansSelf': 'So it is named a self head: half of its weight or more stays on the word itself.',
+  'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad, a head that averages over much of the sentence.',
+  'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: it picks a few words, which ones depending on the words.',
+  'modelView.here': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself, spread {spread}.',
+  'modelView.heatmapBox': 'the opened head’s weights',
+  'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at. A word sees only itself and the words before it (grey: hidden), because the model predicts each next word from the ones before.',
+  'modelView.nextTitle': 'Which word does it expect after “{word}”?',
+  'modelView.nextLabel': 'the ten most likely words after “{word}”',
+  'modelView.nextExplain': 'The model’s last step is a softmax over all its words: a probability distribution again, the ten most likely shown. A temperature above 1 flattens it, below 1 sharpens it.',
+  'modelView.nextStats': 'Most likely: “{word}”, {p}. Entropy {entropy} nats; {unk} (a word it does not know) {unknown}. For comparison, “the” is {the} of the training text.',
+  'modelView.repeatHit': 'After the last word the earlier copy went on with “{expected}”, and the model expects just that ({p}).',
+  'modelView.repeatMiss': 'After the last word the earlier copy went on with “{expected}”; the model expects “{predicted}” ({p}) instead: it does not copy the earlier run.',
+  'modelView.scaleTitle': 'And without √d_k?',
+  'modelView.scaleRemovedWould': 'Tick “remove √d_k” and every score of this model is multiplied by √d_k = √{dk} ≈ {root} at once: the mean spread of this sentence’s rows goes from {with} to {without}, the rows collapse onto a few words. The model was never trained that way.',
+  'modelView.scaleRemoved': 'Now every score is multiplied by √d_k = √{dk} ≈ {root}: the mean spread of this sentence’s rows is {without}, against {with} as trained. The rows have collapsed onto a few words, and the next word changes with them.',
+  'modelView.scaleUnscaled': 'This twin never divided by √d_k, so there is nothing to remove: its rows are as it learned them.',
+  'modelView.twinCompare': 'Trained with √d_k the model reaches a test perplexity of {here}; the twin, {twin} (lower is better: roughly how many words it hesitates between; counts of word triples reach {trigram}).',
+  'modelView.layerSpread': 'Layer {layer}: its heads’ rows spread {lo}–{hi} over the test text; in {twin}, {twinLo}–{twinHi}.',
+  'modelView.theUnscaledTwin': 'the twin trained without √d_k',
+  'modelView.theScaledTwin': 'the model trained with √d_k',
+  'modelView.inductionTitle': 'Does a head find the earlier copy?',
+  'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. Large trained models grow “induction heads”: at a word of the second copy they look at the word after its first copy, and so predict the repeat.',
+  'modelView.inductionHere': 'Layer {layer}, head {head} puts {here} of its weight there in this sequence; even rows would put {even}. Over {repeats} such sequences no head of this model does it: the highest is {best}. This small model has no induction head.',
+  'modelView.notShownTitle': 'What this does not show',
+  'modelView.notShown1': 'A small model on one million words: large models have many more heads, and their heads do more specific things.',
+  'modelView.notShown2': 'A head’s name is an average over the test text; in one sentence the same head may do something else.',
+  'modelView.notShown3': 'Where a head looks is not why the model predicts what it does: the values mixed and the layers after it matter too, and researchers disagree on how far attention weights explain a model.',
+  'modelView.figureTitle': 'Layer {layer}, head {head} of the model {model}',
+  'modelView.figureCaption': 'Trained by Attention Lab on the Brown corpus (test perplexity {perplexity}); next word at temperature {temperature}.',
+  'modelView.figureCaptionRemoved': 'Trained by Attention Lab on the Brown corpus (test perplexity {perplexity}), run here without its √d_k; next word at temperature {temperature}.',
+  'modelCli.help':
+    'Usage: {name} model --sentence TEXT [options]\n\nRuns the trained language model of the page (a transformer of 2 layers × 4 heads trained on the Brown corpus; docs/model.md) on a sentence: one head\'s attention rows and the next word as an SVG figure, the rows as CSV, or everything as JSON.\n\n  --sentence TEXT     the sentence (its first 64 tokens)\n  --variant V         scaled (default: trained with √d_k) or unscaled (the twin trained without)\n  --layer L --head H  one head (both from 1; the figure shows layer 1, head 1 without them; CSV and JSON give every head)\n  --no-scale          run the scaled model without its √d_k: every score × √d_k\n  --temperature T     of the next word, 0.05 to 10 (default 1)\n  --format F          svg (default), csv or json; or from the extension of --output\n  --theme T           light (default) or dark, for SVG\n  -o, --output FILE   write here instead of the standard output\n  -h, --help          this text\n\nExamples:\n  {name} model --sentence "the cat sat on the" --layer 1 --head 3 > head.svg\n  {name} model --sentence "the cat sat on the" --no-scale --format json',
+  'modelCli.usage': 'Run "{name} model --help" for the options.',
+  'modelCli.noSentence': 'say which sentence: {name} model --sentence "the cat sat on the"',
+  'modelCli.layerAndHead': '--layer and --head go together: give both, or neither',
+  'modelCli.countRange': 'a whole number from 1 to {most}',
+  'modelCli.temperatureRange': 'a number from {min} to {max}',
+  'modelView.rowTitle': 'Where “{word}” looks in this head',
+  'modelView.rowLabel': 'the weights of “{word}” over the words so far, layer {layer}, head {head}',
+  'modelView.heatmapLabel': 'the opened head’s weights: {n} rows, one per word, each over the words up to it',
 });

@@ -8,6 +8,118 @@ export default Object.freeze({
   'format.quoted': '«{text}»',
   'format.characters': { one: '({count} tegn)', other: '({count} tegn)' },
 
+  // ---- leksjonen som en fortelling: overskrifter, innledninger, utdata, spådommer, oppgaver ----
+  'story.titleHtml': 'Fra q·k til utdata — og hvorfor dele på √d<sub>k</sub>?',
+  'story.headingStep': 'Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?',
+  'story.headingOutput': 'Hva kommer ut av oppmerksomheten?',
+  'story.headingHeads': 'Hva gir flere hoder?',
+  'story.headingVariance': 'Hva skjer med q·k når d_k vokser?',
+  'story.headingSaturation': 'Hva gjør bredere poeng med en uskalert rad?',
+  'story.headingGradient': 'Hvor mye gradient sender en mettet rad tilbake?',
+  'story.headingOverflow': 'Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?',
+  'story.leadStep':
+    'Begynn med én spørring q og én nøkkel k: prikkproduktet q·k er et poeng, stort når de to peker samme vei. Nøkkelen er det spørringen sammenlignes med. Ett poeng per nøkkel gir en rad med poeng, og softmax gjør raden til vekter.',
+  'story.leadOutput':
+    'Vektene er ikke utdataene ennå. Hver nøkkel har en verdivektor v: verdien er det som blandes. Utdataene for en spørring er den vektede summen av verdiene, hver vektet med hvor mye spørringen ser på nøkkelen sin.',
+  'story.leadHeads':
+    'Én rad med vekter er én måte å se på setningen. Flere hoder, hvert med sine egne projeksjoner, smalere med antallet hoder, ser på flere måter samtidig; utdataene deres settes side om side.',
+  'story.leadVariance':
+    'Hittil var d_k ett tall. Et poeng q·k summerer d_k produkter, så hvor bredt poengene sprer seg, avhenger av d_k. Spå først, mål så.',
+  'story.leadSaturation':
+    'Nå går de bredere poengene inn i softmax, uskalert. Holder en rad seg spredt over nøklene, eller tar én nøkkel vekten?',
+  'story.leadGradient':
+    'Trening endrer poengene langs gradienten deres. Hvor mye gradient kommer tilbake gjennom en rad som har lagt nesten all vekten på én nøkkel?',
+  'story.leadOverflow':
+    'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
+  'story.score': 'Oppgaver løst: {raw} av {max}.',
+
+  'output.noValues': 'Disse vektorene har ingen V: lim inn en V for å se utdataene.',
+  'output.explain': 'Raden til «{word}» ovenfor gir hver nøkkel en vekt p_j. Utdataene til «{word}» er summen av verdivektorene v_j, hver multiplisert med vekten sin:',
+  'output.madeOf': 'Utdataene til «{word}» består mest av verdiene til {list}: disse {count} vektene utgjør til sammen {share} av blandingen.',
+  'output.named': '«{word}» ({weight})',
+  'output.tableLabel': 'Utdataene til «{word}» og verdivektorene de blander, nøklene etter vekt',
+  'output.key': 'nøkkel j',
+  'output.weight': 'vekt p_j',
+  'output.component': 'v_j [{index}]',
+  'output.more': '… {count} til',
+  'output.rest': { one: '{count} annen nøkkel', other: '{count} andre nøkler' },
+  'output.restNote': 'vektene deres til sammen',
+  'output.output': 'utdata for «{word}»',
+  'output.valuesWords':
+    'Her er en verdi ordets egen vektor (labens W_V er identiteten: v_j = x_j, {dv} tall, de første {shown} vist), så utdataene er en blanding av ordvektorer. En trent modell lærer sin egen W_V. Utdataraden er motorens oppmerksomhetsutdata.',
+  'output.valuesWordsPositional':
+    'Her er en verdi ordets egen vektor med posisjonen lagt til (labens W_V er identiteten: {dv} tall, de første {shown} vist), så utdataene er en blanding av ordvektorer. En trent modell lærer sin egen W_V. Utdataraden er motorens oppmerksomhetsutdata.',
+  'output.valuesPasted': 'Verdiene er radene i den innlimte V-en ({dv} tall hver, de første {shown} vist). Utdataraden er motorens oppmerksomhetsutdata.',
+
+  'predict.kicker': 'Spå',
+  'predict.check': 'Sjekk spådommen min',
+  'predict.skip': 'Bare vis meg',
+  'predict.chooseFirst': 'Velg et svar først (eller «Bare vis meg»).',
+  'predict.notMeasured': 'Instrumentet nedenfor har ingenting å måle for denne innstillingen ennå.',
+  'predict.right': 'Riktig: {answer}.',
+  'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
+  'predict.shown': 'Målingen sier «{answer}».',
+  'predict.distributionQuestion': 'Softmax gjør en spørrings rad med poeng til vekter, og poeng kan være negative. Hva blir vektene?',
+  'predict.distributionNegative': 'Noen negative, der poengene er negative',
+  'predict.distributionDistribution': 'Ingen negative, og til sammen blir de 1',
+  'predict.distributionCount': 'Ingen negative, og til sammen blir de antallet nøkler',
+  'predict.distributionMeasured':
+    'I labens rad (tabellen nedenfor) går poengene fra {low} til {high}; den minste vekten er {min}, og vektene summerer til {sum}: en sannsynlighetsfordeling over nøklene.',
+  'predict.varianceQuestion': 'd_k går fra 16 til 64, så hver q·k summerer fire ganger så mange produkter. Uskalert vil variansen til q·k …',
+  'predict.varianceSame': 'holde seg omtrent lik',
+  'predict.varianceDouble': 'omtrent dobles',
+  'predict.varianceFour': 'vokse omtrent 4 ganger',
+  'predict.varianceSixteen': 'vokse omtrent 16 ganger',
+  'predict.varianceMeasured':
+    'Målt på {samples} tilfeldige par (diagrammet nedenfor): variansen til q·k er {from} ved d_k = 16 og {to} ved d_k = 64, {ratio} ganger så stor. Delt på √d_k er den {scaledFrom} og {scaledTo}.',
+  'predict.saturationQuestion': 'Slå av skaleringen og ta d_k = 1024. I snitt blir den største vekten i en rad i denne setningen …',
+  'predict.saturationFlat': 'omtrent 1 ÷ antallet ord: en flat rad',
+  'predict.saturationHalf': 'et sted rundt 0,5',
+  'predict.saturationOne': 'nær 1: én nøkkel tar nesten all vekten',
+  'predict.saturationMeasured':
+    'Målt på de {t} radene i setningen (plottet nedenfor): uskalert ved d_k = 1024 er den største vekten {mean} i snitt, og {peaked} av de {t} radene er ekstremt spisse; skalert er den {scaled} (en flat rad ville gitt {uniform}).',
+  'predict.gradientQuestion': 'Ta en rad som legger nesten all vekten på én nøkkel, og den samme raden spredt ut. Gradienten den spisse raden sender tilbake til poengene sine, er …',
+  'predict.gradientLarger': 'større',
+  'predict.gradientSame': 'omtrent like stor',
+  'predict.gradientSmaller': 'mye mindre',
+  'predict.gradientMeasured':
+    'Målt på raden til «{word}», setningens spisseste ved d_k = 1024 (diagrammet nedenfor): uskalert, med største vekt {maxUnscaled}, sender den tilbake en gradient av størrelse {gUnscaled}; skalert, med største vekt {maxScaled}, {gScaled} — {factor} ganger så mye. I snitt over alle radene: {meanUnscaled} uskalert, {meanScaled} skalert.',
+
+  'exercise.kicker': 'Oppgave',
+  'exercise.label': 'Oppgave',
+  'exercise.yourAnswer': 'Svaret ditt',
+  'exercise.chooseDk': 'Den minste d_k der raden kommer over',
+  'exercise.check': 'Sjekk',
+  'exercise.empty': 'Skriv et tall først.',
+  'exercise.invalid': 'Skriv et tall, for eksempel 0,25 (3 desimaler holder).',
+  'exercise.right': 'Riktig.',
+  'exercise.wrong': 'Ikke ennå.',
+  'exercise.engineGives': 'Motoren gir {value}.',
+  'exercise.diagnosisMissingExp': 'Det er hvert poeng delt på summen av poengene: softmax opphøyer først e i hvert poeng og deler så på summen av dem.',
+  'exercise.diagnosisMissingScale': 'Det er softmax(q·Kᵀ) uten 1/√d_k: del hvert poeng q·k på √d_k først.',
+  'exercise.diagnosisDividedByDk': 'Det deler poengene på d_k: skalaen er 1/√d_k, så del på √d_k.',
+  'exercise.diagnosisTransposedK': 'Det tar kolonnene i K som nøkler (q·K i stedet for q·Kᵀ): poenget til nøkkel j bruker dens egen rad, q·k_j.',
+  'exercise.diagnosisSoftmaxAxis': 'Det normaliserer nedover kolonnen til nøkkel 3, over spørringene: softmax går langs hver spørrings rad, over nøklene, slik at hver spørrings vekter blir 1 til sammen.',
+  'exercise.diagnosisNonFinite': 'Det er det en naiv softmax gir: e opphøyd i 1000 flyter over. Trekk radens største poeng fra hvert poeng før exp — softmax endres ikke — så blir ingen exp større enn 1.',
+  'exercise.diagnosisOutOfRange': 'En vekt fra softmax ligger mellom 0 og 1.',
+  'exercise.softmaxWeightPrompt': 'En rad har tre poeng z = {scores}. Skriv vekten softmax gir den andre nøkkelen, p₂ (3 desimaler holder).',
+  'exercise.softmaxWeightHint': 'Hver vekt er e opphøyd i poenget, delt på summen av e opphøyd i hvert poeng i raden.',
+  'exercise.softmaxAxisPrompt': 'To spørringer ser på tre nøkler. Poengene til spørring 1 er {row1}, poengene til spørring 2 er {row2}. Skriv vekten spørring 1 legger på nøkkel 3.',
+  'exercise.softmaxAxisHint': 'Softmax går langs spørring 1s egen rad med tre poeng: de tre vektene blir 1 til sammen.',
+  'exercise.scalePrompt': 'En spørring q = {q} og to nøkler k₁ = {k1} og k₂ = {k2}, så d_k = {d}. Skriv vekten til k₁ i softmax(q·Kᵀ/√d_k).',
+  'exercise.scaleHint': 'Først de to poengene q·k₁ og q·k₂, hvert delt på √d_k, så softmax over de to.',
+  'exercise.stableMaxPrompt': 'En rad har poengene z = {scores}. Skriv p₁, vekten til den første nøkkelen. (Flyter kalkulatoren over, skriv det den viser, for eksempel ∞ eller Error.)',
+  'exercise.stableMaxHint': 'Trekk først det største poenget fra hvert poeng — softmax endres ikke — så holder exp-ene seg små.',
+  'exercise.saturatePrompt':
+    'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der raden til «{word}» legger mer enn {threshold} på én nøkkel? Finn den ved å prøve: med Tilfeldig valgt og skaleringen av, flytt d_k og følg med på største vekt for «{word}» (under labens søyler, eller i steg for steg ovenfor).',
+  'exercise.saturateNone': 'ingen opp til 1024',
+  'exercise.saturateInvalid': 'Velg en d_k fra listen.',
+  'exercise.saturateRight': 'Ved d_k = {dk} er radens største vekt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
+  'exercise.saturateRightNone': 'Selv ved d_k = 1024 er den største vekten {weight}: ved ingen d_k i listen kommer den over {threshold}.',
+  'exercise.saturateBelow': 'Ved d_k = {dk} er den største vekten {weight}, ikke over {threshold}. Prøv en større d_k.',
+  'exercise.saturateSmallerPasses': 'Ved d_k = {dk} er den største vekten {weight}, over {threshold} — men en mindre d_k kommer også over.',
+  'exercise.saturatePasses': 'Den kommer over: ved d_k = {dk} er den største vekten {weight}.',
+
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokener',
   'lab.tokensHint':
@@ -18,10 +130,17 @@ export default Object.freeze({
   'lab.settings': 'Innstillinger',
   'lab.weights': 'Oppmerksomhetsvekter',
   'lab.weightsHint': 'Hver rad er en spørring, hver kolonne en nøkkel; vektene i en rad summerer til 1. Hold pekeren over eller fokuser på en celle for å se tallene.',
+  'lab.scrolls':
+    'Bredere enn skjermen: rull sideveis for å se resten →',
+  'lab.identityNote':
+    'Identitet: q = k = x, så nøkkelen til et ord er ordets egen vektor, og ordet får som regel høyest skår med seg selv (x·x = ‖x‖²): den lyse diagonalen kommer av konstruksjonen, ikke av mening. Tilfeldig projiserer q og k med to ulike matriser.',
   'lab.barsTitle': 'Hva det valgte tokenet retter oppmerksomheten mot',
   'lab.barsTitleWord': 'Hva «{word}» retter oppmerksomheten mot',
   'lab.barsHint': 'Velg en rad i varmekartet eller en brikke.',
-  'lab.barsHintRow': 'Spørring {index} av {count}: vekten den gir hver nøkkel. Velg en annen rad i varmekartet eller en annen brikke.',
+  'lab.barsHintRow':
+    'Spørring {index} av {count}: vekten den gir hver nøkkel. Entropien, i nat (enheter med naturlig logaritme), er 0 når all vekten ligger på én nøkkel, og størst når den er jevnt fordelt. Velg en annen rad i varmekartet eller en annen brikke.',
+  'lab.caveat':
+    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Ingenting her er trent: vektene viser regnestykket.',
   'lab.probe': 'Kryssoppmerksomhet med et sondeord',
   'lab.probeHint': 'Ett ekstra spørreord (n = 1) fordeler oppmerksomheten over tokenene i setningen (m nøkler).',
   'lab.probeWord': 'Sondeord',
@@ -29,6 +148,7 @@ export default Object.freeze({
   'lab.probeEmpty': 'Skriv et sondeord.',
   'lab.probeUnknown': '{word} finnes ikke i vokabularet: ordet får en fast, tilfeldig vektor laget ut fra stavemåten.',
   'lab.unknown': 'Ikke i vokabularet: {list}. Hvert av dem får en fast, tilfeldig vektor laget ut fra stavemåten.',
+  'lab.induced': '* Utledet, ikke GloVes egne: {list}. Hver vektor er laget ut fra sammenhengene ordet står i i Brown-korpuset (à la carte, Khodak mfl. 2018); et tall får vektoren til sin form (1990: fire sifre).',
   'lab.unknownMore': { one: '{count} til', other: '{count} til' },
   'lab.pastedInUse': 'De innlimte vektorene brukes: disse tokenene er ikke i bruk før du velger Identitet eller Tilfeldig.',
   'lab.noTokens': 'Skriv minst ett token.',
@@ -40,12 +160,14 @@ export default Object.freeze({
   'lab.notAvailable': 'Ikke tilgjengelig.',
   'lab.previous': '{message} Viser forrige resultat.',
   'lab.loadFailed': 'Kunne ikke laste inn oppmerksomhetskjernen eller ordvektorene: {message}',
-  'lab.core': 'Kjerne: WebAssembly {build} · {words}',
+  'lab.core':
+    'Beregnet av oppmerksomhetskjernen, C++ kompilert til WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',
   'lab.coreScalar': '(skalar)',
   'lab.loadingWords': 'Laster inn ordvektorene til {list} …',
-  'lab.wordsFailed': 'Kunne ikke laste inn ordvektorer ({message}). Endre setningen for å prøve igjen.',
-  'lab.words': '{count} GloVe-ord, {dim} dimensjoner',
+  'lab.wordsFailed': 'Ordvektorene for {list} kunne ikke lastes: {message}.',
+  'lab.retry': 'Prøv igjen',
+  'lab.words': '{count} GloVe-ord og {induced} utledede, {dim} dimensjoner',
   'lab.summary': '{change}: «{word}» gir nå {weight} til «{key}», entropi {entropy} nat.',
   'lab.summaryMasked': '{change}: alle nøklene til «{word}» er maskert.',
   'lab.changeProjection': 'Projeksjon {value}',
@@ -67,8 +189,10 @@ export default Object.freeze({
   'controls.identity': 'Identitet',
   'controls.random': 'Tilfeldig',
   'controls.pasted': 'Innlimt',
-  'controls.identityHtml': 'q = k = x: oppmerksomhet etter hvor like ordene er; d<sub>k</sub> = 100.',
-  'controls.randomHtml': 'q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: tilfeldige 100 × d<sub>k</sub>-matriser, bestemt av frøet.',
+  'controls.identityHtml':
+    'q = k = x: selve ordvektorene, d<sub>k</sub> = 100. Nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv.',
+  'controls.randomHtml':
+    'Hver ordvektor lagnormalisert (LayerNorm: minus sitt eget gjennomsnitt, delt på sitt eget standardavvik), så q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: tilfeldige 100 × d<sub>k</sub>-matriser, bestemt av frøet.',
   'controls.pastedHtml': 'Q og K slik de er limt inn under «Bruk dine egne vektorer».',
   'controls.pastedNeedsPaste': 'Innlimt blir tilgjengelig når du tar i bruk vektorer under «Bruk dine egne vektorer», lenger ned.',
   'controls.dkName': 'd_k',
@@ -79,7 +203,8 @@ export default Object.freeze({
   'controls.scaleOn': 'skårer = q·k × {factor} (= 1/√{d})',
   'controls.scaleOff': 'skårer = q·k, uskalert',
   'controls.temperature': 'Temperatur',
-  'controls.temperatureHint': 'softmax(skårer / T): lav T gjør fordelingen skarpere, høy T gjør den flatere.',
+  'controls.temperatureHint':
+    'softmax(skårer / T): lav T gjør fordelingen skarpere, høy T gjør den flatere. Skaleringen er også en temperatur: q·k × 1/√d_k er q·k ved T = √d_k.',
   'controls.causal': 'Kausal maske',
   'controls.causalHint': 'Hvert token ser bare seg selv og tokenene før.',
   'controls.positional': 'Posisjonskoding',
@@ -125,6 +250,7 @@ export default Object.freeze({
   'chips.add': 'Legg til et token',
   'chips.addPlaceholder': '+ legg til token',
   'chips.notInVocabulary': 'ikke i vokabularet',
+  'chips.induced': 'vektor utledet fra sammenhengene i Brown-korpuset (à la carte, Khodak mfl. 2018)',
   'chips.loading': 'ordvektoren lastes inn',
   'chips.remove': 'Fjern «{word}»',
   'chips.edit': 'Endre token {index}',
@@ -165,17 +291,17 @@ export default Object.freeze({
   'paste.rowNotArray': '{name} rad {row} er ikke en liste med tall.',
   'paste.labelMissing': '{name} {where} begynner med et tall, men rad 1 begynner med en etikett: gi alle radene en etikett, eller ingen.',
   'paste.row': 'rad {row}',
+  'paste.tooManyChars': '{name} har {count} tegn; høyst {max} leses. Lim inn høyst 128 rader med 1 024 tall.',
+  'paste.tooManyLines': '{name} har {count} linjer; høyst {max} leses (128 rader, med tomme linjer og kommentarlinjer).',
+  'paste.jsonDepth': '{name} er nøstet dypere enn rader med tall: skriv den som [[0.1, 0.2], [0.3, 0.4]].',
+  'paste.onlySeparators': '{name} {where} har bare skilletegn, ingen tall: gi den tall, eller slett linjen.',
+  'paste.decimalComma': '{name} {where}: {value} ser ut som et tall med desimalkomma, men komma skiller også tallene her. Skriv desimaler med punktum (1.5), eller skill tallene bare med komma.',
   'paste.rowLine': 'rad {row} (linje {line})',
 
   // ---- <attention-lesson> og instrumentene ----
-  'lesson.claim1': '1 · Variansen til q·k vokser med d_k',
-  'lesson.claim2': '2 · Uskalerte skårer gjør softmax ekstremt spiss',
-  'lesson.claim3': '3 · En mettet softmax sender nesten ingen gradient tilbake',
-  'lesson.claim4': '4 · Steg for steg: hver rad blir en sannsynlighetsfordeling',
-  'lesson.overflow': 'Temperatur, og hvorfor softmax trekker fra maksimum',
-  'lesson.heads': 'Flere hoder',
   'lesson.waiting': 'Venter på laben …',
-  'lesson.loading': 'Laster inn kjernen …',
+  'lesson.loading':
+    'Laster inn oppmerksomhetskjernen (C++ kompilert til WebAssembly) …',
   'lesson.loadFailed': 'Kunne ikke laste inn denne delen: {message}',
   'lesson.cannotCompute': 'Kan ikke beregne denne delen: {message}',
   'lesson.cannotDraw': 'Kan ikke tegne: {message}',
@@ -211,7 +337,7 @@ export default Object.freeze({
 
   // påstand 1
   'variance.explain':
-    'Trekk q og k med {dk} uavhengige komponenter, hver med forventning 0 og varians 1. q·k summerer {dk} produkter som hvert har varians 1, så variansen er omtrent d_k = {dk}; å dele på √d_k = {sqrtD} bringer den tilbake til omtrent 1, uansett hva d_k er.',
+    'Trekk q og k med {dk} uavhengige komponenter, hver med forventning 0 og varians 1. q·k summerer {dk} produkter som hvert har varians 1, så variansen er omtrent d_k = {dk}; å dele på √d_k = {sqrtD} bringer den tilbake til omtrent 1, uansett hva d_k er. Den forutsetningen holder ikke for rå GloVe-vektorer: komponentene deres har verken forventning 0 og varians 1, og de er ikke uavhengige av hverandre. Derfor blir ordene i setningen din her, som i labens Tilfeldig-modus, først lagnormalisert (LayerNorm: hver vektor minus sitt eget gjennomsnitt, delt på sitt eget standardavvik, slik en transformer gjør før oppmerksomheten) og så multiplisert med tilfeldige matriser W_Q og W_K, der uavhengige elementer gir q og k komponenter med forventning 0 og varians 1.',
   'variance.unscaled': 'q·k: varians {value}',
   'variance.scaled': 'q·k/√d_k: varians {value}',
   'variance.pairs': '{count} tilfeldige par ved d_k = {dk}',
@@ -233,7 +359,7 @@ export default Object.freeze({
 
   // påstand 2
   'saturation.explain':
-    'Softmax gjør en rad med skårer om til vekter. Hvis skårene ligger langt fra hverandre, havner nesten all vekten på ett ord («ekstremt spiss»); hvis de er nesten like, får alle ordene omtrent samme vekt («nesten flat»). Uten skalering vokser spredningen til q·k som √d_k, så radene blir spisse når d_k vokser; med skalering blir de ikke det.',
+    'Softmax gjør en rad med skårer om til vekter. Hvis skårene ligger langt fra hverandre, havner nesten all vekten på ett ord («ekstremt spiss»); hvis de er nesten like, får alle ordene omtrent samme vekt («nesten flat»). Uten skalering vokser spredningen til q·k som √d_k, så radene blir spisse når d_k vokser; med skalering blir de ikke det. Entropien til en rad måler hvor spredt den er, i nat (enheter med naturlig logaritme): 0 når all vekten ligger på ett ord, ln t når den er jevnt fordelt over t ord.',
   'saturation.maxTitle': 'Største vekt i hver rad',
   'saturation.entropyTitle': 'Entropien til hver rad (nat; jevn fordeling = ln {t} = {value})',
   'saturation.peakedBand': 'ekstremt spiss (største vekt > {value})',
@@ -247,7 +373,7 @@ export default Object.freeze({
   'saturation.untrained':
     'Projeksjonene her er tilfeldige, ikke trente, så de skalerte radene er ganske jevne; det skaleringen garanterer, er at de ikke faller sammen på ett ord.',
   'saturation.row':
-    'Raden til «{word}» ved d_k = {dk}: uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert største vekt {scaledMax}, entropi {scaledEntropy} nat.',
+    'Raden til «{word}» i disse gjennomløpene (en tilfeldig projeksjon, bestemt av frøet, til d_k = {dk}, som med Tilfeldig): uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert største vekt {scaledMax}, entropi {scaledEntropy} nat.',
   'saturation.lab': '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat.',
   'saturation.labRandom':
     '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat — med Tilfeldig ved T = 1 uten kausal maske er det de samme tallene.',
@@ -255,7 +381,11 @@ export default Object.freeze({
 
   // påstand 3
   'gradient.explain':
-    'Læring justerer skårene ved hjelp av gradienten som flyter tilbake gjennom softmax. Jacobi-matrisen nedenfor viser hvor mye hver vekt (rad) flytter seg når hver skår (kolonne) endres litt, for raden til «{word}». Når én vekt er nesten 1 og de andre nesten 0, er hvert element nesten 0: uansett hvilket signal som kommer tilbake, slipper lite gjennom, og læringen stopper opp.',
+    'Læring justerer skårene ved hjelp av gradienten som flyter tilbake gjennom softmax. Jacobi-matrisen nedenfor (tabellen over de deriverte ∂p_i/∂z_j) viser hvor mye hver vekt p_i (rad) flytter seg når hver inndata z_j til softmax (kolonne) endres litt, for raden til «{word}» med labens egne q og k. Når én vekt er nesten 1 og de andre nesten 0, er hvert element nesten 0: uansett hvilket signal som kommer tilbake, slipper lite av det gjennom til radens skårer.',
+  'gradient.identityRow':
+    'Laben står på Identitet (q = k = x): disse Jacobi-matrisene bruker de q og k, der «{word}» passer best med seg selv, så tallene blir andre enn i påstand 2s rad for «{word}» ved d_k = 100, som bruker en tilfeldig projeksjon.',
+  'gradient.temperature':
+    'Ved T = {t} er inndataene til softmax z = skårer / T: Jacobi-matrisen og ‖∂L/∂z‖ er regnet mot z; mot selve skårene er de 1/T ganger så store.',
   'gradient.positive': 'positiv',
   'gradient.negative': 'negativ (fargeskala ±{extent}, den størst mulige)',
   'gradient.needsWords': 'Gjennomløpet over d_k trenger ordvektorer: velg Identitet eller Tilfeldig i laben.',
@@ -269,6 +399,10 @@ export default Object.freeze({
   'gradient.labMarker': 'labens rad: {value}',
   'gradient.normNote':
     'Linjer: gjennomsnitt over alle rader; sirkler: raden til «{word}»; ◆: labens egen rad ved d = {d}. Tapet L = ⟨g, p⟩ med en fast, tilfeldig g for hver rad, så bare softmax endrer seg mellom punktene. Logaritmisk skala: hver rutelinje er 10 ganger mindre.',
+  'gradient.measured':
+    'Hva diagrammet måler: når d_k vokser, faller det uskalerte gjennomsnittet bare noen få ganger under det skalerte, mens radene som har falt sammen (største vekt 1,000), faller med mange størrelsesordener — gjennomsnittet bæres av radene som ikke har det. Softmax i en klassifikator sulter ikke på denne måten: tapet er kryssentropien til den samme softmax, og sammen sender de p − y tilbake (vektene minus det riktige svaret som ren ener), som er stort når et sikkert svar er feil. Vektene i oppmerksomhet blander bare verdiene, så skårene får Jacobi-matrisens små elementer.',
+  'gradient.larger':
+    'Hvorfor er da ‖∂L/∂W_Q‖ større i den uskalerte kjøringen i treningseksperimentet nedenfor (0,72 mot 0,17 etter første steg)? ∂L/∂W_Q summerer det hver rad sender tilbake, ganger skalaen: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k (≈ 11 ved d_k = 128) ganger mer tilbake til W_Q, og de veier tyngre enn de mettede radene, som sender nesten ingenting.',
 
   // påstand 4
   'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som søyler. Velg nøkkelen du vil se skalarproduktet for:',
@@ -330,10 +464,9 @@ export default Object.freeze({
   'page.description': 'En interaktiv forklaring av skalert skalarprodukt-oppmerksomhet på ekte ordvektorer.',
   'page.languages': 'Språk',
   'page.introHtml':
-    'En transformer bestemmer hvilke ord den skal «se på» med <strong>oppmerksomhet</strong> (attention): hvert token stiller et spørsmål (spørringen <code>q</code>), hvert token tilbyr et svar (nøkkelen <code>k</code>), og skalarproduktet <code>q·k</code> sier hvor godt de passer sammen. En softmax gjør hver rad av disse skårene om til vekter som summerer til 1: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)</code>.',
+    'En transformer bestemmer hvilke ord den skal «se på» med <strong>oppmerksomhet</strong> (attention). Hvert token har en spørring <code>q</code> (det den leter etter), en nøkkel <code>k</code> (det spørringene sammenlignes med) og en verdi <code>v</code> (det den gir videre). Skalarproduktet <code>q·k</code> måler hvor godt en spørring passer til en nøkkel; en softmax gjør hver spørrings rad av skårer om til vekter som summerer til 1; og vektene blander verdiene til tokenets utdata: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
   'page.tryHtml':
-    'Skriv en setning nedenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Gjør så <code>d<sub>k</sub></code> bredere med en tilfeldig projeksjon, og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
-  'page.whyHtml': 'Hvorfor dele på √d<sub>k</sub>?',
+    'Skriv en setning i laben ovenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Laben åpner på <em>Identitet</em>, q = k = x: nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv — slik er det bygd, ikke fordi det betyr noe. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
   'page.whyIntroHtml':
     'Fire påstander om <code>√d<sub>k</sub></code>, hver målt direkte av den samme kjernen, på tilfeldige vektorer og på setningen din. Instrumentene nedenfor følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen; det finnes bare ett sett med kontroller. De lager sine egne tilfeldige projeksjoner, bestemt av frøet, W<sub>Q</sub> ≠ W<sub>K</sub> av ordvektorene til d<sub>k</sub>: med laben på <em>Identitet</em> er det d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: instrumentene alene finnes på <a href="./lesson.html">en egen side</a>.)',
   'page.guide': 'Se det på under ett minutt',
@@ -342,14 +475,36 @@ export default Object.freeze({
   'page.guide2Html':
     'Slå av <b>Skaler med √d<sub>k</sub></b>. <a href="#claim-2">Påstand 2</a>: radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i påstand 2); raden til «cat» kommer nær (søylene ovenfor viser de samme tallene som instrumentene nedenfor).',
   'page.guide3Html':
-    '<a href="#claim-3">Påstand 3</a>: en rad som har falt sammen, sender nesten <b>ingen gradient (→ 0)</b> tilbake: softmax-Jacobi-matrisen blekner til blank, og i diagrammet faller prikken flere størrelsesordener under den skalerte — læringen stopper opp. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
+    '<a href="#claim-3">Påstand 3</a>: en rad som har falt sammen, sender nesten ingen gradient tilbake: softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. I diagrammet ved d<sub>k</sub> = 1024 ligger det uskalerte gjennomsnittet over radene bare omtrent <b>4×</b> under det skalerte (0,067 mot 0,248), og det samme gjør raden til «cat», som ikke helt har falt sammen (0,049 mot 0,205) — men radene med største vekt 1,000 faller med en faktor på <b>10⁸ eller mer</b>. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
   'page.guide4Html':
     'Slå skaleringen på igjen: vektene sprer seg ut igjen. <a href="#claim-4">Påstand 4</a>: følg én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
+  'page.guide5Html':
+    'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Slå av skaleringen og sett <b>Temperatur</b> til √1024 = <b>32</b>: hver vekt er den samme som skalert ved T = 1. Eller del på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): radene blir flate — hver største vekt under <b>0,11</b>, der en jevn rad med 10 tokener har 0,1.',
   'page.doIt': 'Gjør det',
+  'page.unscaledT':
+    'Uskalert, T = 32',
+  'page.divideDk':
+    'Del på d_k',
+  'page.back':
+    'Tilbake til T = 1',
   'page.doStep1': 'Gjør det: steg 1, Tilfeldig og d_k = 1024',
   'page.doStep2': 'Gjør det: steg 2, skalering av',
   'page.doStep4': 'Gjør det: steg 4, skalering på',
+  'page.doStep5Unscaled':
+    'Steg 5: Uskalert, T = 32',
+  'page.doStep5DivideDk':
+    'Steg 5: Del på d_k',
+  'page.doStep5Back':
+    'Steg 5: Tilbake til T = 1',
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske). Alt kjører i nettleseren din.',
+
+  // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
+  'scorm.help':
+    'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004]\n\nSkriver leksjonen (lesson.html) som en SCORM-pakke for et LMS (Moodle, Canvas, Blackboard …): imsmanifest.xml i roten, alle filene siden laster inni, ingenting hentet fra nettet. Siden rapporterer til LMS-et: ikke fullført, så fullført når eleven har nådd slutten av fortellingen; poengsummen fra oppgavene der leksjonen gir en; økttiden; hvor eleven var, for å fortsette der.\n\n  -o, --output FIL    pakken som skal skrives (en .zip)\n  --version V         1.2 (standard) eller 2004 (SCORM 2004, 4. utgave)\n  -h, --help          denne teksten',
+  'scorm.usage': 'Kjør «{name} scorm --help» for valgene.',
+  'scorm.noOutput': 'si hvor pakken skal skrives: {name} scorm -o lesson.zip',
+  'scorm.notBuilt': '{file} mangler: bygg kjernene først (npm run build)',
+  'scorm.written': 'skrev {file}: SCORM {version}, {count} filer, {kB} kB',
 
   // ---- leksjonen alene (lesson.html) ----
   'lessonPage.title': 'Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k',
@@ -366,8 +521,10 @@ export default Object.freeze({
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokener' },
   'lessonPage.unknown': 'ikke i vokabularet (tilfeldige vektorer): {list}',
   'lessonPage.temperature': 'Temperatur T = {t}, for alle instrumentene (glidebryteren «temperatur»).',
-  'lessonPage.coreSimd': 'Kjerne: WebAssembly SIMD.',
-  'lessonPage.coreScalar': 'Kjerne: skalar WebAssembly.',
+  'lessonPage.coreSimd':
+    'Beregnet av oppmerksomhetskjernen, C++ kompilert til WebAssembly SIMD.',
+  'lessonPage.coreScalar':
+    'Beregnet av oppmerksomhetskjernen, C++ kompilert til skalar WebAssembly.',
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
   'lessonPage.credits':
@@ -388,6 +545,8 @@ export default Object.freeze({
   'share.bars': 'Søyler',
   'share.numbers': 'Tall',
   'share.file': '{what}, {format}',
+  'share.blockedFile': 'Siden rundt denne laben blokkerer nedlastinger (laben er i en sandkasseramme), så {file} ble ikke lagret: åpne laben på sin egen side (Kopier lenke) for å lagre den.',
+  'share.blockedText': 'Siden rundt denne laben blokkerer nedlastinger (laben er i en sandkasseramme), så {file} ble ikke lagret: teksten er merket nedenfor, kopier den med Ctrl+C (⌘C på Mac).',
   'share.saved': 'Lagret {file}.',
   'share.exportFailed': 'Kunne ikke eksportere: {message}',
   'share.notReady': 'Ingenting å eksportere ennå: laben lastes fortsatt inn.',
@@ -439,6 +598,10 @@ export default Object.freeze({
   'training.presetSmallInitNote': 'Den uskalerte kjøringen starter raskere.',
   'training.presetUnstable': 'SGD lr 0,3, moment 0,9',
   'training.presetUnstableNote': 'Den uskalerte kjøringen lærer, så mister den det.',
+  'training.presetMatchedInit':
+    'Uskalert, start g·d_k^−¼ (0,2973)',
+  'training.presetMatchedInitNote':
+    'Den uskalerte kjøringen starter der standardens skalerte kjøring starter.',
   'training.plotLoss': 'Tap på testdata (treningsbatch: tynn), logaritmisk skala',
   'training.plotAccuracy': 'Treffsikkerhet på testdata',
   'training.plotGradNorm': '‖∂L/∂W_Q‖ (heltrukket), ‖∂L/∂W_K‖ (stiplet), logaritmisk skala',
@@ -456,7 +619,11 @@ export default Object.freeze({
   'training.cellRight': 'spørring {query} → par {pair}: {value} (riktig par)',
   'training.heatmapNote': 'Rader: spørringene i ett testeksempel; kolonner: parene. Mørkere = mer vekt; den innrammede cellen er paret spørringen spør etter.',
   'training.loading': 'Laster inn kjernen i en bakgrunnsarbeider …',
-  'training.failed': 'Treningsarbeideren kunne ikke starte: {message}',
+  'training.failed': 'Treningen stoppet: {message}. Start på nytt starter en ny arbeider.',
+  'training.workerFailed': 'treningsarbeideren feilet ({message})',
+  'training.workerUnreadable': 'treningsarbeideren sendte en melding som ikke kunne leses',
+  'training.workerSilent': 'treningsarbeideren sluttet å svare (ingenting på {seconds} s)',
+  'training.restart': 'Start på nytt',
   'training.ready': 'Klar ved steg 0 (utrent). Trykk Tren.',
   'training.running': 'Trener …',
   'training.paused': 'Satt på pause ved steg {step} av {steps}.',
@@ -474,13 +641,17 @@ export default Object.freeze({
     '{run}: tap på testdata {loss}, treffsikkerhet {accuracy}, {reached}; gjennomsnittlig største vekt {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; i eksempelet som vises, ser {onTarget} av {queries} rader på riktig par.',
   'training.lookFor': 'Hva du skal se etter',
   'training.lookForText':
-    'Med standardinnstillingene (d_k = 128, Adam med læringsrate 0,002, 150 steg) når den skalerte kjøringen 90 % treffsikkerhet på testdata etter omtrent 40 steg, og den uskalerte etter omtrent 70. Over 20 frø lå den uskalerte kjøringen etter på hvert eneste ett ved steg 50, med 0,5 til 1,9 nat i tap på testdata. Oppmerksomheten dens starter nesten som en ren ener (one-hot) — gjennomsnittlig største vekt ≈ 0,9 fra første steg, entropi nær 0 — og blir værende slik: en rad som har låst seg på feil par, får nesten ingen gradient til å komme løs, og noen rader blir stående feil lenge.',
+    'Med standardinnstillingene (d_k = 128, Adam med læringsrate 0,002, 150 steg) når den skalerte kjøringen 90 % treffsikkerhet på testdata etter omtrent 40 steg, og den uskalerte etter omtrent 70. Over 20 frø lå den uskalerte kjøringen etter på hvert eneste ett ved steg 50, med 0,5 til 1,9 nat i tap på testdata. Oppmerksomheten dens starter nesten som en ren ener (one-hot) — etter første steg er gjennomsnittlig største vekt 0,89 og gjennomsnittlig entropi 0,27 nat, der en jevn rad over 8 par har ln 8 = 2,08 (den skalerte kjøringen: 0,32 og 1,79) — og radene trenger flere steg for å finne riktig par.',
   'training.disappears': 'Der forskjellen forsvinner',
   'training.disappearsText':
-    'Ved d_k = 4 eller 8 er de to kjøringene vanskelige å skille: de uskalerte skårene er ikke spredt nok til å mette softmax (ved d_k = 4 skiller tapene ved steg 50 seg med høyst 0,15 nat over 20 frø). Vanlig SGD uten moment skjuler det også — ved læringsrate 0,1 er den uskalerte kjøringen til og med litt raskere. En liten startskala (0,25 eller 0,5) lar den uskalerte kjøringen starte umettet, og den lærer raskere i begynnelsen. Adam fjerner ikke forskjellen: ved hver læringsrate vi prøvde (0,001 til 0,005) lå den uskalerte kjøringen etter for hvert frø. Og med SGD ved læringsrate 0,3 og moment 0,9 lærer den uskalerte kjøringen, for så å miste det den har lært, mens den skalerte ikke gjør det.',
+    'Ved d_k = 4 er de to kjøringene vanskelige å skille: de uskalerte skårene er ikke spredt nok til å mette softmax (tapene ved steg 50 skiller seg med høyst 0,15 nat over 20 frø; ved d_k = 8 allerede med opptil 0,48). Vanlig SGD uten moment skjuler det også — ved læringsrate 0,1 nådde den uskalerte kjøringen 90 % treffsikkerhet på testdata først for 4 av frøene 1–5. En liten startskala (0,25) lar den uskalerte kjøringen starte umettet, og ved steg 10 lå den foran for 4 av frøene 1–5 (ved 0,5 lå den bak for 4 av dem). Adam fjerner ikke forskjellen: ved læringsrate 0,001 og 0,005, som ved 0,002, lå den uskalerte kjøringen bak ved steg 50 for hvert eneste av 20 frø. Og med SGD ved læringsrate 0,3 og moment 0,9 lærer den uskalerte kjøringen, for så å miste det den har lært (frø 1–5: en beste treffsikkerhet på testdata på 0,93 eller mer, 0,73 eller mindre ved steg 150), mens den skalerte ikke gjør det (1,00 til slutt).',
   'training.larger': 'Hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
   'training.largerText':
-    'En mettet softmax-rad sender nesten ingenting tilbake til skårene sine (påstand 3 ovenfor). Men ‖∂L/∂W_Q‖ er større i den uskalerte kjøringen, fra første steg: skårene blir ikke multiplisert med 1/√d_k, så de få radene som ikke er mettet, sender tilbake en gradient som er √d_k ganger større enn i den skalerte kjøringen, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
+    'Påstand 3 ovenfor forklarer hvorfor: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k ganger mer tilbake til W_Q, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
+  'training.reparam':
+    'Hva kjøper skaleringen?',
+  'training.reparamText':
+    'Å droppe √d_k er det samme som å starte W_Q og W_K d_k^¼ ganger større: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). Forhåndsvalget «Uskalert, start g·d_k^−¼» starter begge kjøringene med g = 128^−¼ ≈ 0,30, så den uskalerte kjøringen starter der standardens skalerte kjøring starter: det samme første treningstapet (2,545 med frø 1). Den når så 90 % treffsikkerhet på testdata ved steg 36, standardens skalerte kjøring ved steg 44 og dens uskalerte ved steg 71. Etter første steg er de ikke samme kjøring: stegene til Adam er omtrent like store uansett vektenes skala, så W_Q og W_K, som startet d_k^¼ ≈ 3,4 ganger mindre, endrer seg d_k^¼ ganger raskere i forhold til sin størrelse. Så √d_k kjøper ikke treffsikkerhet som starten ikke kunne gitt; den kjøper at standardstarten, g = 1, gir skårer med varians omtrent 1 ved hver d_k, uten noe å justere på nytt når bredden endres.',
 
   // treningseksperimentets seksjon på sidene
   'page.trainingTitle': 'Holder skaleringen læringen i live?',
@@ -507,14 +678,48 @@ export default Object.freeze({
   'settings.boolean': 'true eller false (også on/off, yes/no, 1/0; et attributt uten verdi er true)',
   'settings.oneOf': 'én av {values}',
   'settings.text': 'tekst',
+  'vocab.timeout': '{file} kom ikke fram innen {seconds} s (spurt to ganger)',
+  'settings.sentence': 'tekst med minst ett ord eller tegn',
+  'settings.tokens': 'tokener skilt med mellomrom, hvert på høyst {max} tegn',
   'settings.language': 'en språkkode som en eller nb',
 
   // ---- kommandolinjen (bin/cli.js) ----
-  'cli.help':
-    'Bruk: {name} render [valg] > figur.svg\n\nTegner oppmerksomhetsfiguren til {element} for en setning, med sidens egne tall:\nvarmekartet over oppmerksomhetsvektene, søylene for én spørring, eller begge, som SVG; eller de\nsamme tallene som CSV eller JSON. Ingenting hentes fra nettet: ordvektorene og kjernen følger med pakken.\n\nHva som beregnes (sidens innstillinger, med de samme standardverdiene og områdene):\n  --sentence TEKST      teksten til tokenene (standard «{sentence}»)\n  --probe ORD           sondeordet for kryssoppmerksomhet, "" for ingen (standard «{probe}»)\n  --projection NAVN     identity (q = k = x, GloVe 100-d), random (projeksjoner til d_k, bestemt av\n                        frøet) eller pasted (dine egne vektorer: --q, --k) (standard {projection})\n  --dk N                d_k for den tilfeldige projeksjonen: {dkRange} (standard {dk})\n  --seed N              frøet til de tilfeldige projeksjonene: {seedRange} (standard {seed})\n  --no-scale            ikke del q·k på √d_k (--scale: del, standard)\n  --temperature T       softmax(skårer / T): {temperatureRange} (standard {temperature})\n  --causal              spørring i ser bare nøkler j ≤ i (--no-causal: standard)\n  --positional          legg til den sinusformede posisjonskodingen (--no-positional: standard)\n  --q FIL, --k FIL      innlimte Q (n×d) og K (m×d), CSV-rader eller JSON [[…], …] (som sidens\n  --v FIL               «Bruk dine egne vektorer»); de gir --projection pasted\n\nHva som tegnes:\n  --view NAVN           heatmap (varmekartet), bars (søylene for én spørring), probe (sondeordets)\n                        eller both (begge, standard)\n  --row TOKEN|N         spørringen søylene viser: et token i setningen (der det først står) eller en\n                        posisjon fra 1 (standard: 2, som på siden)\n  --format NAVN         svg, csv eller json (standard: etter endelsen til --output, ellers svg); csv og\n                        json inneholder tallene for radene visningen viser, nøyaktig som float32\n  --theme NAVN          light eller dark (standard light)\n  --width PX            plass til figuren, 200 til 10000 (standard {width}); lange setninger gjør den bredere\n  --no-caption          utelat bildeteksten med innstillingene under en SVG\n  -o, --output FIL      skriv dit i stedet for til standard utdata\n  -h, --help            denne teksten;  --version  versjonen til pakken\n\nSpråket i figuren og meldingene: LC_ALL, LC_MESSAGES eller LANG (nb_NO.UTF-8: bokmål).\n\nPNG: tegnes ikke her (tekst trenger nettleserens skrifter); konverter SVG-en, for eksempel med\n  rsvg-convert figur.svg -o figur.png\n\nEksempler:\n  {name} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg\n  {name} render --view bars --row cat --theme dark -o cat-dark.svg\n  {name} render --format csv --view heatmap > vekter.csv',
+  'cli.helpUsage': 'Bruk: {name} render [valg] > figur.svg\n      {name} model --sentence TEKST [valg] > hode.svg   (den trente modellen: {name} model --help)\n      {name} scorm -o leksjon.zip                        (leksjonen for et LMS: {name} scorm --help)',
+  'cli.helpIntro': 'Tegner oppmerksomhetsfiguren til {element} for en setning, med sidens egne tall:\nvarmekartet over oppmerksomhetsvektene, søylene for én spørring, eller begge, som SVG; eller de\nsamme tallene som CSV eller JSON. Ingenting hentes fra nettet: ordvektorene og kjernen følger med pakken.',
+  'cli.helpCompute': 'Hva som beregnes (sidens innstillinger, med de samme standardverdiene og områdene):',
+  'cli.helpDraw': 'Hva som tegnes:',
+  'cli.helpLanguage': 'Språket i figuren og meldingene: LC_ALL, LC_MESSAGES eller LANG (nb_NO.UTF-8: bokmål).',
+  'cli.helpPng': 'PNG: tegnes ikke her (tekst trenger nettleserens skrifter); konverter SVG-en, for eksempel med\n  rsvg-convert figur.svg -o figur.png',
+  'cli.helpExamples': 'Eksempler:\n  {name} render --sentence "the cat sat on the mat" --dk 64 --projection random --no-scale > cat.svg\n  {name} render --view bars --row cat --theme dark -o cat-dark.svg\n  {name} render --format csv --view heatmap > vekter.csv',
+  'cli.default': '(standard {value})',
+  'cli.defaultQuoted': '(standard «{value}»)',
+  'cli.or': '{list} eller {last}',
+  'cli.valueText': 'TEKST',
+  'cli.valueWord': 'ORD',
+  'cli.valueName': 'NAVN',
+  'cli.valueFile': 'FIL',
+  'cli.optionSentence': 'teksten til tokenene',
+  'cli.optionProbe': 'sondeordet for kryssoppmerksomhet, "" for ingen',
+  'cli.optionProjection': 'identity (q = k = x, GloVe 100-d), random (projeksjoner til d_k, bestemt av\nfrøet) eller pasted (dine egne vektorer: --q, --k)',
+  'cli.optionDk': 'd_k for den tilfeldige projeksjonen',
+  'cli.optionSeed': 'frøet til de tilfeldige projeksjonene',
+  'cli.optionScale': 'ikke del q·k på √d_k (--scale: del, standard)',
+  'cli.optionTemperature': 'softmax(skårer / T)',
+  'cli.optionCausal': 'spørring i ser bare nøkler j ≤ i (--no-causal: standard)',
+  'cli.optionPositional': 'legg til den sinusformede posisjonskodingen (--no-positional: standard)',
+  'cli.optionPasted': 'innlimte Q (n×d) og K (m×d), CSV-rader eller JSON [[…], …] (som sidens\n«Bruk dine egne vektorer»); de gir --projection pasted',
+  'cli.optionView': 'heatmap (varmekartet), bars (søylene for én spørring), probe (sondeordets)\neller both (begge, standard)',
+  'cli.optionRow': 'spørringen søylene viser: et token i setningen (der det først står) eller en\nposisjon fra 1 (standard: {row}, som på siden)',
+  'cli.optionFormat': '{formats} (standard: etter endelsen til --output, ellers svg); csv og\njson inneholder tallene for radene visningen viser, nøyaktig som float32',
+  'cli.optionTheme': '{themes}',
+  'cli.optionWidth': 'plass til figuren, {min} til {max} (standard {width}); lange setninger gjør den bredere',
+  'cli.optionCaption': 'utelat bildeteksten med innstillingene under en SVG',
+  'cli.optionOutput': 'skriv dit i stedet for til standard utdata',
+  'cli.optionHelp': 'denne teksten',
+  'cli.optionVersion': 'versjonen til pakken',
   'cli.usage': 'Kjør «{name} --help» for å se valgene.',
   'cli.noCommand': 'ventet en kommando: {name} render [valg]',
-  'cli.unknownCommand': 'ukjent kommando {command}: ventet «render»',
+  'cli.unknownCommand': 'ukjent kommando {command}: ventet «render», «model» eller «scorm»',
   'cli.unknownOption': 'ukjent valg {option}',
   'cli.unknownOptionNear': 'ukjent valg {option} (mente du --{near}?)',
   'cli.missingValue': '{option} trenger en verdi',
@@ -535,4 +740,95 @@ export default Object.freeze({
   'cli.EACCES': 'ingen tilgang',
   'cli.EISDIR': 'det er en mappe',
   'cli.ENOTDIR': 'en del av stien er ikke en mappe',
+  'cli.EPERM': 'operasjonen er ikke tillatt',
+  'cli.ENOSPC': 'disken er full',
+  'cli.EDQUOT': 'diskkvoten er brukt opp',
+  'cli.EIO': 'enheten meldte en lese- eller skrivefeil',
+  'cli.EROFS': 'filsystemet er skrivebeskyttet',
+  'cli.EEXIST': 'en fil med det navnet dukket opp i mellomtiden: prøv igjen',
+  'cli.ENAMETOOLONG': 'navnet er for langt',
+  'cli.ELOOP': 'stien har for mange symbolske lenker',
+  'cli.EMFILE': 'for mange filer er åpne',
+  'cli.EBADF': 'den er lukket',
+  'cli.tooLarge': 'den er større enn {max}, det meste en innlimt matrise kan være',
+  'cli.fileErrorOther': 'systemet avviste det (kode {code})',
+  'cli.outputIsInput': '--output {output} er også en inndata ({option} {file}): skriv resultatet til en annen fil',
+  'cli.repeated': '{option} er gitt {count} ganger: den første, «{value}», brukes',
+  'cli.stdoutFailed': 'kan ikke skrive til standard utdata: {reason}',
+  'cli.stdoutClosed': 'den er lukket',
+  // ---- a trained model to look inside (web/views/model.js, <model-view>) ----
+  'page.modelTitle': 'Hva ser en trent modell på?',
+  'page.modelIntro':
+    'Alt over brukte ordvektorer eller tilfeldige projeksjoner. Her er en ekte språkmodell, trent av sidens egen kjerne til å forutsi neste ord, og tvillingen trent på samme måte uten √d_k. Endre setningen øverst på siden og åpne modellens hoder.',
+  'modelView.loading': 'Laster den trente modellen (omtrent 2 MB, én gang) …',
+  'modelView.failed': 'Den trente modellen kunne ikke lastes: {message}',
+  'modelView.intro':
+    'En transformer med {layers} lag à {heads} hoder ({parameters} lærte tall), trent på {words} ord fra Brown-korpuset (amerikansk engelsk, 1961) til å forutsi neste ord. Hvert hode er en softmax rad for rad som labens: hver rad summerer til 1.',
+  'modelView.twin': 'Hvilken modell',
+  'modelView.twinScaled': 'trent med √d_k',
+  'modelView.twinUnscaled': 'tvillingen trent uten √d_k',
+  'modelView.removeScale': 'fjern √d_k fra denne trente modellen',
+  'modelView.temperature': 'temperatur for neste ord',
+  'modelView.after': 'neste ord etter',
+  'modelView.repeatWords': 'Gjenta tilfeldige ord',
+  'modelView.backToSentence': 'Tilbake til setningen',
+  'modelView.tokensTitle': 'Setningen slik modellen leser den',
+  'modelView.tokensLabel': { one: '{count} token', other: '{count} tokener' },
+  'modelView.unknownTitle': 'ikke i modellens ordforråd: lest som {unk}',
+  'modelView.unknownNote': { one: '{count} ord er ikke blant modellens {vocab} (understreket): den leser det som {unk}, «et ord jeg ikke kjenner».', other: '{count} ord er ikke blant modellens {vocab} (understreket): den leser hvert som {unk}, «et ord jeg ikke kjenner».' },
+  'modelView.allKnown': 'Alle ordene er blant modellens {vocab}.',
+  'modelView.truncated': 'Modellen leser høyst {context} tokener: de siste {count} ble utelatt.',
+  'modelView.thumbsTitle': 'Alle hoder: {layers} lag × {heads} hoder',
+  'modelView.thumbsLabel': 'modellens hoder: åpne ett',
+  'modelView.headName': 'lag {layer}, hode {head}',
+  'modelView.rolePrevious': 'forrige ord',
+  'modelView.roleFirst': 'første ord',
+  'modelView.roleSelf': 'seg selv',
+  'modelView.roleBroad': 'bredt',
+  'modelView.roleMixed': 'fokusert, uten fast plass',
+  'modelView.openedTitle': 'Lag {layer}, hode {head}',
+  'modelView.measured':
+    'Over testteksten ({windows} avsnitt på {tokens} ord modellen aldri ble trent på) legger dette hodet i snitt {previous} av en rads vekt på forrige ord, {first} på første ord og {self} på ordet selv; et hode som spredte hver rad jevnt, ville lagt {even} på hvert. Radenes spredning er {spread} (1: jevnt over ordene så langt, 0: alt på ett).',
+  'modelView.meansPrevious': 'Derfor kalles det et forrige-ord-hode: halvparten av vekten eller mer går til ordet rett før.',
+  'modelView.meansFirst': 'Derfor kalles det et første-ord-hode: halvparten av vekten eller mer går til første ord, et hvilested når ingenting annet passer.',
+  'modelView.meansSelf': 'Derfor kalles det et selv-hode: halvparten av vekten eller mer blir på ordet selv.',
+  'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt, et hode som tar gjennomsnitt over mye av setningen.',
+  'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: det velger noen få ord, og hvilke avhenger av ordene.',
+  'modelView.here': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv, spredning {spread}.',
+  'modelView.heatmapBox': 'vektene til det åpne hodet',
+  'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på. Et ord ser bare seg selv og ordene før (grått: skjult), fordi modellen forutsier hvert neste ord fra dem før.',
+  'modelView.nextTitle': 'Hvilket ord venter den etter «{word}»?',
+  'modelView.nextLabel': 'de ti mest sannsynlige ordene etter «{word}»',
+  'modelView.nextExplain': 'Modellens siste steg er en softmax over alle ordene dens: en sannsynlighetsfordeling igjen, de ti mest sannsynlige vist. En temperatur over 1 flater den ut, under 1 gjør den spissere.',
+  'modelView.nextStats': 'Mest sannsynlig: «{word}», {p}. Entropi {entropy} nats; {unk} (et ord den ikke kjenner) {unknown}. Til sammenligning er «the» {the} av treningsteksten.',
+  'modelView.repeatHit': 'Etter det siste ordet fortsatte den tidligere kopien med «{expected}», og modellen venter nettopp det ({p}).',
+  'modelView.repeatMiss': 'Etter det siste ordet fortsatte den tidligere kopien med «{expected}»; modellen venter «{predicted}» ({p}) i stedet: den kopierer ikke den tidligere rekken.',
+  'modelView.scaleTitle': 'Og uten √d_k?',
+  'modelView.scaleRemovedWould': 'Kryss av for «fjern √d_k», og hver skår i modellen ganges med √d_k = √{dk} ≈ {root} på én gang: gjennomsnittlig spredning i setningens rader går fra {with} til {without}, radene faller sammen på noen få ord. Modellen ble aldri trent slik.',
+  'modelView.scaleRemoved': 'Nå ganges hver skår med √d_k = √{dk} ≈ {root}: gjennomsnittlig spredning i setningens rader er {without}, mot {with} slik den ble trent. Radene har falt sammen på noen få ord, og neste ord endres med dem.',
+  'modelView.scaleUnscaled': 'Denne tvillingen delte aldri på √d_k, så det er ingenting å fjerne: radene er slik den lærte dem.',
+  'modelView.twinCompare': 'Trent med √d_k når modellen en test-perpleksitet på {here}; tvillingen {twin} (lavere er bedre: omtrent hvor mange ord den nøler mellom; tellinger av ordtripler når {trigram}).',
+  'modelView.layerSpread': 'Lag {layer}: hodenes rader sprer seg {lo}–{hi} over testteksten; i {twin} {twinLo}–{twinHi}.',
+  'modelView.theUnscaledTwin': 'tvillingen trent uten √d_k',
+  'modelView.theScaledTwin': 'modellen trent med √d_k',
+  'modelView.inductionTitle': 'Finner et hode den tidligere kopien?',
+  'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Store trente modeller utvikler «induksjonshoder»: ved et ord i den andre kopien ser de på ordet etter den første kopien, og forutsier slik gjentakelsen.',
+  'modelView.inductionHere': 'Lag {layer}, hode {head} legger {here} av vekten der i denne rekken; jevne rader ville lagt {even}. Over {repeats} slike rekker gjør ingen av modellens hoder det: det høyeste er {best}. Denne lille modellen har ikke noe induksjonshode.',
+  'modelView.notShownTitle': 'Hva dette ikke viser',
+  'modelView.notShown1': 'En liten modell på én million ord: store modeller har langt flere hoder, og hodene deres gjør mer spesifikke ting.',
+  'modelView.notShown2': 'Et hodes navn er et gjennomsnitt over testteksten; i én setning kan det samme hodet gjøre noe annet.',
+  'modelView.notShown3': 'Hvor et hode ser, er ikke hvorfor modellen forutsier det den gjør: verdiene som blandes og lagene etter betyr også noe, og forskere er uenige om hvor mye oppmerksomhetsvekter forklarer en modell.',
+  'modelView.figureTitle': 'Lag {layer}, hode {head} i modellen {model}',
+  'modelView.figureCaption': 'Trent av Attention Lab på Brown-korpuset (test-perpleksitet {perplexity}); neste ord ved temperatur {temperature}.',
+  'modelView.figureCaptionRemoved': 'Trent av Attention Lab på Brown-korpuset (test-perpleksitet {perplexity}), her kjørt uten sin √d_k; neste ord ved temperatur {temperature}.',
+  'modelCli.help':
+    'Bruk: {name} model --sentence TEKST [valg]\n\nKjører sidens trente språkmodell (en transformer med 2 lag × 4 hoder trent på Brown-korpuset; docs/model.md) på en setning: ett hodes oppmerksomhetsrader og neste ord som en SVG-figur, radene som CSV, eller alt som JSON.\n\n  --sentence TEKST    setningen (de første 64 tokenene)\n  --variant V         scaled (standard: trent med √d_k) eller unscaled (tvillingen trent uten)\n  --layer L --head H  ett hode (begge fra 1; figuren viser lag 1, hode 1 uten dem; CSV og JSON gir alle hoder)\n  --no-scale          kjør den skalerte modellen uten sin √d_k: hver skår × √d_k\n  --temperature T     for neste ord, 0,05 til 10 (standard 1)\n  --format F          svg (standard), csv eller json; eller fra filendelsen til --output\n  --theme T           light (standard) eller dark, for SVG\n  -o, --output FIL    skriv hit i stedet for til standard utdata\n  -h, --help          denne teksten\n\nEksempler:\n  {name} model --sentence "the cat sat on the" --layer 1 --head 3 > hode.svg\n  {name} model --sentence "the cat sat on the" --no-scale --format json',
+  'modelCli.usage': 'Kjør «{name} model --help» for å se valgene.',
+  'modelCli.noSentence': 'si hvilken setning: {name} model --sentence "the cat sat on the"',
+  'modelCli.layerAndHead': '--layer og --head hører sammen: gi begge, eller ingen',
+  'modelCli.countRange': 'et heltall fra 1 til {most}',
+  'modelCli.temperatureRange': 'et tall fra {min} til {max}',
+  'modelView.rowTitle': 'Hvor «{word}» ser i dette hodet',
+  'modelView.rowLabel': 'vektene til «{word}» over ordene så langt, lag {layer}, hode {head}',
+  'modelView.heatmapLabel': 'vektene til det åpne hodet: {n} rader, én per ord, hver over ordene fram til det',
 });

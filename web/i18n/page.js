@@ -14,14 +14,27 @@ document.documentElement.lang = language;
 export const strings = await loadStrings(language);
 localize(document.documentElement, strings);
 
+// The address of the page in `lang`: the page's address as it is now — which follows the
+// learner's changes (web/page-url.js) — with its language.
+function inLanguage(lang) {
+  const url = new URL(location.href);
+  url.searchParams.set('lang', lang);
+  return `${url.search}${url.hash}`;
+}
+
 const nav = document.querySelector('nav.languages');
 if (nav) {
+  // each link is written again just before it is used (followed, opened in a tab, copied),
+  // so it carries the state on screen rather than the one the page was opened with
+  const refresh = (event) => {
+    const link = event.target.closest?.('a[hreflang]');
+    if (link) link.href = inLanguage(link.hreflang);
+  };
+  for (const type of ['pointerdown', 'click', 'auxclick', 'contextmenu', 'focusin', 'keydown']) nav.addEventListener(type, refresh, true);
   nav.replaceChildren(
     ...LANGUAGES.map((lang) => {
       const link = document.createElement('a');
-      const url = new URL(location.href);
-      url.searchParams.set('lang', lang);
-      link.href = `${url.search}${url.hash}`;
+      link.href = inLanguage(lang);
       link.hreflang = lang;
       link.lang = lang;
       link.textContent = LANGUAGE_NAMES[lang];

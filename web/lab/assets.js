@@ -23,6 +23,16 @@ export function pageVocab() {
 }
 
 /**
+ * What a chip says of a word's vector: vocab.status(word) ('known', 'unknown', 'loading'), with
+ * 'induced' for a known word whose vector was induced from the Brown corpus rather than GloVe's
+ * (vocab.source; a vocabulary without source() knows GloVe's words only).
+ */
+export function wordStatus(vocab, word) {
+  const status = vocab.status(word);
+  return status === 'known' && vocab.source?.(word) === 'induced' ? 'induced' : status;
+}
+
+/**
  * The words of `settings` whose vectors `vocab` is still loading (none for pasted vectors): the
  * tokens, then the probe, each once. The lab computes only when this is empty.
  */

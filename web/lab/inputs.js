@@ -23,13 +23,9 @@ export const POSITIONAL_STRENGTH = 1;
 
 // Random mode's Q and K are engine.headProjections (as headWeights, cached per (seed, d_k), then
 // projectHead, which give the same numbers bit for bit): head 0 of the lesson's token pipeline
-// (cpp/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K). It is the one
-// construction the lesson's sweeps over d_k use, so their point at the lab's d_k is the lab's
-// own row. The lab follows the sweeps rather than the reverse: the layer norm gives q and k
-// unit-variance components — the premise of the 1/√d_k argument, which makes Var(q·k) = d_k —
-// and is what a transformer does before attention; raw GloVe vectors (|x|² ≈ 29 over 100
-// components) would give Var(q·k) ≈ 0.08·d_k instead, and the lesson's numbers would not read
-// "≈ d_k" and "≈ 1". Identity mode (q = k = x) is untouched.
+// (cpp/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K), so the lesson's sweeps
+// pass through the lab's own row. Why the layer norm, with the numbers: docs/architecture.md §5.
+// Identity mode (q = k = x) is untouched.
 
 const WEIGHT_CACHE = 12; // (seed, d_k) pairs kept: a d_k slider sweep has 11 stops
 const INPUT_CACHE = 12; // built inputs kept, so sweeping d_k back and forth costs one attention call
@@ -54,9 +50,15 @@ export class LabPipeline {
       entry = known
         ? { vector: known, known: true }
         : { vector: this.#engine.textVector(text, WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }), known: false };
-      this.#words.set(text, entry);
+      // a word whose file has not arrived (it failed; Retry asks again) stands in as unknown for
+      // now, and is not kept: once its file arrives it is looked up again
+      if (!this.#stillLoading(text)) this.#words.set(text, entry);
     }
     return entry;
+  }
+
+  #stillLoading(word) {
+    return this.#vocab.status?.(word) === 'loading';
   }
 
   /**
@@ -75,6 +77,8 @@ export class LabPipeline {
     let inputs = this.#inputs.get(key);
     if (inputs) this.#inputs.delete(key);
     else inputs = Object.freeze(settings.projection === 'pasted' ? this.#fromPaste(settings.pasted) : this.#fromWords(settings));
+    const provisional = settings.projection !== 'pasted' && [...settings.tokens, settings.probe].some((word) => word && this.#stillLoading(word));
+    if (provisional) return inputs; // made with stand-ins for words still loading: not kept
     this.#inputs.set(key, inputs);
     if (this.#inputs.size > INPUT_CACHE) this.#inputs.delete(this.#inputs.keys().next().value);
     return inputs;

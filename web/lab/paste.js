@@ -13,6 +13,15 @@ import { english } from '../i18n/i18n.js';
 /** Largest pasted shapes: rows (tokens) and columns (d_k). */
 export const MAX_ROWS = 128;
 export const MAX_COLS = 1024;
+/**
+ * Most characters and lines of one pasted matrix, checked before anything else: the full
+ * 128 × 1024 at about 8 characters a number fits, with room for comments; a text past them (a
+ * file pasted by mistake) is refused at once, before the page lays it out or parses it.
+ */
+export const MAX_PASTE_CHARS = 1 << 20;
+export const MAX_PASTE_LINES = 4 * MAX_ROWS;
+/** JSON rows of numbers are two arrays deep; deeper JSON is refused before JSON.parse (whose recursion a deep one exhausts). */
+const MAX_JSON_DEPTH = 2;
 
 export class PasteError extends Error {
   /** The message of `key` in the string tables (paste.*) with `params`; where it is. */
@@ -32,6 +41,9 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 // U+FF0D FULLWIDTH HYPHEN-MINUS.
 const MINUS = /[\u2212\ufe63\uff0d]/g;
 const SEPARATOR = /[,;\t ]+/;
+// a number with a comma between digits ("1,5"), and a separator other than a lone comma
+const DECIMAL_COMMA = /[+\-\u2212]?\d+,\d+/;
+const OTHER_SEPARATOR = /[;\t ]/;
 
 /**
  * Parses one matrix. Returns { rows, cols, data: Float32Array (rows×cols, row-major),
@@ -39,6 +51,7 @@ const SEPARATOR = /[,;\t ]+/;
  */
 export function parseMatrix(text, name = 'matrix') {
   if (typeof text !== 'string') throw new PasteError('paste.notText', { name, type: typeof text }, { matrix: name });
+  checkSize(text, name);
   const trimmed = text.trim();
   if (trimmed === '') throw new PasteError('paste.empty', { name }, { matrix: name });
   const parsed = trimmed.startsWith('[') ? rowsFromJson(trimmed, name) : rowsFromLines(trimmed, name);
@@ -86,7 +99,37 @@ export function parseVectors({ q, k, v = '' }) {
   };
 }
 
+/** Throws the PasteError of a text past MAX_PASTE_CHARS or MAX_PASTE_LINES (the page checks a paste with it before it takes it). */
+export function checkSize(text, name) {
+  if (text.length > MAX_PASTE_CHARS) throw new PasteError('paste.tooManyChars', { name, count: text.length, max: MAX_PASTE_CHARS }, { matrix: name });
+  let lines = 1;
+  for (let at = text.indexOf('\n'); at >= 0 && lines <= MAX_PASTE_LINES; at = text.indexOf('\n', at + 1)) lines++;
+  if (lines > MAX_PASTE_LINES) {
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++; // the count to name (a bounded text: fast)
+    lines -= MAX_PASTE_LINES;
+    throw new PasteError('paste.tooManyLines', { name, count: lines, max: MAX_PASTE_LINES }, { matrix: name });
+  }
+}
+
+// The deepest array nesting of JSON text (brackets inside strings do not count).
+function jsonDepth(text) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') deepest = Math.max(deepest, ++depth);
+    else if (c === ']' || c === '}') depth--;
+  }
+  return deepest;
+}
+
 function rowsFromJson(text, name) {
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new PasteError('paste.jsonDepth', { name }, { matrix: name });
   let value;
   try {
     value = JSON.parse(text.replace(MINUS, '-'));
@@ -109,7 +152,15 @@ function rowsFromLines(text, name) {
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
-    rows.push({ values: line.split(SEPARATOR).filter((cell) => cell !== ''), line: index + 1 });
+    const values = line.split(SEPARATOR).filter((cell) => cell !== '');
+    if (values.length === 0) throw new PasteError('paste.onlySeparators', { name, where: where(index + 1, rows.length) }, { matrix: name, row: rows.length + 1 });
+    const comma = DECIMAL_COMMA.exec(line);
+    // "1,5; 2,5" or "1,5 2,5": a comma inside a number beside other separators is a decimal
+    // comma or a separator — said, not guessed (four numbers or two)
+    if (comma && OTHER_SEPARATOR.test(line)) {
+      throw new PasteError('paste.decimalComma', { name, where: where(index + 1, rows.length), value: quote(comma[0]) }, { matrix: name, row: rows.length + 1 });
+    }
+    rows.push({ values, line: index + 1 });
   });
   if (rows.length === 0) throw new PasteError('paste.empty', { name }, { matrix: name });
   // A label column is recognised from the first row; after that it is required on every row.

@@ -38,15 +38,16 @@ const QUOTE_CHARS = 40;
 // `describe` is the same expectation as a message of the string tables (web/i18n/), { key,
 // params }, for a page or the command line to say in its reader's language.
 
-function integerType(min, max) {
-  const expected = `a whole number from ${min} to ${max}`;
+/** A type whose values are the whole numbers from `min` to `max` (no `max`: any above `min`). */
+export function integerType(min, max = Infinity) {
+  const expected = max === Infinity ? `a whole number from ${min} up` : `a whole number from ${min} to ${max}`;
   const check = (value) => {
     // numeric text is accepted too, as set() always has
     const x = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
     return Number.isInteger(x) && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
   };
   const describe = { key: 'settings.wholeNumber', params: { min: String(min), max: String(max) } };
-  return { expected, describe, check, parse: (text) => (/^\s*\d+\s*$/.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+  return { kind: 'integer', expected, describe, check, parse: (text) => (/^\s*\d+\s*$/.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
 }
 
 function numberType(min, max) {
@@ -56,12 +57,12 @@ function numberType(min, max) {
     return typeof x === 'number' && x >= min && x <= max ? { value: x } : { error: `must be ${expected}` };
   };
   const describe = { key: 'settings.number', params: { min, max } };
-  return { expected, describe, check, parse: (text) => (/^\s*[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
+  return { kind: 'number', expected, describe, check, parse: (text) => (/^\s*[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? check(Number(text)) : { error: `must be ${expected}` }) };
 }
 
 const ON = /^(|true|on|yes|1)$/i;
 const OFF = /^(false|off|no|0)$/i;
-const booleanType = {
+export const booleanType = {
   expected: 'true or false (also on/off, yes/no, 1/0; a bare attribute is true)',
   describe: { key: 'settings.boolean' },
   check: (value) => (typeof value === 'boolean' ? { value } : { error: 'must be true or false' }),
@@ -80,11 +81,28 @@ export function choiceType(values) {
   return { expected, describe: { key: 'settings.oneOf', params: { values: values.join(', ') } }, check, parse: check };
 }
 
+/** `type`, or null. */
+export function nullableType(type) {
+  const expected = `${type.expected} or null`;
+  const check = (value) => (value === null ? { value } : type.check(value).error ? { error: `must be ${expected}` } : type.check(value));
+  return { kind: type.kind, expected, check };
+}
+
 const textType = {
   expected: 'text',
   describe: { key: 'settings.text' },
   check: (value) => (typeof value === 'string' ? { value } : { error: 'must be text' }),
   parse: (text) => ({ value: text }),
+};
+
+// The sentence: any text may be set (a learner clears the field to type anew), but text read
+// from an attribute or a link must hold a token — an empty or invisible `?sentence=` would open a
+// lab with nothing to show; the default is used instead, and the page says so.
+const sentenceType = {
+  ...textType,
+  expected: 'text with at least one word or punctuation mark',
+  describe: { key: 'settings.sentence' },
+  parse: (text) => (tokenize(text).length > 0 ? { value: text } : { error: `must be ${sentenceType.expected}` }),
 };
 
 const tokensType = {
@@ -112,7 +130,7 @@ const DEFAULT_TOKENS = Object.freeze(tokenize(DEFAULT_SENTENCE));
 /** Every setting of the lab. */
 export const SETTINGS = Object.freeze({
   sentence: {
-    type: textType,
+    type: sentenceType,
     default: DEFAULT_SENTENCE,
     attribute: true,
     doc: `the text of the Tokens field; its first ${MAX_TOKENS} tokens are the chips`,
@@ -285,4 +303,39 @@ function cleanPatch(patch, state) {
     else Object.assign(clean, fields);
   }
   return { clean, rejected };
+}
+
+/**
+ * Settings in words: the phrases a sentence about `settings` says, one per entry of `words`, in
+ * its order — the one rule behind the figure's caption (views/figure.js), the lab's spoken
+ * summary of a change (attention-lab.js), the lesson's status line (attention-lesson.js) and
+ * the lesson page's (lesson.js). An entry is, per setting:
+ *   'key'                          always said
+ *   { on: 'key', off: 'key' }      a switch: the side of its value (a missing side: nothing)
+ *   { key, atDefault: false }      said unless the value is the table's default
+ *   (value, settings) => 'key' | [key, params] | null
+ * Each phrase is strings.t(key, { value, ...params }): `value` is the setting's value in words
+ * (a number in the language's digits, a projection by its control's name). `only`: just those
+ * settings (e.g. the ones that changed).
+ */
+export function settingsInWords(settings, strings, words, { params = {}, only = null } = {}) {
+  const phrases = [];
+  for (const [key, say] of Object.entries(words)) {
+    if (only && !only.includes(key)) continue;
+    const value = settings[key];
+    let phrase;
+    if (typeof say === 'function') phrase = say(value, settings);
+    else if (typeof say === 'string') phrase = say;
+    else if ('key' in say) phrase = say.atDefault === false && value === SETTINGS[key].default ? null : say.key;
+    else phrase = value ? say.on : say.off;
+    if (!phrase) continue;
+    const [name, extra] = Array.isArray(phrase) ? phrase : [phrase, {}];
+    phrases.push(strings.t(name, { value: valueInWords(key, value, strings), ...params, ...extra }));
+  }
+  return phrases;
+}
+
+function valueInWords(key, value, strings) {
+  if (key === 'projection') return strings.t(`controls.${value}`);
+  return SETTINGS[key]?.type?.kind === 'number' ? strings.fmt(value) : String(value);
 }

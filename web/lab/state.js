@@ -25,7 +25,6 @@ export function labState(settings, pipeline, engine) {
     n,
     m,
     d,
-    dk: d,
     dv: inputs.dv,
     q: inputs.q,
     k: inputs.k,
@@ -37,7 +36,6 @@ export function labState(settings, pipeline, engine) {
     positional: frozen.positional,
     selected: Math.min(frozen.selected, n - 1),
     result,
-    rowSums: result.rowSum,
     probe,
   });
 }

@@ -5,14 +5,18 @@
 //
 //   readUrl('?sentence=hello%20world&dk=8&projection=random')
 //     → { settings: { sentence: 'hello world', dk: 8, projection: 'random' },   (for lab.set)
-//         page: { theme: 'auto', view: 'lab', lang: '' },
+//         page: { theme: 'auto', view: 'lab', lang: '', share: true },
 //         problems: [] }        one per unknown, repeated or invalid parameter (its default is used)
 //   writeUrl(lab.settings, { theme: 'dark' })  → '?theme=dark' (only what differs from the defaults)
 //
 // Parameters: every attribute of <attention-lab> (sentence, probe, projection, dk, scaled, seed,
-// temperature, causal, positional, selected, theme), then the page's own: view (the lab, or one
-// instrument of the lesson) and lang (the language of the page's text).
-import { ATTRIBUTES, PRESENTATION, applyText, attributeDefault, choiceType, createStore } from './settings.js';
+// temperature, causal, positional, theme; the selected query as row, counted from 1), then the
+// page's own: view (the lab, or one instrument of the lesson), lang (the language of the page's
+// text) and share (0: no share panel). In the sentence's place a link may hold `tokens` (the
+// chips, separated by spaces; see tokensType): a link always reopens the chips that were shown,
+// and holds at most the 128 tokens the lab uses. Old links' selected (counted from 0) is still read.
+import { ATTRIBUTES, DEFAULT_SENTENCE, PRESENTATION, applyText, attributeDefault, booleanType, choiceType, createStore, integerType } from './settings.js';
+import { MAX_TOKENS, checkToken, tokenize } from './tokenize.js';
 
 /**
  * What a page shows: the lab, or one part of the lesson — a method of LessonModel
@@ -20,7 +24,8 @@ import { ATTRIBUTES, PRESENTATION, applyText, attributeDefault, choiceType, crea
  * here rather than imported, so that a page reads its URL without loading the lesson (the
  * tests check the two agree).
  */
-export const VIEWS = Object.freeze(['lab', 'variance', 'saturation', 'gradient', 'step', 'overflow', 'heads']);
+// (the lab, the lesson's parts in their order, then the trained model: <model-view>)
+export const VIEWS = Object.freeze(['lab', 'step', 'output', 'heads', 'variance', 'saturation', 'gradient', 'overflow', 'model']);
 // A language, as a BCP 47 tag ("nb", "nb-NO", "en"): the string tables decide what they speak
 // (web/i18n/: bokmål for nb, no and nn; English for the rest) — a check of the tag's form here,
 // so that reading a URL loads no table. The default, '', is the page's or the browser's.
@@ -34,14 +39,40 @@ const languageType = {
 const PAGE = {
   view: { type: choiceType(VIEWS), default: 'lab' },
   lang: { type: languageType, default: '' },
+  // share=0: no share panel (Copy link, Copy embed code, exports) on an embedded page
+  share: { type: booleanType, default: true },
 };
 
-/** Every URL parameter, in the order a link writes them. */
-export const PARAMETERS = Object.freeze([...ATTRIBUTES, ...Object.keys(PAGE)]);
+// row=N: the query the bars show, counted from 1 as the page counts it ("Query 2 of 10"),
+// written in place of the attribute `selected` (counted from 0). A link written before row
+// existed (selected=N) still opens the same view: selected is read as it always was, and never
+// written; given both, row is used.
+const ROW = { name: 'row', setting: 'selected', type: integerType(1, MAX_TOKENS) };
+
+/** Parameters read but never written: old links' (selected, counted from 0). */
+export const LEGACY_PARAMETERS = Object.freeze([ROW.setting]);
+
+// `tokens`: the chips themselves, separated by spaces (a token holds none), written instead of
+// the sentence when the sentence's own tokens would differ — chips edited to "don't", "e.g.",
+// "cat's" or "a/b", which the tokenizer would split — or when the text has more than the lab
+// takes (the link then holds the 128 tokens it uses, so it stays short). It sets the chips and a
+// text of them, as editing the chips does.
+const tokensType = {
+  describe: { key: 'settings.tokens', params: { max: '64' } },
+  parse(text) {
+    const tokens = text.split(/\s+/).filter((token) => token !== '');
+    const cleaned = tokens.map(checkToken);
+    if (tokens.length === 0 || cleaned.some((token) => token.error)) return { error: 'must be tokens separated by spaces, each of at most 64 characters' };
+    return { value: cleaned.map(({ token }) => token) }; // more than MAX_TOKENS: the store keeps the first and says it cut
+  },
+};
+
+/** Every URL parameter, in the order a link writes them: the sentence or its tokens, the other attributes (selected as row), the page's. */
+export const PARAMETERS = Object.freeze([ATTRIBUTES[0], 'tokens', ...ATTRIBUTES.slice(1).map((name) => (name === ROW.setting ? ROW.name : name)), ...Object.keys(PAGE)]);
 
 /**
  * Reads a query string (location.search, with or without "?"): the lab settings it sets, the
- * page's options (theme, view, lang), and the problems, one per parameter that is
+ * page's options (theme, view, lang, share), and the problems, one per parameter that is
  *   { reason: 'unknown', name, value }                  not a parameter of the pages (ignored)
  *   { reason: 'repeated', name, value, count }          given `count` times (the first is used)
  *   { reason: 'invalid', name, value, error, expected, fallback } invalid by the settings table:
@@ -54,24 +85,39 @@ export function readUrl(search) {
   const params = new URLSearchParams(search);
   const store = createStore();
   const settings = {};
-  const page = { theme: attributeDefault('theme'), view: PAGE.view.default, lang: PAGE.lang.default };
+  const page = { theme: attributeDefault('theme'), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default };
   const problems = [];
   const seen = new Set();
   for (const [name, value] of params) {
     if (seen.has(name)) continue;
     seen.add(name);
-    if (!PARAMETERS.includes(name)) {
+    if (!PARAMETERS.includes(name) && !LEGACY_PARAMETERS.includes(name)) {
       problems.push({ reason: 'unknown', name, value });
       continue;
     }
     const count = params.getAll(name).length;
     if (count > 1) problems.push({ reason: 'repeated', name, value, count });
-    const invalid = name in PAGE ? readPage(page, name, value) : applyText(store, name, value);
+    if (name === ROW.setting && params.has(ROW.name)) continue; // row is used
+    if (name === 'tokens') {
+      const read = tokensType.parse(value);
+      if (read.error) problems.push({ reason: 'invalid', name, value, error: read.error, expected: tokensType.describe, fallback: DEFAULT_SENTENCE });
+      else Object.assign(settings, { sentence: settings.sentence ?? read.value.join(' '), tokens: Object.freeze(read.value) });
+      continue;
+    }
+    const invalid = name in PAGE ? readPage(page, name, value) : name === ROW.name ? readRow(store, value) : applyText(store, name, value);
     if (invalid) problems.push({ reason: 'invalid', name, value, ...invalid });
     else if (name in PRESENTATION) page[name] = value; // the page applies it (theme)
+    else if (name === ROW.name) settings[ROW.setting] = store.get()[ROW.setting];
     else if (!(name in PAGE)) settings[name] = store.get()[name];
   }
   return { settings, page, problems };
+}
+
+function readRow(store, value) {
+  const read = ROW.type.parse(value);
+  if (read.error) return { error: read.error, expected: ROW.type.describe, fallback: attributeDefault(ROW.setting) + 1 };
+  store.set({ [ROW.setting]: read.value - 1 });
+  return null;
 }
 
 function readPage(page, name, value) {
@@ -86,16 +132,34 @@ function readPage(page, name, value) {
  * settings) and the page's options: only the values that differ from their defaults, in the
  * order of PARAMETERS. Pasted vectors have no parameter: a link to them opens the other settings.
  */
-export function writeUrl(settings, { theme = attributeDefault('theme'), view = PAGE.view.default, lang = PAGE.lang.default } = {}) {
+export function writeUrl(settings, { theme = attributeDefault('theme'), view = PAGE.view.default, lang = PAGE.lang.default, share = PAGE.share.default } = {}) {
   const params = new URLSearchParams();
-  const page = { theme, view, lang };
+  const page = { theme, view, lang, share };
   for (const name of PARAMETERS) {
+    if (name === ROW.name) {
+      const row = settings[ROW.setting];
+      if (row !== undefined && row !== attributeDefault(ROW.setting)) params.set(ROW.name, String(row + 1));
+      continue;
+    }
+    if (name === 'tokens') continue; // written in the sentence's place (below)
+    if (name === 'sentence' && !sentenceGivesTokens(settings)) {
+      params.set('tokens', settings.tokens.join(' '));
+      continue;
+    }
     const value = name in page ? page[name] : settings[name];
     const fallback = name in PAGE ? PAGE[name].default : attributeDefault(name);
     if (value === undefined || value === fallback) continue;
     if (name === 'projection' && value === 'pasted') continue;
-    params.set(name, String(value));
+    params.set(name, typeof value === 'boolean' && name in PAGE ? (value ? '1' : '0') : String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+// Whether the sentence, read again, gives the chips the lab shows (all of them, nothing cut).
+function sentenceGivesTokens({ sentence, tokens, truncated }) {
+  if (tokens === undefined) return true; // settings without chips (a lesson's, a test's): the text is all there is
+  if (truncated) return false;
+  const again = tokenize(sentence);
+  return again.length === tokens.length && again.every((token, i) => token === tokens[i]);
 }

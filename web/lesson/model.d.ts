@@ -150,12 +150,33 @@ export interface HeadsResults {
   concat: Float32Array;
 }
 
+/** The output of the lab's selected query: its weights mix the value rows, o = Σ_j p_j v_j. */
+export interface OutputResults {
+  row: number;
+  m: number;
+  /** the width of a value vector (100: the word vectors; the pasted V's width) */
+  dv: number;
+  projection: string;
+  positional: boolean;
+  queryLabels: readonly string[];
+  keyLabels: readonly string[];
+  /** the row's weights p (m) */
+  weights: Float32Array;
+  /** the keys by weight, largest first */
+  order: number[];
+  /** V (m×dv row-major): the lab's values (the word vectors: W_V is the identity) */
+  values: Float32Array;
+  /** the row's output (dv), the engine's attention output */
+  output: Float32Array;
+}
+
 export class LessonModel {
   constructor(engine: Engine);
   variance(state: LabState): VarianceResults;
   saturation(state: LabState): SaturationResults | Empty;
   gradient(state: LabState): GradientResults | Empty;
   step(state: LabState, lesson?: LessonSettings): StepResults | Empty;
+  output(state: LabState): OutputResults | Empty;
   overflow(state: LabState): OverflowResults;
   heads(state: LabState, lesson?: LessonSettings): HeadsResults | Empty;
 }

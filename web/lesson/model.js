@@ -5,7 +5,8 @@
 //
 //   const model = new LessonModel(engine);
 //   model.variance(state)             model.saturation(state)        model.gradient(state)
-//   model.step(state, lesson)         model.overflow(state)          model.heads(state, lesson)
+//   model.step(state, lesson)         model.output(state)            model.heads(state, lesson)
+//   model.overflow(state)
 //
 // Each returns the results its view in web/views/ draws, or { empty: text, key } when the state
 // cannot feed it (text in English; key names it in the string tables of web/i18n/) (too few words, pasted vectors where word vectors are needed). Each call is
@@ -23,12 +24,16 @@
 //     projects them (head 0 of headProjections), at every width.
 import { english } from '../i18n/i18n.js';
 import { labResults } from '../lab/results.js';
+import { DK_STEPS, integerType, nullableType } from '../lab/settings.js';
 
 /** Most tokens the sweeps and the heads take: their plots stay readable. */
 export const LESSON_MAX_TOKENS = 24;
 
-/** The widths of every sweep over d_k: powers of two, 1 … 1024. */
-export const SWEEP_DIMS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+/**
+ * The widths of every sweep over d_k: the stops of the lab's d_k slider (powers of two, 1 …
+ * 1024), so that a d_k the learner picks there is a point of every curve.
+ */
+export const SWEEP_DIMS = DK_STEPS;
 
 /**
  * Most heads the multi-head view splits d_k into: the core's limit (engine.limits.lesson.maxHeads,
@@ -41,8 +46,14 @@ const VARIANCE_SAMPLES = 2000; // random pairs per width: the variance within a 
 const HISTOGRAM_BINS = 48;
 const TOKEN_DRAWS = 8; // projections of the sentence per width (the first is the lab's Random one)
 
+// The lesson's own settings, read by the settings table's types (web/lab/settings.js).
+const LESSON_SETTINGS = Object.freeze({
+  heads: { type: integerType(1, MAX_HEADS), default: 4 },
+  key: { type: nullableType(integerType(0)), default: null },
+});
+
 /** The lesson's own settings: heads of the multi-head view; key of step by step (null: the query's own position). */
-export const LESSON_DEFAULTS = Object.freeze({ heads: 4, key: null });
+export const LESSON_DEFAULTS = Object.freeze(Object.fromEntries(Object.entries(LESSON_SETTINGS).map(([name, entry]) => [name, entry.default])));
 
 /** Why there is nothing to draw: { empty: the English text, key } of a message of the string tables. */
 function nothing(key) {
@@ -51,17 +62,19 @@ function nothing(key) {
 
 /**
  * The lesson's settings after `patch`, and what it rejected and why (the lab store's
- * convention): heads a whole number from 1 to MAX_HEADS, key a whole number ≥ 0 or null.
+ * convention): heads a whole number from 1 to MAX_HEADS, key a whole number from 0 up or null.
  */
 export function updateLessonSettings(settings, patch) {
   const next = { ...settings };
   const rejected = {};
   for (const [name, value] of Object.entries(patch ?? {})) {
-    if (name === 'heads' && Number.isInteger(value) && value >= 1 && value <= MAX_HEADS) next.heads = value;
-    else if (name === 'key' && (value === null || (Number.isInteger(value) && value >= 0))) next.key = value;
-    else if (name === 'heads') rejected.heads = `must be a whole number from 1 to ${MAX_HEADS}, got ${String(value)}`;
-    else if (name === 'key') rejected.key = `must be a whole number from 0 or null, got ${String(value)}`;
-    else rejected[name] = 'unknown lesson setting';
+    if (!Object.hasOwn(LESSON_SETTINGS, name)) {
+      rejected[name] = 'unknown lesson setting';
+      continue;
+    }
+    const checked = LESSON_SETTINGS[name].type.check(value);
+    if (checked.error) rejected[name] = `${checked.error}, got ${String(value)}`;
+    else next[name] = checked.value;
   }
   return { settings: Object.freeze(next), rejected };
 }
@@ -167,6 +180,7 @@ export class LessonModel {
       word: state.queryLabels[row],
       keyLabels: state.keyLabels,
       labScaled: state.scaled,
+      temperature: state.temperature,
       panels,
       sweeps: sweeps && { unscaled: sweeps[0], scaled: sweeps[1] },
       t: sweeps ? words.t : 0,
@@ -199,6 +213,32 @@ export class LessonModel {
       temperature,
       visible,
       trace,
+    };
+  }
+
+  /**
+   * The output: the lab's selected row of weights p mixes the value rows, o = Σ_j p_j v_j. The
+   * weights, the value vectors V and the output row are the lab's own (engine.attention's
+   * output); the keys are listed by weight, largest first.
+   */
+  output(state) {
+    const { m, dv, selected: row } = state;
+    const output = state.result.output;
+    if (!output || !state.v || dv === 0) return nothing('output.noValues');
+    const weights = state.result.weights.subarray(row * m, (row + 1) * m);
+    const order = Array.from({ length: m }, (_, j) => j).sort((a, b) => weights[b] - weights[a] || a - b);
+    return {
+      row,
+      m,
+      dv,
+      projection: state.projection,
+      positional: Boolean(state.positional),
+      queryLabels: state.queryLabels,
+      keyLabels: state.keyLabels,
+      weights,
+      order,
+      values: state.v,
+      output: output.subarray(row * dv, (row + 1) * dv),
     };
   }
 

@@ -8,7 +8,19 @@
 //   session.subscribe((state) => draw(state));
 //   session.train({ dk: 128 });                        // a new experiment from step 0, running
 //   session.pause(); session.resume(); session.step(config); session.reset();
+//   session.restart();                                 // a new worker, after one failed or went silent
+//
+// A worker that stops silently (killed, out of memory, a message it cannot read) is noticed: its
+// `error` and `messageerror` events, and a watchdog — a reply is due within `watchdogMs` of a
+// request, and while running after every chunk (CHUNK_MS) — end the session in 'failed' with a
+// message of the string tables (`error.key`), from which restart() begins again.
+import { english } from '../i18n/i18n.js';
 import { REPLY, REQUEST } from './protocol.js';
+
+/** How long the worker may stay silent while a reply is due (it reports every CHUNK_MS while running; an engine loads in well under this). */
+export const WATCHDOG_MS = 15000;
+
+const newWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
 const METRICS = ['loss', 'heldoutLoss', 'heldoutAccuracy', 'gradNormWq', 'gradNormWk', 'maxWeight', 'entropy', 'matchWeight'];
 
@@ -19,6 +31,9 @@ const METRICS = ['loss', 'heldoutLoss', 'heldoutAccuracy', 'gradNormWq', 'gradNo
  */
 export class TrainingSession {
   #worker;
+  #createWorker;
+  #watchdogMs;
+  #watchdog = 0; // the timer while a reply is due
   #listeners = new Set();
   #pending = null; // a configure waiting for the worker to be ready: its config
   #runAfterCreate = false;
@@ -26,11 +41,47 @@ export class TrainingSession {
   state = Object.freeze({ phase: 'loading', error: null, simd: null, defaults: null, limits: null, accuracyGoal: null,
     config: null, example: null, scale: null, maxEntropy: null, step: 0, steps: 0, runs: null });
 
-  /** `worker`: anything with postMessage and a 'message' event (default: the module worker beside this file). */
-  constructor({ worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }) } = {}) {
+  /**
+   * `createWorker()`: a new worker — anything with postMessage and 'message', 'error' and
+   * 'messageerror' events (default: the module worker beside this file); `worker`: the first one,
+   * if made already. `watchdogMs`: see WATCHDOG_MS.
+   */
+  constructor({ createWorker = newWorker, worker = createWorker(), watchdogMs = WATCHDOG_MS } = {}) {
+    this.#createWorker = createWorker;
+    this.#watchdogMs = watchdogMs;
+    this.#attach(worker);
+  }
+
+  #attach(worker) {
     this.#worker = worker;
-    worker.addEventListener('message', (event) => this.#receive(event.data));
-    worker.addEventListener('error', (event) => this.#fail(`the training worker failed: ${event.message ?? 'unknown error'}`));
+    const mine = (handler) => (event) => this.#worker === worker && handler(event);
+    worker.addEventListener('message', mine((event) => this.#receive(event.data)));
+    worker.addEventListener('error', mine((event) => this.#fail('training.workerFailed', { message: event.message || '?' })));
+    worker.addEventListener('messageerror', mine(() => this.#fail('training.workerUnreadable')));
+    this.#expectReply(); // its 'ready'
+  }
+
+  /** A new worker in place of one that failed or went silent; the last experiment is configured again. */
+  restart() {
+    clearTimeout(this.#watchdog);
+    this.#watchdog = 0;
+    this.#worker.terminate?.();
+    this.#pending = this.state.config ? { ...this.state.config } : this.#pending;
+    this.#runAfterCreate = this.#stepAfterCreate = false;
+    this.#set({ phase: 'loading', error: null, step: 0, steps: 0, runs: null });
+    this.#attach(this.#createWorker());
+  }
+
+  // A reply is due: no message within watchdogMs means the worker stopped.
+  #expectReply() {
+    clearTimeout(this.#watchdog);
+    this.#watchdog = setTimeout(() => this.#fail('training.workerSilent', { seconds: this.#watchdogMs / 1000 }), this.#watchdogMs);
+    this.#watchdog.unref?.(); // Node (tests): a pending watchdog keeps no process alive
+  }
+
+  #post(message) {
+    this.#worker.postMessage(message);
+    this.#expectReply();
   }
 
   /** Calls `listener(state)` after every change; returns the function that stops it. */
@@ -73,6 +124,7 @@ export class TrainingSession {
 
   /** Stops the worker. */
   dispose() {
+    clearTimeout(this.#watchdog);
     this.#worker.terminate?.();
     this.#listeners.clear();
   }
@@ -85,17 +137,22 @@ export class TrainingSession {
       return;
     }
     if (this.state.error) this.#set({ error: null });
-    this.#worker.postMessage({ type, ...fields });
+    this.#post({ type, ...fields });
   }
 
   #receive(message) {
-    switch (message.type) {
+    if (this.state.phase === 'failed') return;
+    // a reply came: another is due only while the run goes on (or a request below is posted)
+    clearTimeout(this.#watchdog);
+    this.#watchdog = 0;
+    if (message?.type === REPLY.progress && message.running) this.#expectReply();
+    switch (message?.type) {
       case REPLY.ready: {
         const { simd, defaults, limits, accuracyGoal } = message;
         this.#set({ phase: 'ready', simd, defaults, limits, accuracyGoal });
         const config = this.#pending ?? {};
         this.#pending = null;
-        this.#worker.postMessage({ type: REQUEST.configure, config });
+        this.#post({ type: REQUEST.configure, config });
         return;
       }
       case REPLY.created: {
@@ -106,8 +163,8 @@ export class TrainingSession {
           runs[name] = Object.freeze({ curves, count: 0, divergedAt: 0, reachedAt: 0, shownOnTarget: 0, weights: null });
         }
         this.#set({ phase: 'ready', config, example, scale, maxEntropy, step: 0, steps: config.steps, runs: Object.freeze(runs) });
-        if (this.#runAfterCreate) this.#worker.postMessage({ type: REQUEST.run });
-        if (this.#stepAfterCreate) this.#worker.postMessage({ type: REQUEST.step });
+        if (this.#runAfterCreate) this.#post({ type: REQUEST.run });
+        if (this.#stepAfterCreate) this.#post({ type: REQUEST.step });
         this.#runAfterCreate = this.#stepAfterCreate = false;
         return;
       }
@@ -115,7 +172,7 @@ export class TrainingSession {
         return this.#progress(message);
       case REPLY.error:
         this.#runAfterCreate = this.#stepAfterCreate = false;
-        if (message.request === null) return this.#fail(message.message);
+        if (message.request === null) return this.#fail('training.workerFailed', { message: message.message });
         return this.#set({ error: Object.freeze({ request: message.request, name: message.name, code: message.code, message: message.message }) });
     }
   }
@@ -139,8 +196,12 @@ export class TrainingSession {
     this.#set({ phase, step, steps, runs: Object.freeze(next) });
   }
 
-  #fail(message) {
-    this.#set({ phase: 'failed', error: Object.freeze({ request: null, name: 'Error', code: null, message }) });
+  // The worker is given up on: `key` (training.*) and `params` say why, in the page's language;
+  // `message` is its English.
+  #fail(key, params = {}) {
+    clearTimeout(this.#watchdog);
+    this.#watchdog = 0;
+    this.#set({ phase: 'failed', error: Object.freeze({ request: null, name: 'Error', code: null, message: english().t(key, params), key, params }) });
   }
 
   #set(patch) {

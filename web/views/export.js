@@ -10,15 +10,34 @@ import { toMarkup } from './h.js';
 import { numbersCsv, numbersJson } from './numbers.js';
 import { paintToCanvas } from './paint.js';
 
-/** What can be exported, and in which formats. */
-export const EXPORTS = Object.freeze({ heatmap: ['png', 'svg'], bars: ['png', 'svg'], numbers: ['csv', 'json'] });
-
-/** Room of a figure, in CSS px: the heatmap's cells fit it as they fit the page's card. */
-export const FIGURE_WIDTH = Object.freeze({ heatmap: 720, bars: 560 });
+// The one table of export formats: what a file of each is (its MIME type and extension), whether
+// only a browser can write it, and its writer. The share panel (lab-share.js: exportFile),
+// renderFigure (web/api/lab.js) and the command line (bin/cli.js: --format, --output's
+// extension) all read it; a new format is a row here. A writer of a figure takes the figure's
+// view node (figure.js); a writer of numbers takes a lab state and which rows.
 /** Pixels per CSS px of a PNG: sharp on a projector and on a high-density screen. */
 export const PNG_SCALE = 2;
 
-const TYPES = { png: 'image/png', svg: 'image/svg+xml', csv: 'text/csv', json: 'application/json' };
+/** Every export format: { type, extension, browserOnly, of: 'figure' | 'numbers', write }. */
+export const FORMATS = Object.freeze({
+  svg: Object.freeze({ type: 'image/svg+xml', extension: '.svg', browserOnly: false, of: 'figure', write: (figure) => toMarkup(figure) }),
+  csv: Object.freeze({ type: 'text/csv', extension: '.csv', browserOnly: false, of: 'numbers', write: (state, rows) => csvText(state, rows) }),
+  json: Object.freeze({ type: 'application/json', extension: '.json', browserOnly: false, of: 'numbers', write: (state, rows) => `${JSON.stringify(jsonValue(state, rows), null, 2)}\n` }),
+  // text needs a browser's fonts, and the canvas is an OffscreenCanvas (paint.js)
+  png: Object.freeze({ type: 'image/png', extension: '.png', browserOnly: true, of: 'figure', write: (figure) => paintToCanvas(figure, { scale: PNG_SCALE }).convertToBlob({ type: 'image/png' }) }),
+});
+
+/** The format of a file name's extension (e.g. 'svg' for ".SVG"), or undefined. */
+export function formatOfExtension(extension) {
+  const lower = String(extension).toLowerCase();
+  return Object.keys(FORMATS).find((format) => FORMATS[format].extension === lower);
+}
+
+/** What the share panel exports, and in which formats (keys of FORMATS), in the order of its buttons. */
+export const EXPORTS = Object.freeze({ heatmap: Object.freeze(['png', 'svg']), bars: Object.freeze(['png', 'svg']), numbers: Object.freeze(['csv', 'json']) });
+
+/** Room of a figure, in CSS px: the heatmap's cells fit it as they fit the page's card. */
+export const FIGURE_WIDTH = Object.freeze({ heatmap: 720, bars: 560 });
 
 /**
  * The file of `what` (a key of EXPORTS) in `format` for `state` (a LabState) in `theme`
@@ -29,30 +48,30 @@ export async function exportFile(state, { what, format, theme, strings = undefin
   if (!Object.hasOwn(EXPORTS, what)) throw new RangeError(`what must be one of ${Object.keys(EXPORTS).join(', ')}, got ${JSON.stringify(what)}`);
   if (!EXPORTS[what].includes(format)) throw new RangeError(`format of ${what} must be one of ${EXPORTS[what].join(', ')}, got ${JSON.stringify(format)}`);
   if (!state) throw new RangeError('state must be a lab state, got null (the lab has not drawn a result yet)');
-  const name = `attention-lab-${what}.${format}`;
-  const type = TYPES[format];
-  if (what === 'numbers') {
-    const text = format === 'csv' ? numbersCsvText(state) : `${JSON.stringify(numbersJsonValue(state), null, 2)}\n`;
-    return { name, type, blob: new Blob([text], { type }) };
-  }
+  const name = `attention-lab-${what}${FORMATS[format].extension}`;
+  const { type, write } = FORMATS[format];
+  // the share panel's numbers: every query's row and the probe's
+  if (what === 'numbers') return { name, type, blob: new Blob([write(state, 'all-and-probe')], { type }) };
   const figure = figureSvg(state, { view: what, theme, width: FIGURE_WIDTH[what], strings });
   const width = Number(figure.attrs.width);
   const height = Number(figure.attrs.height);
-  const blob = format === 'svg'
-    ? new Blob([toMarkup(figure)], { type })
-    : await paintToCanvas(figure, { scale: PNG_SCALE }).convertToBlob({ type });
+  const written = await write(figure);
+  const blob = written instanceof Blob ? written : new Blob([written], { type });
   return { name, type, blob, width, height };
 }
 
-// Every query's row, then the probe's (query "probe"), under one header.
-function numbersCsvText(state) {
-  const rows = numbersCsv(state, { rows: 'all' });
-  if (!state.probe) return rows;
-  return rows + numbersCsv(state, { rows: 'probe' }).split('\r\n').slice(1).join('\r\n');
+// The numbers' rows (numbers.js's 'all', 'selected', 'probe'), or 'all-and-probe': every query's
+// row, then the probe's (query "probe"), under one header.
+function csvText(state, rows) {
+  if (rows !== 'all-and-probe') return numbersCsv(state, { rows });
+  const all = numbersCsv(state, { rows: 'all' });
+  if (!state.probe) return all;
+  return all + numbersCsv(state, { rows: 'probe' }).split('\r\n').slice(1).join('\r\n');
 }
 
-// The settings, the tokens and every query's row, and the probe's row (null without a probe).
-function numbersJsonValue(state) {
+// 'all-and-probe': the settings, the tokens and every query's row, and the probe's row (null without a probe).
+function jsonValue(state, rows) {
+  if (rows !== 'all-and-probe') return numbersJson(state, { rows });
   const all = numbersJson(state, { rows: 'all' });
   return { ...all, tokens: [...state.queryLabels], probe: state.probe ? numbersJson(state, { rows: 'probe' }).rows[0] : null };
 }

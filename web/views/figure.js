@@ -9,7 +9,8 @@ import { english } from '../i18n/i18n.js';
 import { barsScene, barsSvg } from './bars.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
-import { heatmapScene, heatmapSvg } from './heatmap.js';
+import { approximateMeasure, heatmapScene, heatmapSvg } from './heatmap.js';
+import { settingsInWords } from '../lab/settings.js';
 import { heatmapData, probeRow, queryRow } from '../lab/state.js';
 
 /** What a figure can show. */
@@ -46,7 +47,7 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
   const children = [];
   let y = PAD;
   let right = 0; // the figure is as wide as what it holds, and at most `width` unless a panel is wider
-  const fit = (text, px) => Math.min(width, textWidth(text, px) + 2 * PAD);
+  const fit = (text, px) => Math.min(width, approximateMeasure(text, px) + 2 * PAD); // bold titles run a little wider, within the padding
   for (const { title, svg } of panels) {
     right = Math.max(right, fit(title, TITLE_PX));
     children.push(h('text', { x: PAD, y: y + TITLE_PX, 'font-size': TITLE_PX, 'font-weight': 650, fill: theme.text }, title));
@@ -71,24 +72,20 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
   children);
 }
 
-// Width of text in px at `px`, where no font can be measured: 0.6 em a character, as the
-// heatmap's approximateMeasure (bold titles run a little wider, within the padding).
-function textWidth(text, px) {
-  return text.length * 0.6 * px;
-}
+// The settings a reader needs to reproduce the figure (settingsInWords' entries), and the words without a GloVe vector.
+const CAPTION_WORDS = {
+  projection: (projection) => ({ identity: 'figure.identity', random: 'figure.random', pasted: 'figure.pasted' })[projection],
+  scaled: { on: 'figure.scaled', off: 'figure.unscaled' },
+  temperature: { key: 'figure.temperature', atDefault: false },
+  causal: { on: 'figure.causal' },
+  positional: { on: 'figure.positional' },
+};
 
-// The settings a reader needs to reproduce the figure, and the words without a GloVe vector.
 function captionLines(state, strings) {
   const s = state.settings;
   const t = strings.t;
   const d = String(state.d);
-  const parts = [
-    s.projection === 'identity' ? t('figure.identity') : s.projection === 'random' ? t('figure.random', { d, seed: String(s.seed) }) : t('figure.pasted', { d }),
-    s.scaled ? t('figure.scaled', { d }) : t('figure.unscaled'),
-  ];
-  if (s.temperature !== 1) parts.push(t('figure.temperature', { value: strings.fmt(s.temperature) }));
-  if (s.causal) parts.push(t('figure.causal'));
-  if (s.positional) parts.push(t('figure.positional'));
+  const parts = settingsInWords(s, strings, CAPTION_WORDS, { params: { d, seed: String(s.seed) } });
   const lines = [parts.join(' · ')];
   if (s.truncated) lines.push(t('figure.truncated', { count: state.n }));
   if (state.unknown.length) lines.push(t('figure.unknown', { list: strings.list(state.unknown.map(shortLabel)) }));

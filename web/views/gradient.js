@@ -27,6 +27,10 @@ export function gradientView(r, { projection, strings = english(), heading }, th
   const cell = Math.max(8, Math.min(24, Math.floor(room / r.m)));
   return h('div', { class: 'view' }, [
     h('p', { class: 'explain' }, s.t('gradient.explain', { word: shortLabel(r.word) })),
+    // on Identity the lab's row is q = k = x, not the sweeps' random projection: say so
+    projection === 'identity' ? h('p', { class: 'note identity-row' }, s.t('gradient.identityRow', { word: shortLabel(r.word) })) : null,
+    // at T ≠ 1 the softmax's input is scores / T: the Jacobian and ‖∂L/∂z‖ are taken against it
+    r.temperature !== 1 ? h('p', { class: 'note temperature' }, s.t('gradient.temperature', { t: s.fmt(r.temperature) })) : null,
     h('div', { class: 'panels' }, [
       h('div', {}, [
         h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme, s, hn))),
@@ -116,5 +120,7 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
     ]),
     h('p', { class: 'note' }, s.t('gradient.normNote', { word: shortLabel(word), d: String(d) })),
     identityNote(projection, s),
+    h('p', { class: 'note measured' }, s.t('gradient.measured')),
+    h('p', { class: 'note larger' }, s.t('gradient.larger')),
   ]);
 }

@@ -27,8 +27,8 @@ const HEADER_ANGLE_SIN = 0.866;
  * character, about the average of the sans-serif fonts the page uses (system-ui's lower case is
  * ~0.55 em, capitals and digits ~0.65 em).
  */
-export function approximateMeasure(text) {
-  return text.length * 0.6 * FONT_PX;
+export function approximateMeasure(text, px = FONT_PX) {
+  return text.length * 0.6 * px;
 }
 
 /**
@@ -55,7 +55,8 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
   const masked = new Uint8Array(n * m);
   let maskedCount = 0;
   for (let at = 0; at < n * m; at++) {
-    if (scores[at] === -Infinity) {
+    // without scores (a trained model's rows), causal data hide the keys after the query
+    if (scores ? scores[at] === -Infinity : data.causal && at % m > Math.floor(at / m)) {
       masked[at] = 1;
       maskedCount++;
     } else levels[at] = heatLevel(weights[at]);

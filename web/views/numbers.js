@@ -6,7 +6,8 @@
 //
 // CSV columns: query (1-based, or "probe"), query_token, key (1-based), key_token, dot (q·k),
 // score (scale·q·k; "-Infinity" for a masked key), weight (softmax(score / temperature) over the
-// row), masked, row_entropy (nats), row_max_weight. Text is quoted by RFC 4180 (tokens include "," and '"').
+// row), masked, row_entropy (nats), row_max_weight. Text is quoted by RFC 4180 (tokens include "," and '"'); text that a spreadsheet would
+// run as a formula is neutralised (csvText).
 
 /** The shortest decimal text of a float32 value that reads back to it; "NaN", "Infinity", "-Infinity" as such. */
 export function float32Text(x) {
@@ -68,7 +69,7 @@ export function numbersJson(state, { rows = 'all' } = {}) {
       temperature: settings.temperature,
       causal: settings.causal,
       positional: settings.positional,
-      selected: state.selected,
+      row: state.selected + 1, // the query the bars show, counted from 1 (as the page, a link's row= and --row)
     },
     n,
     m,
@@ -90,6 +91,11 @@ export function numbersJson(state, { rows = 'all' } = {}) {
   };
 }
 
-function csvText(text) {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+// A text cell (a token, a pasted label): quoted by RFC 4180, and one a spreadsheet would run as a
+// formula (it begins with =, +, -, @, a tab or a carriage return: "=1+1", "@SUM(A1)",
+// "+cmd|x") starts with an apostrophe and is quoted, as OWASP's advice on CSV injection has it.
+// Numbers are never text cells: they stay numbers.
+export function csvText(text) {
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return safe !== text || /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

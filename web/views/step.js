@@ -28,7 +28,7 @@ export function stepView(r, { projection, strings = english() }) {
   return h('div', { class: 'view' }, [
     h('div', { class: 'formulas', tabindex: 0, role: 'group', 'aria-label': str.t('step.formulas') }, [
       tex(String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V`, { display: true }),
-      tex(String.raw`\operatorname{softmax}(z_i)=\frac{e^{z_i}}{\sum_j e^{z_j}}`, { display: true }),
+      tex(String.raw`\operatorname{softmax}(z)_i=\frac{e^{z_i}}{\sum_j e^{z_j}}`, { display: true }),
     ]),
     h('p', { class: 'explain' }, str.t('step.explain', { word: shortLabel(queryLabels[row]) })),
     h(

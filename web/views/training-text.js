@@ -56,6 +56,7 @@ function build(s) {
       plainSgd: Object.freeze({ label: t('training.presetPlainSgd'), note: t('training.presetPlainSgdNote') }),
       smallInit: Object.freeze({ label: t('training.presetSmallInit'), note: t('training.presetSmallInitNote') }),
       unstable: Object.freeze({ label: t('training.presetUnstable'), note: t('training.presetUnstableNote') }),
+      matchedInit: Object.freeze({ label: t('training.presetMatchedInit'), note: t('training.presetMatchedInitNote') }),
     }),
 
     plots: Object.freeze({
@@ -82,7 +83,8 @@ function build(s) {
 
     status: Object.freeze({
       loading: t('training.loading'),
-      failed: (message) => t('training.failed', { message }),
+      // the session's error: a message of the tables (key, params), else its text
+      failed: (error) => t('training.failed', { message: error?.key ? { key: error.key, params: error.params } : error?.message ?? '' }),
       ready: t('training.ready'),
       running: t('training.running'),
       paused: (step, steps) => t('training.paused', { step: String(step), steps: String(steps) }),

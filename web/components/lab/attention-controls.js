@@ -7,7 +7,7 @@
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
 //   controls.value → the same with the reader's change, e.g. { …, dk: 256 }
 import { DK_STEPS, TEMPERATURE_STEPS } from '../../lab/settings.js';
-import { AlElement, setHidden, setText } from '../base.js';
+import { AlElement, define, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`
@@ -245,4 +245,4 @@ function nearestStep(steps, x) {
   return best;
 }
 
-customElements.define('attention-controls', AttentionControls);
+define('attention-controls', AttentionControls);

@@ -10,13 +10,14 @@
 //           (a click, or ↑/↓ while focused)
 // The data is drawn as it is set: whoever sets it may read the picture at once.
 import { FONT_PX, heatmapScene } from '../../views/heatmap.js';
-import { AlElement, escapeHtml, setHidden } from '../base.js';
+import { AlElement, SCROLLS_CSS, define, escapeHtml, setHidden, setScrolls } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { HeatmapPainter } from './heatmap-painter.js';
 
 const styles = sheet(`
   :host { display: block; position: relative; }
   .scroll { overflow-x: auto; overflow-y: hidden; padding: 6px; margin: -6px; } /* room for the focus ring */
+  ${SCROLLS_CSS}
   .stage { position: relative; width: max-content; border-radius: 4px; }
   .stage:focus-visible { outline: 2px solid var(--_focus); outline-offset: 3px; }
   canvas { display: block; touch-action: manipulation; cursor: pointer; }
@@ -216,6 +217,8 @@ export class AttentionHeatmap extends AlElement {
     }
     if (!this.#width) this.#width = this.clientWidth; // before the first resize observation
     this.#scene = heatmapScene(data, { width: this.#width, theme: this.#theme, measure: this.#measure, strings: this.strings });
+    // wider than the room: it says that it scrolls (the scene knows its width: no layout is read)
+    setScrolls(this.#stage.parentElement, this.#scene.width > this.#width, this.strings.t('lab.scrolls'));
     this.#paint();
   }
 
@@ -408,4 +411,4 @@ function measurer(font) {
   };
 }
 
-customElements.define('attention-heatmap', AttentionHeatmap);
+define('attention-heatmap', AttentionHeatmap);

@@ -10,17 +10,17 @@
 // in that order, one method each; loading the engine and the words is web/lab/assets.js. A
 // result is computed only once every word of the settings is known or unknown: while a word's
 // vectors load, its chip says so and the previous result stays.
-// Public API for lesson scripts: `state`, the 'change' event (and its older name 'statechange'),
+// Public API for lesson scripts: `state`, the 'change' event,
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
-import { loadEngine, loadingWords, pageVocab } from '../../lab/assets.js';
+import { loadEngine, loadingWords, pageVocab, wordStatus } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
-import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore } from '../../lab/settings.js';
+import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore, settingsInWords } from '../../lab/settings.js';
 import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
 import { languageFor, onLanguageChange, speaks } from '../../i18n/dom.js';
-import { loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
+import { LANGUAGES, loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement, setHidden, setText } from '../base.js';
+import { AlElement, define, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
@@ -49,13 +49,28 @@ const styles = sheet(`
   .note.oov::before { content: "?"; display: inline-grid; place-items: center; width: 1.3em; height: 1.3em; margin-right: 6px;
     border: 1px dashed var(--_warn); border-radius: 50%; color: var(--_warn); font-weight: 700; font-size: 0.75rem; }
   .note b { color: var(--_text); font-weight: 600; }
-  .main { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); }
+  .heat > .note.identity { margin-top: 10px; }
+  .bars > .note.caveat { margin-top: 12px; }
+  /* narrow (a phone): the picture first — the heatmap on the first screen, then the sentence,
+     the bars, and the settings folded below them (.main's cards join .lab's column, in this order) */
+  .main { display: contents; }
+  .lab > .alert { order: -3; }
+  .heat { order: -2; }
+  .tokens { order: -1; }
+  .controls { order: 1; }
+  .lower, .foot { order: 2; }
+  .note.failed { color: var(--_danger-text); }
+  .note .retry { padding: 2px 10px; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); color: var(--_text); cursor: pointer; }
   .lower { display: grid; gap: 16px; grid-template-columns: minmax(0, 1fr); align-items: start; }
   /* below the fold at 64 tokens (the probe's 64 bars): while off screen, its updates cost no
-     layout or paint; it stays in the accessibility tree, and keeps its last size once drawn */
-  .lower > .card { content-visibility: auto; contain-intrinsic-size: auto 420px; }
+     layout or paint; it stays in the accessibility tree, and keeps its last size once drawn.
+     --al-content-visibility: visible turns this off where a placeholder's height would show: in
+     an iframe sized to its content (embed.html), whose cards are off screen while the host page
+     has not scrolled to them, then shrink to their real height as they come into view */
+  .lower > .card { content-visibility: var(--al-content-visibility, auto); contain-intrinsic-size: auto 420px; }
   @container lab (min-width: 700px) {
-    .main { grid-template-columns: minmax(220px, 260px) minmax(0, 1fr); grid-template-areas: "controls heat" "controls bars"; align-items: start; }
+    .main { display: grid; gap: 16px; grid-template-columns: minmax(220px, 260px) minmax(0, 1fr); grid-template-areas: "controls heat" "controls bars"; align-items: start; }
+    .lab > .alert, .heat, .tokens, .controls, .lower, .foot { order: 0; }
     .controls { grid-area: controls; }
     .heat { grid-area: heat; }
     .bars { grid-area: bars; }
@@ -71,7 +86,7 @@ const styles = sheet(`
   #bars-title { overflow-wrap: anywhere; }
   .foot { margin: 0; text-align: right; }
   /* words of the settings are loading: the result on show is the previous one */
-  .lab[aria-busy="true"] :is(.main, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
+  .lab[aria-busy="true"] :is(.main > .card, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
   .alert { margin: 0; }
 `);
 
@@ -103,11 +118,13 @@ export class AttentionLab extends AlElement {
           <h2 id="heat-title" data-t="lab.weights"></h2>
           <p class="hint" data-t="lab.weightsHint"></p>
           <attention-heatmap></attention-heatmap>
+          <p class="note identity" data-t="lab.identityNote" hidden></p>
         </section>
         <section class="card bars">
           <h2 id="bars-title" data-t="lab.barsTitle"></h2>
           <p class="hint" id="bars-hint" data-t="lab.barsHint"></p>
           <probability-bars id="bars"></probability-bars>
+          <p class="note caveat" data-t="lab.caveat"></p>
         </section>
       </div>
       <div class="lower">
@@ -131,6 +148,7 @@ export class AttentionLab extends AlElement {
   #pipeline = null;
   #state = null;
   #loading = null;
+  #wordsFailure = null; // { key: the loading words, error }: their files failed; Retry asks again
   #preparing = null; // the seed whose projections are being computed in idle time
   #oovShown = '';
   #summarized = null; // the settings the last summary spoke of
@@ -138,6 +156,7 @@ export class AttentionLab extends AlElement {
   #language = null; // the language asked for (its strings may still be loading)
   #stopWatching = null;
   #resolveReady;
+  #published = false; // a first result was drawn
   #els;
 
   /** Resolves with the element once the first result is drawn. */
@@ -153,6 +172,7 @@ export class AttentionLab extends AlElement {
       sentence: $('#sentence'),
       chips: $('token-chips'),
       english: $('.note.english'),
+      identity: $('.note.identity'),
       oov: $('.note.oov'),
       truncated: $('.note.truncated'),
       long: $('.note.long'),
@@ -175,7 +195,7 @@ export class AttentionLab extends AlElement {
 
   attributeChangedCallback(name, _previous, value) {
     if (name === 'lang') {
-      if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: en, nb.`);
+      if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: ${LANGUAGES.join(', ')}.`);
       if (this.isConnected) this.#chooseLanguage();
       return;
     }
@@ -194,6 +214,7 @@ export class AttentionLab extends AlElement {
   disconnectedCallback() {
     this.#stopWatching?.();
     clearTimeout(this.#summaryTimer);
+    this.#preparing = null; // a removed lab does no idle work (a new state, once back, starts it again)
   }
 
   /** The language the lab speaks (en or nb; see web/i18n/dom.js for how it is chosen). */
@@ -285,37 +306,66 @@ export class AttentionLab extends AlElement {
     const s = this.#store.get();
     this.#showSettings(s);
     const loading = this.#vocab ? this.#needWords(s) : [];
-    setBusy(this.#els.lab, loading.length > 0);
-    if (!this.#pipeline || loading.length > 0) {
+    // words whose files failed stand in as unknown, so the words that arrived work meanwhile
+    const failed = loading.length > 0 && this.#wordsFailure?.key === loading.join('\u0000') ? loading : null;
+    setBusy(this.#els.lab, loading.length > 0 && !failed);
+    if (!this.#pipeline || (loading.length > 0 && !failed)) {
       this.#showLoading(s, loading);
       return this.#showControls(s, this.#state);
     }
     const state = this.#compute(s);
     if (!state) return;
-    this.#showState(state);
+    this.#showState(state, failed);
     this.#publish(state);
   }
 
   // The words of `s` still loading, whose buckets are asked for (drawn again when they arrive).
+  // Words whose files failed are asked for again only by the note's Retry (or other words).
   #needWords(s) {
     const loading = loadingWords(this.#vocab, s);
-    if (loading.length > 0) {
+    const key = loading.join('\u0000');
+    if (loading.length > 0 && this.#wordsFailure?.key !== key) {
       this.#vocab.load(loading).then(
         () => this.invalidate(),
-        (error) => this.#showError(this.strings.t('lab.wordsFailed', { message: messageOf(error, this.strings) })),
+        (error) => {
+          this.#wordsFailure = { key, error };
+          this.invalidate();
+        },
       );
     }
     return loading;
   }
 
   // While words load: their chips say so (the others as known or not), the last result stays.
+  // One state at a time in the note: loading, or the file that failed and a Retry.
   #showLoading(s, loading) {
     if (s.projection === 'pasted') return;
     const vocab = this.#vocab;
-    this.#els.chips.status = vocab ? s.tokens.map((token) => vocab.status(token)) : s.tokens.map(() => 'loading');
-    if (loading.length > 0) {
-      this.#showNote('note loading', loading.join('\u0000'), () => withNodes(this.strings.t('lab.loadingWords'), { list: this.#wordList(loading) }).flat());
+    this.#els.chips.status = vocab ? s.tokens.map((token) => wordStatus(vocab, token)) : s.tokens.map(() => 'loading');
+    if (loading.length === 0) return;
+    const key = loading.join('\u0000');
+    if (this.#wordsFailure?.key !== key) {
+      this.#showNote('note loading', key, () => withNodes(this.strings.t('lab.loadingWords'), { list: this.#wordList(loading) }).flat());
+      return;
     }
+    this.#showWordsFailure(loading);
+  }
+
+  // The note for words whose files failed: which file and why, and a Retry.
+  #showWordsFailure(loading) {
+    const key = loading.join('\u0000');
+    const failure = this.#wordsFailure;
+    this.#showNote('note failed', `${key}\u0000${failure.error.message}`, () => {
+      const retry = document.createElement('button');
+      retry.type = 'button';
+      retry.className = 'retry';
+      retry.textContent = this.strings.t('lab.retry');
+      retry.addEventListener('click', () => {
+        this.#wordsFailure = null;
+        this.invalidate();
+      });
+      return [...withNodes(this.strings.t('lab.wordsFailed', { message: messageOf(failure.error, this.strings) }), { list: this.#wordList(loading) }).flat(), ' ', retry];
+    });
   }
 
   // The settings as they are, before anything is computed: the fields and the chips.
@@ -324,6 +374,8 @@ export class AttentionLab extends AlElement {
     const t = this.strings.t;
     if (e.sentence.value !== s.sentence) e.sentence.value = s.sentence; // typing keeps them equal
     if (this.shadowRoot.activeElement !== e.probe && e.probe.value !== s.probe) e.probe.value = s.probe;
+    // on Identity a word's key is its own vector: the bright diagonal is arithmetic, not meaning
+    setHidden(e.identity, s.projection !== 'identity');
     // the words are English: a reader of another language is told so, with a sentence to try
     setHidden(e.english, this.strings.lang === 'en');
     if (this.strings.lang !== 'en') setText(e.english, t('lab.englishWords', { example: DEFAULT_SENTENCE }));
@@ -340,12 +392,32 @@ export class AttentionLab extends AlElement {
     try {
       const state = labState(s, this.#pipeline, this.#engine);
       this.#showError('');
+      this.#tellPaste(state.projection === 'pasted' ? s.pasted : null, '');
       return state;
     } catch (error) {
       this.#showControls(s, this.#state);
-      this.#showError(this.strings.t('lab.previous', { message: messageOf(error, this.strings) }));
+      const message = messageOf(error, this.strings);
+      if (s.projection === 'pasted') this.#tellPaste(this.#state?.projection === 'pasted' ? this.#state.settings.pasted : null, message);
+      if (this.#state) {
+        this.#showError(this.strings.t('lab.previous', { message }));
+        return null;
+      }
+      // nothing was shown yet (no tokens, say): the views say why in their place, and the lab is
+      // ready all the same — what depends on it loads, and follows the first result when it comes
+      this.#showError('');
+      for (const view of [this.#els.heatmap, this.#els.bars, this.#els.probeBars]) view.message = message;
+      this.#settleReady();
       return null;
     }
+  }
+
+  // <vector-paste> says what the lab shows: the pasted vectors of the result on screen (or none),
+  // and why the last paste is not used. Nothing to tell before its class loads: nothing was pasted.
+  #tellPaste(inUse, error) {
+    const paste = this.#els.paste;
+    if (!('inUse' in paste)) return;
+    paste.inUse = inUse;
+    paste.error = error;
   }
 
   // The controls show the settings, with the width and scale of `state` (the last good one).
@@ -354,14 +426,16 @@ export class AttentionLab extends AlElement {
   }
 
   // The views of a state: every element is handed its part.
-  #showState(state) {
+  // `failed`: the words whose files failed (they stand in as unknown), or null.
+  #showState(state, failed = null) {
     const e = this.#els;
     const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
-    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (token.known ? 'known' : 'unknown'));
+    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (!token.known ? 'unknown' : this.#vocab ? wordStatus(this.#vocab, token.text) : 'known'));
     e.chips.selected = selected;
-    this.#showUnknownWords(state);
+    if (failed) this.#showWordsFailure(failed);
+    else this.#showUnknownWords(state);
     e.heatmap.data = heatmapData(state);
     setText(e.barsTitle, t('lab.barsTitleWord', { word: shortLabel(queryLabels[selected]) }));
     setText(e.barsHint, t('lab.barsHintRow', { index: selected + 1, count: n }));
@@ -379,8 +453,14 @@ export class AttentionLab extends AlElement {
       return;
     }
     const unknown = state.unknown;
-    if (unknown.length === 0) return this.#showNote('note oov', '', null);
-    this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
+    if (unknown.length > 0) {
+      this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
+      return;
+    }
+    // no word unknown: say which vectors are induced, not GloVe's own (the chips mark them *)
+    const induced = this.#vocab ? [...new Set(state.tokens.filter((token) => token.known && wordStatus(this.#vocab, token.text) === 'induced').map((token) => token.text))] : [];
+    if (induced.length === 0) return this.#showNote('note oov', '', null);
+    this.#showNote('note induced', induced.join('\u0000'), () => withNodes(t('lab.induced'), { list: this.#wordList(induced) }).flat());
   }
 
   // The note under the chips: its kind (class), and its contents as nodes — made only when the
@@ -408,13 +488,11 @@ export class AttentionLab extends AlElement {
     this.#state = state;
     this.#summarize();
     this.dispatchEvent(new Event('change', { bubbles: true }));
-    this.dispatchEvent(new CustomEvent('statechange', { detail: state }));
     if (state.projection === 'random') this.#prepareProjections(state.settings.seed);
-    if (this.#resolveReady) {
-      const resolve = this.#resolveReady;
-      this.#resolveReady = null;
+    this.#settleReady();
+    if (!this.#published) {
+      this.#published = true;
       performance.mark('attention-lab:first-result');
-      resolve(this);
       // 'attention-lab:first-frame': the frame that paints the first bars begins (scripts/bench/page.mjs).
       // <vector-paste> (a closed panel below the bars, and its parser) is fetched after that
       // frame: it never delays the first bars.
@@ -425,6 +503,14 @@ export class AttentionLab extends AlElement {
         });
       });
     }
+  }
+
+  // Resolves `ready` (once): true the first time.
+  #settleReady() {
+    const resolve = this.#resolveReady;
+    this.#resolveReady = null;
+    resolve?.(this);
+    return Boolean(resolve);
   }
 
   // A message in place of the heatmap and the bars (while loading, or when nothing can be drawn).
@@ -477,7 +563,7 @@ export class AttentionLab extends AlElement {
     const vocab = this.#vocab;
     if (!engine || !vocab) return;
     const t = this.strings.t;
-    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words: t('lab.words', { count: vocab.size, dim: vocab.dim }) }));
+    setText(this.#els.foot, t('lab.core', { build: t(engine.simd ? 'lab.coreSimd' : 'lab.coreScalar'), words: t('lab.words', { count: vocab.size, induced: vocab.induced ?? 0, dim: vocab.dim }) }));
   }
 
   #failed(error) {
@@ -491,7 +577,7 @@ export class AttentionLab extends AlElement {
     this.#preparing = seed;
     const idle = window.requestIdleCallback ?? ((callback) => setTimeout(callback, 50));
     const step = () => {
-      if (this.#preparing !== seed || this.#store.get().seed !== seed) return (this.#preparing = null);
+      if (this.#preparing !== seed || this.#store.get().seed !== seed || !this.isConnected) return (this.#preparing = null);
       if (this.#pipeline.prepareProjection(seed, DK_STEPS)) idle(step);
     };
     idle(step);
@@ -505,21 +591,35 @@ function setBusy(element, busy) {
 // What the learner changed between two settings, in words ("Scale by √d_k off, d_k = 1024"), or ''.
 function describeChange(before, state, strings) {
   const after = state.settings;
-  const t = strings.t;
-  const changes = [];
-  if (before.projection !== after.projection || (after.projection === 'pasted' && before.pasted !== after.pasted))
-    changes.push(t('lab.changeProjection', { value: t(`controls.${after.projection}`) }));
-  if (before.tokens !== after.tokens && after.projection !== 'pasted') changes.push(t('lab.changeTokens', { count: after.tokens.length }));
-  if (before.dk !== after.dk && after.projection === 'random') changes.push(t('lab.changeDk', { value: String(after.dk) }));
-  if (before.scaled !== after.scaled) changes.push(t(after.scaled ? 'lab.changeScaledOn' : 'lab.changeScaledOff'));
-  if (before.temperature !== after.temperature) changes.push(t('lab.changeTemperature', { value: strings.fmt(after.temperature) }));
-  if (before.causal !== after.causal) changes.push(t(after.causal ? 'lab.changeCausalOn' : 'lab.changeCausalOff'));
-  if (before.positional !== after.positional) changes.push(t(after.positional ? 'lab.changePositionalOn' : 'lab.changePositionalOff'));
-  if (before.seed !== after.seed && after.projection === 'random') changes.push(t('lab.changeSeed', { value: String(after.seed) }));
-  if (before.selected !== after.selected) changes.push(t('lab.changeQuery', { word: strings.tipLabel(state.queryLabels[state.selected]) }));
-  if (before.probe !== after.probe) changes.push(t('lab.changeProbe', { word: after.probe }));
+  const random = after.projection === 'random';
+  const pasted = after.projection === 'pasted';
+  const said = Object.keys(CHANGE_WORDS).filter((key) => {
+    // a new paste is a new projection; the tokens of pasted vectors, and d_k and the seed of
+    // anything but the random projection, are not used
+    if (key === 'projection') return before.projection !== after.projection || (pasted && before.pasted !== after.pasted);
+    if (key === 'tokens' && pasted) return false;
+    if ((key === 'dk' || key === 'seed') && !random) return false;
+    return before[key] !== after[key];
+  });
+  // {word} of the query's phrase; the probe's phrase names its own
+  const word = strings.tipLabel(state.queryLabels[state.selected]);
+  const changes = settingsInWords(after, strings, CHANGE_WORDS, { only: said, params: { word } });
   return changes.length ? strings.list(changes) : '';
 }
+
+// The words of a change, per setting, in the order they are said (settingsInWords' entries).
+const CHANGE_WORDS = {
+  projection: 'lab.changeProjection',
+  tokens: (tokens) => ['lab.changeTokens', { count: tokens.length }],
+  dk: 'lab.changeDk',
+  scaled: { on: 'lab.changeScaledOn', off: 'lab.changeScaledOff' },
+  temperature: 'lab.changeTemperature',
+  causal: { on: 'lab.changeCausalOn', off: 'lab.changeCausalOff' },
+  positional: { on: 'lab.changePositionalOn', off: 'lab.changePositionalOff' },
+  seed: 'lab.changeSeed',
+  selected: 'lab.changeQuery',
+  probe: (probe) => ['lab.changeProbe', { word: probe }],
+};
 
 // The selected query's row in words: the key of its largest weight (as the bars mark it), and its entropy.
 function summaryOf(state, change, strings) {
@@ -544,4 +644,4 @@ function bold(text) {
   return b;
 }
 
-customElements.define('attention-lab', AttentionLab);
+define('attention-lab', AttentionLab);

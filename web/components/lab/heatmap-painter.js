@@ -9,10 +9,9 @@
 //   overlay  labels, hatched masked cells, gutters, numbers and the rings of the selected row,
 //            the hovered and the focused cell, redrawn only when one of them changes. It is drawn
 //            on an OffscreenCanvas and handed to the page's canvas as one ImageBitmap
-//            ('bitmaprenderer'): the browser passes a new bitmap to the compositor once, where a
-//            2D canvas of this size (~1000 × 1000 px at 64 tokens) was copied again at every
-//            commit in software rendering, ~0.6 ms a frame, changed or not. The labels live on a
-//            detached canvas of their own, redrawn only when they, the selected row, the layout
+//            ('bitmaprenderer'), so the compositor gets a new picture only when it changes (why,
+//            with the measurements: docs/page-performance.md, "The slider latency, continued",
+//            item 3). The labels live on a detached canvas of their own, redrawn only when they, the selected row, the layout
 //            or the theme change: a slider input redraws the cells alone. Text drawn here forces
 //            no layout (a font set on a canvas in the page would bring style and layout up to date).
 export class HeatmapPainter {

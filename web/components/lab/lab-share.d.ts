@@ -4,10 +4,12 @@ import type { AttentionLab } from '../attention-lab.js';
 /** The page's own URL options kept in the links (web/lab/url.js). */
 export interface PageOptions {
   theme?: 'light' | 'dark' | 'auto';
-  /** 'lab', or a part of the lesson: 'variance' | 'saturation' | 'gradient' | 'step' | 'overflow' | 'heads' */
+  /** 'lab', or a part of the lesson, in its order: 'step' | 'output' | 'heads' | 'variance' | 'saturation' | 'gradient' | 'overflow' */
   view?: string;
   /** 'en' | 'nb', or '' for the page's language */
   lang?: string;
+  /** false: the embedded page shows no share panel (share=0) */
+  share?: boolean;
 }
 
 /** A file of share and export (web/views/export.js). */

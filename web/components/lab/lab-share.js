@@ -6,21 +6,28 @@
 // its lab's language (the lab's strings, web/i18n/).
 //
 //   <lab-share for="lab"></lab-share>
-//   share.page = { theme, view, lang }     the page's own URL options, kept in the links
-//   share.frameHeight = 1234               the iframe's height in the embed code (default: measured)
+//   share.page = { theme, view, lang, share } the page's own URL options, kept in the links
+//   share.frameHeight = 1234               the iframe's height in the embed code (default: measured
+//                                          in a lesson column, COLUMN_WIDTH)
 //   share.link, share.embedCode            what the buttons copy
 //   await share.export('heatmap', 'png')   → { name, type, blob, width, height } (export.js)
 // Types in lab-share.d.ts.
 import { writeUrl } from '../../lab/url.js';
 import { EXPORTS, exportFile } from '../../views/export.js';
 import { messageOf } from '../../i18n/i18n.js';
-import { AlElement, escapeHtml, setHidden } from '../base.js';
+import { AlElement, define, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 
 const PAGE_URL = new URL('../../index.html', import.meta.url);
 const EMBED_URL = new URL('../../embed.html', import.meta.url);
 const RESIZER_URL = new URL('../../embed.js', import.meta.url);
 const FRAME_STEP = 10; // px: the embed code's height is rounded up to this
+// The width the embed code's height is measured at: a lesson platform's text column (Canvas's and
+// Moodle's page body, a Quarto or MkDocs article are 700–800 px), not the copying window — the
+// lab is far taller in one column than in the three a wide window gives it.
+export const COLUMN_WIDTH = 760;
+const EMBED_PADDING = 8; // px: embed.html's <main> padding (web/styles/embed.css)
+const EMBED_SHARE_GAP = 16; // px: the share panel's margin-top there
 // The words of each export (the string tables' keys, named here so that their test finds them).
 const NAMES = { heatmap: 'share.heatmap', bars: 'share.bars', numbers: 'share.numbers' };
 
@@ -119,11 +126,28 @@ export class LabShare extends AlElement {
     this.#page = { ...page };
   }
 
-  /** The iframe height of the embed code, in px (default: the lab's and this element's). */
+  /**
+   * The iframe height of the embed code, in px (default: embed.html's, the lab and this panel
+   * laid out in a COLUMN_WIDTH column).
+   */
   get frameHeight() {
     if (this.#frameHeight) return this.#frameHeight;
-    const measured = (this.#lab?.getBoundingClientRect().height ?? 0) + this.getBoundingClientRect().height + 48;
+    const measured = 2 * EMBED_PADDING + this.#heightAt(this.#lab, COLUMN_WIDTH - 2 * EMBED_PADDING) + EMBED_SHARE_GAP + this.#heightAt(this, COLUMN_WIDTH - 2 * EMBED_PADDING);
     return Math.ceil(measured / FRAME_STEP) * FRAME_STEP;
+  }
+
+  // `element`'s height at `width` px, every card at its real size (no content-visibility
+  // placeholder): laid out so for one synchronous measure, then put back before anything paints.
+  #heightAt(element, width) {
+    if (!element) return 0;
+    const style = element.style;
+    const saved = ['width', 'max-width', '--al-content-visibility'].map((name) => [name, style.getPropertyValue(name), style.getPropertyPriority(name)]);
+    style.setProperty('width', `${width}px`, 'important');
+    style.setProperty('max-width', 'none', 'important');
+    style.setProperty('--al-content-visibility', 'visible');
+    const height = element.getBoundingClientRect().height;
+    for (const [name, value, priority] of saved) value ? style.setProperty(name, value, priority) : style.removeProperty(name);
+    return height;
   }
 
   set frameHeight(px) {
@@ -135,9 +159,12 @@ export class LabShare extends AlElement {
     return new URL(this.#query(), PAGE_URL).href;
   }
 
-  /** An <iframe> of embed.html with the lab's settings, and the optional script that sizes it. */
+  /**
+   * An <iframe> of embed.html with the lab's settings and the theme it shows now (a reader's
+   * system setting does not turn a light lesson page's lab dark), and the optional script that sizes it.
+   */
   get embedCode() {
-    const src = new URL(this.#query(), EMBED_URL).href;
+    const src = new URL(this.#query({ theme: this.#shownTheme() }), EMBED_URL).href;
     const title = `Attention Lab: ${this.#lab?.settings.sentence ?? ''}`.trim();
     return `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" width="100%" height="${this.frameHeight}" ` +
       // frameborder, not style: a lesson page's style-src may forbid inline styles
@@ -175,9 +202,15 @@ export class LabShare extends AlElement {
   };
 
   // The lab's theme attribute unless the page says otherwise; '?' alone: every default.
-  #query() {
+  #query(pinned = {}) {
     const theme = this.#lab?.getAttribute('theme') ?? undefined;
-    return writeUrl(this.#lab?.settings ?? {}, { theme, ...this.#page }) || '?';
+    return writeUrl(this.#lab?.settings ?? {}, { theme, ...this.#page, ...pinned }) || '?';
+  }
+
+  // light or dark: the page's or the lab's choice, else the reader's scheme as it is now
+  #shownTheme() {
+    const chosen = [this.#page.theme, this.#lab?.getAttribute('theme')].find((theme) => theme === 'light' || theme === 'dark');
+    return chosen ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
   }
 
   async #copy(kind, button) {
@@ -207,6 +240,16 @@ export class LabShare extends AlElement {
     if (!this.#lab?.state) return this.#say(t('share.notReady'));
     try {
       const file = await this.export(what, formatName);
+      // A sandboxed frame (an opaque origin: sandbox="allow-scripts", as WordPress embeds) drops a
+      // download without a word to the page: say so, and hand a text file over by hand instead.
+      if (self.origin === 'null') {
+        if (file.type.startsWith('image/png')) return this.#say(t('share.blockedFile', { file: file.name }));
+        this.#field.value = await file.blob.text();
+        setHidden(this.#output, false);
+        this.#field.focus();
+        this.#field.select();
+        return this.#say(t('share.blockedText', { file: file.name }));
+      }
       const url = URL.createObjectURL(file.blob);
       const link = Object.assign(document.createElement('a'), { href: url, download: file.name, hidden: true });
       this.shadowRoot.append(link);
@@ -226,4 +269,4 @@ export class LabShare extends AlElement {
   }
 }
 
-customElements.define('lab-share', LabShare);
+define('lab-share', LabShare);

@@ -12,7 +12,7 @@
 // come that near, at the first scroll, or once input settles (150 ms without new data): an input
 // costs them no style, layout or paint.
 import { barsScene } from '../../views/bars.js';
-import { AlElement, setHidden, setText } from '../base.js';
+import { AlElement, define, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`
@@ -225,4 +225,4 @@ function draw(r) {
   if (shown.unknown !== r.unknown) r.label.classList.toggle('oov', (shown.unknown = r.unknown));
 }
 
-customElements.define('probability-bars', ProbabilityBars);
+define('probability-bars', ProbabilityBars);

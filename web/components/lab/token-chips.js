@@ -3,16 +3,17 @@
 // F2 edits, Delete/Backspace removes, typing in the last field adds. A chip shows at most
 // LABEL_CHARS characters of its token (then "…", the token in its tooltip).
 //
-//   chips.tokens   = string[]             chips.status = ('known' | 'unknown' | 'loading')[] | null
-//                                          (a word's vectors: in the vocabulary, not in it, or still
-//                                          loading; null: nothing to say, as for pasted vectors)
+//   chips.tokens   = string[]             chips.status = ('known' | 'induced' | 'unknown' | 'loading')[] | null
+//                                          (a word's vectors: GloVe's, induced from the Brown corpus,
+//                                          not in the vocabulary, or still loading; null: nothing to
+//                                          say, as for pasted vectors)
 //   chips.selected = number
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
 import { messageOf } from '../../i18n/i18n.js';
 import { checkToken } from '../../lab/tokenize.js';
 import { shortLabel } from '../../views/format.js';
-import { AlElement, escapeHtml } from '../base.js';
+import { AlElement, define, escapeHtml } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`
@@ -23,6 +24,7 @@ const styles = sheet(`
           background: var(--_raised); min-height: 32px; }
   .chip.oov { border-style: dashed; border-color: var(--_warn); background: var(--_warn-bg); }
   .chip.loading { border-style: dotted; }
+  .chip.induced .mark { color: var(--_muted); }
   .chip.loading .mark { color: var(--_muted); font-weight: 400; }
   .chip.selected { border-color: var(--_accent); background: var(--_accent); color: var(--_accent-text); }
   .tok { border: 0; background: none; padding: 4px 4px 4px 12px; border-radius: 999px 0 0 999px; cursor: pointer;
@@ -45,6 +47,7 @@ const styles = sheet(`
 // sign, and the words of the string tables it says them with.
 const MARKS = {
   unknown: { class: 'oov', sign: '?', key: 'chips.notInVocabulary' },
+  induced: { class: 'induced', sign: '*', key: 'chips.induced' },
   loading: { class: 'loading', sign: '…', key: 'chips.loading' },
 };
 
@@ -263,4 +266,4 @@ function sameList(a, b) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-customElements.define('token-chips', TokenChips);
+define('token-chips', TokenChips);

@@ -4,10 +4,13 @@
 //
 //   .value   { q, k, v }: the text of the three fields (as a text field's value)
 //   .vectors the last good paste: parseVectors' result (web/lab/paste.js), or null
+//   .inUse   the pasted vectors the lab's result on screen comes from (the lab sets it), or null:
+//            the status line says what the lab shows, not what was last parsed
+//   .error   why the lab could not use the last paste (the lab sets it; '' when it could)
 //   'input' and 'change' when the reader uses a good paste ("Use these vectors", "Example")
 import { messageOf } from '../../i18n/i18n.js';
-import { parseVectors } from '../../lab/paste.js';
-import { AlElement } from '../base.js';
+import { checkSize, parseVectors } from '../../lab/paste.js';
+import { AlElement, define } from '../base.js';
 import { sheet } from '../theme.js';
 
 const styles = sheet(`
@@ -25,6 +28,9 @@ const styles = sheet(`
   button.primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
   .status { font-size: 0.8125rem; color: var(--_muted); }
 `);
+
+// Characters of a field's own text counted with a paste (more can never be within the bound).
+const MAX_KEPT = 1 << 21;
 
 // A worked example: three keys in 3-d, two queries; labels name the rows.
 const EXAMPLE = {
@@ -56,7 +62,9 @@ export class VectorPaste extends AlElement {
   #alert;
   #status;
   #vectors = null;
-  #error = null; // the last problem shown, kept to show it again in another language
+  #inUse = null;
+  #error = null; // the last problem of the paste, kept to show it again in another language
+  #labError = ''; // the lab's reason for not using the last paste, in the lab's language
 
   constructor() {
     super();
@@ -66,6 +74,20 @@ export class VectorPaste extends AlElement {
     this.#alert = root.querySelector('.alert');
     this.#status = root.querySelector('.status');
     for (const [name, text] of Object.entries(EXAMPLE)) this.#fields[name].value = text;
+    // A paste or a drop past the bound (web/lab/paste.js checkSize) is refused before the text
+    // reaches the field: laying out megabytes of lines froze the page for seconds.
+    for (const [name, field] of Object.entries(this.#fields)) {
+      const guard = (event) => {
+        const data = event.clipboardData ?? event.dataTransfer;
+        const text = data?.getData('text/plain') ?? data?.getData('text') ?? '';
+        const kept = field.value.length - (field.selectionEnd - field.selectionStart);
+        if (!this.#tooLarge(name, text, kept)) return;
+        event.preventDefault();
+        field.setAttribute('aria-invalid', 'true');
+      };
+      field.addEventListener('paste', guard);
+      field.addEventListener('drop', guard);
+    }
     root.querySelector('[data-action="use"]').addEventListener('click', () => this.apply());
     root.querySelector('[data-action="example"]').addEventListener('click', () => {
       for (const [name, text] of Object.entries(EXAMPLE)) this.#fields[name].value = text;
@@ -78,9 +100,21 @@ export class VectorPaste extends AlElement {
     if (event.type === 'input') event.target.removeAttribute('aria-invalid');
   }
 
-  /** Sets the text of the fields: { q, k, v } (any may be omitted). */
+  /** Sets the text of the fields: { q, k, v } (any may be omitted; a text past the bound is refused, and said). */
   set value(text) {
-    for (const name of ['q', 'k', 'v']) if (typeof text[name] === 'string') this.#fields[name].value = text[name];
+    for (const name of ['q', 'k', 'v']) if (typeof text[name] === 'string' && !this.#tooLarge(name, text[name], 0)) this.#fields[name].value = text[name];
+  }
+
+  // Whether `text` (to go into field `name` beside `kept` characters) is past the bound; if so the alert says so.
+  #tooLarge(name, text, kept) {
+    try {
+      checkSize(kept > 0 ? text + ' '.repeat(Math.min(kept, MAX_KEPT)) : text, name.toUpperCase());
+      return false;
+    } catch (error) {
+      this.#error = error;
+      this.#showStatus();
+      return true;
+    }
   }
 
   get value() {
@@ -111,6 +145,7 @@ export class VectorPaste extends AlElement {
       return false;
     }
     this.#error = null;
+    this.#labError = '';
     this.#vectors = parsed;
     this.#showStatus();
     this.emit('input');
@@ -118,9 +153,21 @@ export class VectorPaste extends AlElement {
     return true;
   }
 
-  /** Shows an error that arose later (e.g. the core rejected the pasted numbers). */
+  /** Why the lab could not use the last paste (e.g. the core rejected its numbers as overflowing), or ''. */
   set error(message) {
-    this.#alert.textContent = message;
+    this.#labError = message || '';
+    this.#showStatus();
+  }
+
+  /** The pasted vectors (parseVectors' result) the lab's result on screen comes from, or null. */
+  set inUse(vectors) {
+    if (vectors === this.#inUse) return;
+    this.#inUse = vectors ?? null;
+    this.#showStatus();
+  }
+
+  get inUse() {
+    return this.#inUse;
   }
 
   stringsChanged() {
@@ -130,12 +177,14 @@ export class VectorPaste extends AlElement {
   // The alert and the status line, in the language of now.
   #showStatus() {
     const s = this.strings;
-    this.#alert.textContent = this.#error ? s.t('paste.stillInUse', { message: messageOf(this.#error, s) }) : '';
-    const v = this.#vectors;
-    this.#status.textContent = v && !this.#error
+    const problem = this.#error ? messageOf(this.#error, s) : this.#labError;
+    // "the previous vectors are still in use" only when some are
+    this.#alert.textContent = !problem ? '' : this.#inUse ? s.t('paste.stillInUse', { message: problem }) : problem;
+    const v = this.#inUse;
+    this.#status.textContent = v
       ? s.t('paste.using', { queries: { key: 'paste.queries', params: { count: v.n } }, keys: { key: 'paste.keys', params: { count: v.m } }, d: v.d, dv: v.v ? { key: 'paste.dv', params: { dv: v.dv } } : '' })
       : '';
   }
 }
 
-customElements.define('vector-paste', VectorPaste);
+define('vector-paste', VectorPaste);

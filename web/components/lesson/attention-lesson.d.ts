@@ -19,6 +19,29 @@ export class AttentionLesson extends HTMLElement {
   readonly value: Readonly<Record<string, unknown>> | null;
   /** True while an instrument in or near the viewport (every one, when eager) has not drawn the latest state. */
   readonly pending: boolean;
+  /**
+   * The exercises' score, for a learning platform: `raw` exercises solved of `max`, `completed`
+   * once all are. Each change is announced by a `score` event (detail: the same). Kept nowhere:
+   * a reload starts at 0. The predictions are not graded.
+   */
+  readonly score: Readonly<LessonScore>;
+  addEventListener<K extends keyof AttentionLessonEventMap>(type: K, listener: (this: AttentionLesson, event: AttentionLessonEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+/** The lesson's score (AttentionLesson.score, and the detail of its `score` event). */
+export interface LessonScore {
+  /** exercises solved (an answer within the tolerance of the core's) */
+  raw: number;
+  /** exercises in the lesson */
+  max: number;
+  /** every exercise solved */
+  completed: boolean;
+}
+
+export interface AttentionLessonEventMap extends HTMLElementEventMap {
+  /** the score changed: an exercise was solved */
+  score: CustomEvent<Readonly<LessonScore>>;
 }
 
 declare global {

@@ -28,17 +28,27 @@ import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../views/format.js';
 import { h, subscripts, toDom } from '../../views/h.js';
+import { settingsInWords } from '../../lab/settings.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
+import { ElementBase, define } from '../base.js';
+import { STORY } from '../../lesson/story.js';
 
-// The order of the lesson: tag, section id, title (a key of the string tables), the model's results for it.
+// The order of the lesson is a story: one query's row (q·k, the scores, softmax), the output (the
+// weights mix the values), several heads,
+// then why √d_k: the variance of q·k, saturated rows, their gradient; the max and temperature last.
+// Each entry: tag, section id (kept: links name them), the model's results for it (part); its
+// heading asks the question the section answers (title), a lead joins it to the one before
+// (lead), and web/lesson/story.js adds the prediction made before the
+// instrument and the exercises after it.
 const SECTIONS = [
-  { tag: 'variance-lab', id: 'claim-1', title: 'lesson.claim1', part: 'variance' },
-  { tag: 'saturation-plot', id: 'claim-2', title: 'lesson.claim2', part: 'saturation' },
-  { tag: 'gradient-view', id: 'claim-3', title: 'lesson.claim3', part: 'gradient' },
-  { tag: 'step-by-step', id: 'claim-4', title: 'lesson.claim4', part: 'step' },
-  { tag: 'overflow-demo', id: 'overflow', title: 'lesson.overflow', part: 'overflow' },
-  { tag: 'multi-head-view', id: 'heads', title: 'lesson.heads', part: 'heads' },
-];
+  { tag: 'step-by-step', id: 'claim-4', part: 'step', title: 'story.headingStep', lead: 'story.leadStep' },
+  { tag: 'attention-output', id: 'output', part: 'output', title: 'story.headingOutput', lead: 'story.leadOutput' },
+  { tag: 'multi-head-view', id: 'heads', part: 'heads', title: 'story.headingHeads', lead: 'story.leadHeads' },
+  { tag: 'variance-lab', id: 'claim-1', part: 'variance', title: 'story.headingVariance', lead: 'story.leadVariance' },
+  { tag: 'saturation-plot', id: 'claim-2', part: 'saturation', title: 'story.headingSaturation', lead: 'story.leadSaturation' },
+  { tag: 'gradient-view', id: 'claim-3', part: 'gradient', title: 'story.headingGradient', lead: 'story.leadGradient' },
+  { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow' },
+].map((section) => ({ ...section, ...STORY[section.part] }));
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
 
 const DEFAULT_HEADING_LEVEL = 2;
@@ -55,17 +65,21 @@ export function headingLevel(text) {
   return DEFAULT_HEADING_LEVEL;
 }
 
+// The settings the status names (settingsInWords' entries): the scaling, the seed and T, the mask.
+const STATUS_WORDS = {
+  scaled: { on: 'lesson.statusScaled', off: 'lesson.statusUnscaled' },
+  seed: (seed) => ['lesson.statusSeed', { seed: String(seed) }],
+  causal: { on: 'lesson.statusCausal' },
+};
+
 /** The sentence saying how the instruments follow the lab's `state`, as view nodes, in `strings`' language. */
 export function followingStatus(state, strings = english()) {
   const { n, m, d } = state;
   const t = (key, params) => strings.t(key, params);
   // the table's words with d_k written as d with a subscript; the learner's word stays as typed
   const rich = (text, nodes = {}) => withNodes(text, nodes, subscripts);
-  const setting = [
-    state.scaled ? rich(t('lesson.statusScaled')) : h('b', {}, t('lesson.statusUnscaled')),
-    t('lesson.statusSeed', { seed: String(state.settings.seed), t: strings.fmt(state.temperature) }),
-    state.causal ? t('lesson.statusCausal') : '',
-  ];
+  const [scaled, ...rest] = settingsInWords(state.settings, strings, STATUS_WORDS, { params: { t: strings.fmt(state.temperature) } });
+  const setting = [state.scaled ? rich(scaled) : h('b', {}, scaled), ...rest];
   const query = rich(t('lesson.statusQuery'), { word: shortLabel(state.queryLabels[state.selected]) });
   const rowViews = t('lesson.rowViews');
   if (state.projection === 'pasted')
@@ -79,7 +93,7 @@ export function followingStatus(state, strings = english()) {
 // The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
 
-export class AttentionLesson extends HTMLElement {
+export class AttentionLesson extends ElementBase {
   static observedAttributes = ['theme', 'lang', 'loading'];
 
   #engine = null;
@@ -184,6 +198,33 @@ export class AttentionLesson extends HTMLElement {
     return this.#value;
   }
 
+  /**
+   * The exercises' score, for a learning platform: { raw (exercises solved), max (exercises),
+   * completed (all solved) }. Announced by a `score` event (detail: the same) when it changes.
+   * Nothing is stored: a reload starts at 0.
+   */
+  get score() {
+    const exercises = this.#sections.flatMap((s) => s.story.filter((element) => element.localName === 'lesson-exercise'));
+    const raw = exercises.filter((element) => element.solved === true).length;
+    return Object.freeze({ raw, max: exercises.length, completed: exercises.length > 0 && raw === exercises.length });
+  }
+
+  #score = null; // the line that shows the score
+  #lastRaw = 0;
+
+  // Shows the score; `announce`: a check happened, so a changed score is announced as an event.
+  #writeScore(announce = false) {
+    if (!this.#score) return;
+    const score = this.score;
+    this.#score.lang = this.#strings.lang;
+    const text = this.#strings.t('story.score', { raw: score.raw, max: score.max });
+    if (this.#score.textContent !== text) this.#score.textContent = text;
+    if (announce && score.raw !== this.#lastRaw) {
+      this.#lastRaw = score.raw;
+      this.dispatchEvent(new CustomEvent('score', { detail: score, bubbles: true }));
+    }
+  }
+
   /** The language the lesson speaks (en or nb): its `lang`, else its lab's, else as the lab chooses one. */
   get language() {
     return this.#language ?? this.#strings.lang;
@@ -211,7 +252,10 @@ export class AttentionLesson extends HTMLElement {
       s.section.lang = strings.lang;
       const heading = s.section.querySelector(`h${level}`);
       heading.replaceChildren(...subscripts(strings.t(s.title)).map((node) => toDom(node)));
+      s.leadElement.replaceChildren(...subscripts(strings.t(s.lead)).map((node) => toDom(node)));
+      for (const element of s.story) if (customElements.get(element.localName)) element.strings = strings;
     }
+    this.#writeScore();
     if (this.#status) {
       this.#status.lang = strings.lang;
       const status = this.#state ? toDom(followingStatus(this.#state, strings)) : toDom(h('p', { class: 'lesson-status' }, strings.t('lesson.waiting')));
@@ -235,11 +279,23 @@ export class AttentionLesson extends HTMLElement {
       this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
-    this.#sections = SECTIONS.map(({ tag, id, title, part }) => {
-      const section = toDom(h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [h(`h${level}`, {}, subscripts(strings.t(title))), h(tag)]));
+    this.#sections = SECTIONS.map(({ tag, id, title, lead, part, predict, exercises }) => {
+      const section = toDom(
+        h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
+          h(`h${level}`, {}, subscripts(strings.t(title))),
+          h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
+          predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
+          h(tag),
+          exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
+        ]),
+      );
       this.append(section);
-      return { tag, title, part, section, element: section.querySelector(tag), loaded: false, near: false, stale: false };
+      const story = [...section.querySelectorAll('lesson-predict, lesson-exercise')];
+      return { tag, title, lead, part, section, element: section.querySelector(tag), leadElement: section.querySelector('.story-lead'), story, loaded: false, near: false, stale: false };
     });
+    this.#score = toDom(h('p', { class: 'lesson-score', role: 'status', lang: strings.lang }, ''));
+    this.append(this.#score);
+    this.#writeScore();
   }
 
   #follow(lab) {
@@ -267,6 +323,12 @@ export class AttentionLesson extends HTMLElement {
   // An instrument's request: the lesson's own settings are kept here; lab settings go to the lab.
   #onRequest(event) {
     const source = event.target;
+    if (this.#sections.some((s) => s.story.includes(source))) {
+      // a prediction or an exercise: nothing for the lab; an exercise's check may change the score
+      event.stopPropagation();
+      if (source.localName === 'lesson-exercise') this.#writeScore(true);
+      return;
+    }
     if (source === this || !this.#sections.some((s) => s.element === source)) return;
     event.stopPropagation();
     const lesson = {};
@@ -293,7 +355,8 @@ export class AttentionLesson extends HTMLElement {
 
   #load(s) {
     s.loaded = true;
-    import(`./${s.tag}.js`).then(
+    const story = [...new Set(s.story.map((element) => element.localName))];
+    Promise.all([import(`./${s.tag}.js`), ...story.map((tag) => import(`./${tag}.js`))]).then(
       () => this.#schedule(),
       (error) => {
         s.section.append(toDom(h('p', { class: 'error' }, this.#strings.t('lesson.loadFailed', { message: error.message }))));
@@ -363,6 +426,18 @@ export class AttentionLesson extends HTMLElement {
       console.error(error);
     }
     if (s.element.strings !== this.#strings) s.element.strings = this.#strings;
+    for (const element of s.story) {
+      if (!customElements.get(element.localName)) continue;
+      if (element.strings !== this.#strings) element.strings = this.#strings;
+      if (element.localName === 'lesson-predict') {
+        if (element.prediction !== element.dataset.prediction) element.prediction = element.dataset.prediction;
+        if (element.target !== s.element) element.target = s.element;
+      } else {
+        if (element.exercise !== element.dataset.exercise) element.exercise = element.dataset.exercise;
+        if (element.engine !== this.#engine) element.engine = this.#engine;
+      }
+      if (element.results !== results) element.results = results;
+    }
     if (!sameResults(s.element.results, results)) s.element.results = results;
     // the instruments' own headings sit one level below their section's
     const settings = { projection: this.#state.projection, heading: this.#level + 1 };
@@ -391,4 +466,4 @@ function idle(callback) {
   else setTimeout(callback, 1);
 }
 
-customElements.define('attention-lesson', AttentionLesson);
+define('attention-lesson', AttentionLesson);

@@ -12,7 +12,7 @@
 // numbers around it change, and a formula is typeset again only when its TeX changes.
 // What the learner asks for (a key, a number of heads, a temperature) goes out as `input` and
 // `change` events, after which `.value` holds it, e.g. { heads: 6 }: the lesson routes it.
-import { AlElement } from '../base.js';
+import { AlElement, SCROLLS_CSS, drawnInputs, markScrolling } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { h, toDom } from '../../views/h.js';
 
@@ -33,6 +33,7 @@ export const instrumentSheet = sheet(`
   h2, h3, h4, h5, h6 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
   .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); align-items: start; }
   .scroll { overflow-x: auto; margin: .3em 0; }
+  ${SCROLLS_CSS}
   table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
   th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
   th[scope=row] { text-align: left; font-weight: normal; }
@@ -50,21 +51,11 @@ export class Instrument extends AlElement {
   /** Draws a formula for toDom (KaTeX for step by step); null draws its TeX source. */
   static tex = null;
 
-  #results = null;
   #settings = {};
   #width = 0;
+  #drawn = 0; // draws so far: only the latest one is measured for scrolling
   #observer = null;
   #value = null;
-
-  /** The results to draw (a model method's), or { empty: text, key?, params? } (key: the text in the string tables). */
-  get results() {
-    return this.#results;
-  }
-
-  set results(results) {
-    this.#results = results;
-    this.invalidate();
-  }
 
   /** The settings the view labels (e.g. { projection }). */
   get settings() {
@@ -111,13 +102,16 @@ export class Instrument extends AlElement {
   render() {
     if (!this.#width) return;
     const root = this.$('.root');
-    const results = this.#results;
+    const results = this.results;
     const strings = this.strings;
     if (!results) return patch(root, [message(strings.t('lesson.loading'))]);
     if (results.empty) return patch(root, [message(results.key ? strings.t(results.key, results.params) : results.empty)]);
     try {
       const theme = readTheme(this);
       patch(root, [this.constructor.view(results, { ...this.#settings, strings }, theme, { width: this.#width })], this.constructor.tex);
+      // a table or plot wider than the room says that it scrolls, measured once the frame is laid out
+      const drawn = ++this.#drawn;
+      requestAnimationFrame(() => setTimeout(() => drawn === this.#drawn && markScrolling(root, strings.t('lab.scrolls'))));
     } catch (error) {
       // a wrong input is shown where the instrument would be, and reported as an error
       root.replaceChildren(toDom(message(strings.t('lesson.cannotDraw', { message: error.message }))));
@@ -125,6 +119,9 @@ export class Instrument extends AlElement {
     }
   }
 }
+
+// results: what to draw (a model method's), or { empty: text, key?, params? } (key: the text in the string tables)
+drawnInputs(Instrument, { results: null });
 
 function message(text) {
   return h('p', { class: 'empty' }, text);

@@ -3,12 +3,11 @@
 // { key } (`input` and `change`; the lesson keeps it as its own setting).
 import { sheet } from '../theme.js';
 import { stepView } from '../../views/step.js';
-import { Instrument } from './instrument.js';
-import { KATEX_CSS, loadKatexFonts, texElement } from './tex.js';
+import { TexInstrument } from './tex.js';
 
-export class StepByStep extends Instrument {
+export class StepByStep extends TexInstrument {
   static styles = [
-    ...Instrument.styles,
+    ...TexInstrument.styles,
     sheet(`
       .formulas { display: flex; flex-wrap: wrap; gap: .2em 2.5em; margin: .4em 0 .8em; overflow-x: auto; }
       .keys { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0 .8em; align-items: center; }
@@ -24,13 +23,10 @@ export class StepByStep extends Instrument {
       .ok { color: var(--_muted); }
     `),
   ];
-  static template = `<link rel="stylesheet" href="${KATEX_CSS}"><div class="root"></div>`;
   static view = stepView;
-  static tex = texElement;
 
   constructor() {
     super();
-    loadKatexFonts();
     this.shadowRoot.addEventListener('click', (event) => {
       const button = event.target.closest?.('button[data-key]');
       if (!button) return;

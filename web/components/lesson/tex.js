@@ -4,6 +4,7 @@
 // style="…" attributes, which that policy blocks. Only the lesson's own TeX is typeset: a
 // learner's words are never part of a formula (web/views/step.js).
 import katex from '../../vendor/katex/katex.mjs';
+import { Instrument } from './instrument.js';
 
 /** KaTeX's style sheet, for a shadow root's <link> (no <style> element needed). */
 export const KATEX_CSS = new URL('../../vendor/katex/katex.min.css', import.meta.url).href;
@@ -23,4 +24,15 @@ export function texElement(source, display = false) {
   element.className = 'tex';
   katex.render(source, element, { displayMode: display, throwOnError: true, output: 'htmlAndMathml' });
   return element;
+}
+
+/** An instrument whose view holds formulas: KaTeX's sheet in its shadow root, its fonts loaded. */
+export class TexInstrument extends Instrument {
+  static template = `<link rel="stylesheet" href="${KATEX_CSS}"><div class="root"></div>`;
+  static tex = texElement;
+
+  constructor() {
+    super();
+    loadKatexFonts();
+  }
 }

@@ -30,7 +30,8 @@ const dkChoices = (maxDk) => Array.from({ length: Math.floor(Math.log2(maxDk)) }
 // curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
 const VIEW_INTERVAL_MS = 120;
 const NEAR_VIEWPORT = '400px 0px';
-// The element's own headings sit under its section's h2.
+// The element's own headings sit under its section's h2, the view's (each run's heatmap) too:
+// the heatmaps come before the reading's h3s, so an h4 there followed the h2 (axe: heading-order).
 const HEADING = 3;
 
 // The template names its words by key (data-t; AlElement writes them in the element's language).
@@ -62,6 +63,7 @@ const TEMPLATE = toMarkup(
         h('button', { type: 'button', class: 'toggle', 'data-action': 'pause', disabled: true, ...words('training.pause') }),
         h('button', { type: 'button', 'data-action': 'step', disabled: true, ...words('training.step') }),
         h('button', { type: 'button', 'data-action': 'reset', disabled: true, ...words('training.reset') }),
+        h('button', { type: 'button', 'data-action': 'restart', hidden: true, ...words('training.restart') }),
         h('progress', { max: 1, value: 0, 'data-t-attrs': 'aria-label:training.progress' }),
         h('span', { class: 'count stats', 'aria-hidden': 'true' }),
       ]),
@@ -82,6 +84,7 @@ const TEMPLATE = toMarkup(
       ['training.lookFor', 'training.lookForText'],
       ['training.disappears', 'training.disappearsText'],
       ['training.larger', 'training.largerText'],
+      ['training.reparam', 'training.reparamText'],
     ].map(([title, text]) => h('section', {}, [h(`h${HEADING}`, words(title)), h('p', words(text))]))),
   ]),
 );
@@ -134,7 +137,6 @@ export class TrainingExperiment extends Instrument {
   #visible = false;
   #visibility = null;
   #latest = null;
-  #phase = null;
   #filled = false; // the controls hold the defaults (set once, when the worker reports them)
   #wired = false;
   #language = null;
@@ -154,7 +156,7 @@ export class TrainingExperiment extends Instrument {
 
   connectedCallback() {
     super.connectedCallback();
-    this.settings = { heading: HEADING + 1 };
+    this.settings = { heading: HEADING };
     this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
     this.#chooseLanguage();
     if (!this.#wired) {
@@ -202,7 +204,6 @@ export class TrainingExperiment extends Instrument {
 
   // New words: the status and the buttons are written again in them (the view redraws itself).
   stringsChanged() {
-    this.#phase = null;
     if (this.#session) this.#schedule(this.#latest ?? this.#session.state);
   }
 
@@ -247,6 +248,10 @@ export class TrainingExperiment extends Instrument {
     }
     const ready = state.phase !== 'loading' && state.phase !== 'failed';
     for (const button of this.shadowRoot.querySelectorAll('[data-action], [data-preset]')) button.disabled = !ready;
+    // a worker that failed or went silent: a new one on request
+    const restart = this.$('[data-action=restart]');
+    restart.hidden = state.phase !== 'failed';
+    restart.disabled = state.phase !== 'failed';
     const toggle = this.$('.toggle');
     const paused = state.phase === 'paused';
     const T = trainingText(this.strings);
@@ -258,11 +263,14 @@ export class TrainingExperiment extends Instrument {
     progress.value = state.step;
     this.$('.count').textContent = state.runs ? `${state.step} / ${state.steps}` : '';
     this.$('.alert').textContent = state.error && state.phase !== 'failed' ? state.error.message : '';
-    if (state.phase !== this.#phase) {
-      this.#phase = state.phase;
-      this.$('.status .phase').textContent = statusText(state, T);
-      this.$('.status .outcome').textContent = state.phase === 'done' ? ` ${T.summary(state)}` : '';
-    }
+    // written whenever the words differ — not only when the phase does: a run that ends within a
+    // frame of the last one is 'done' again, and its status and announcement are its own
+    const phase = this.$('.status .phase');
+    const outcome = this.$('.status .outcome');
+    const status = statusText(state, T);
+    const said = state.phase === 'done' ? ` ${T.summary(state)}` : '';
+    if (phase.textContent !== status) phase.textContent = status;
+    if (outcome.textContent !== said) outcome.textContent = said;
     this.#markStale();
   }
 
@@ -281,6 +289,7 @@ export class TrainingExperiment extends Instrument {
       case 'resume': return session.resume();
       case 'step': return session.step(this.#settings());
       case 'reset': return session.reset();
+      case 'restart': return session.restart();
     }
   }
 
@@ -313,7 +322,7 @@ export class TrainingExperiment extends Instrument {
 function statusText(state, T) {
   switch (state.phase) {
     case 'loading': return T.status.loading;
-    case 'failed': return T.status.failed(state.error?.message ?? '');
+    case 'failed': return T.status.failed(state.error);
     case 'ready': return T.status.ready;
     case 'running': return T.status.running;
     case 'paused': return T.status.paused(state.step, state.steps);

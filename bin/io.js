@@ -1,0 +1,155 @@
+// The command line's files and streams, read and written so that nothing is lost:
+//  - an input is read up to MAX_INPUT_BYTES, whatever it is (a regular file by its size first; a
+//    device or a pipe, /dev/zero included, by a read that stops one byte past the bound);
+//  - an output that is one of the inputs (by real path or by inode: a symbolic link, "./q.csv"
+//    or a hard link to it) is refused before anything is computed;
+//  - an output is written to a temporary file in its own folder, then renamed over the old one:
+//    a full disk or an I/O error leaves the old file whole (a device such as /dev/null or
+//    /dev/full is written in place: it is not a file to replace);
+//  - stdout that a reader closed (| head) ends the command quietly, as Unix tools do; a stdout
+//    that was closed before the start (>&-) is an error.
+// Every failure is described in the string tables' words (cli.* keys), never as a raw code.
+import { constants, readFileSync, readlinkSync } from 'node:fs';
+import * as fsPromises from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/**
+ * Most bytes read from one input file. A pasted matrix is at most 128 rows of 1024 numbers
+ * (web/lab/paste.js); 4 MB holds that at 30 characters a number, and keeps a mistaken file (a
+ * log, a disk image, /dev/zero) from filling the memory.
+ */
+export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
+/** A file problem the messages know: `code` is a Node error code or TOO_LARGE. */
+export class FileError extends Error {
+  constructor(code, message = code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Reads `path` as UTF-8, at most `limit` bytes; a larger input rejects with FileError('TOO_LARGE'). */
+export async function readBounded(path, limit = MAX_INPUT_BYTES) {
+  const handle = await fsPromises.open(path, constants.O_RDONLY);
+  try {
+    const info = await handle.stat();
+    if (info.isDirectory()) throw new FileError('EISDIR');
+    if (info.isFile() && info.size > limit) throw new FileError('TOO_LARGE');
+    const buffer = Buffer.alloc(limit + 1);
+    let length = 0;
+    while (length <= limit) {
+      const { bytesRead } = await handle.read(buffer, length, limit + 1 - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > limit) throw new FileError('TOO_LARGE');
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
+// The real path of `path`, also when the file does not exist yet (its folder's real path + its name).
+async function realPath(path) {
+  try {
+    return await fsPromises.realpath(path);
+  } catch {
+    const folder = await fsPromises.realpath(dirname(resolve(path))).catch(() => dirname(resolve(path)));
+    return join(folder, basename(path));
+  }
+}
+
+/**
+ * The first of `inputs` ({ option: path }) that `output` names — by real path, or as the same
+ * inode (a hard link) — as [option, path], or null.
+ */
+export async function inputNamedBy(output, inputs) {
+  const target = await realPath(output);
+  const targetInfo = await fsPromises.stat(output).catch(() => null);
+  for (const [option, path] of Object.entries(inputs)) {
+    if (path === undefined) continue;
+    if ((await realPath(path)) === target) return [option, path];
+    const info = await fsPromises.stat(path).catch(() => null);
+    if (info && targetInfo && info.isFile() && info.dev === targetInfo.dev && info.ino === targetInfo.ino) return [option, path];
+  }
+  return null;
+}
+
+/**
+ * Writes `text` to `path` whole or not at all: into a temporary file beside it, then renamed
+ * over it (keeping the old file's permissions). `fs` is node:fs/promises (tests pass a writer
+ * that fails). A path that exists and is no regular file (a device, a pipe) is written in place.
+ */
+export async function writeAtomic(path, text, { fs = fsPromises } = {}) {
+  const target = await realPath(path);
+  const info = await fsPromises.stat(target).catch(() => null);
+  if (info && !info.isFile()) return (fs.writeFile ?? fsPromises.writeFile)(target, text);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  try {
+    await (fs.writeFile ?? fsPromises.writeFile)(temp, text, { flag: 'wx', mode: info ? info.mode & 0o7777 : 0o666 });
+    await (fs.rename ?? fsPromises.rename)(temp, target);
+  } catch (error) {
+    await fsPromises.rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Writes `text` to a stream; resolves once it is written. A reader that went away (EPIPE) resolves
+ * with 'closed' (the caller ends quietly); any other failure rejects. Streams without callbacks
+ * (tests' string collectors) are written synchronously.
+ */
+export function writeStream(stream, text) {
+  if (typeof stream.on !== 'function') return stream.write(text), Promise.resolve('written');
+  return new Promise((resolve, reject) => {
+    const settle = (error) => {
+      stream.off?.('error', settle);
+      if (!error) resolve('written');
+      else if (error.code === 'EPIPE') resolve('closed');
+      else reject(error);
+    };
+    stream.once('error', settle);
+    stream.write(text, (error) => settle(error ?? null));
+  });
+}
+
+/**
+ * Whether stdout was closed when the process started (`>&-`): Node then opens /dev/null for it
+ * (read-write, where a shell's `>/dev/null` opens it write-only), so writes would succeed
+ * unseen. Linux tells through /proc; elsewhere this says false.
+ */
+export function stdoutWasClosed(fd = 1) {
+  try {
+    if (readlinkSync(`/proc/self/fd/${fd}`) !== '/dev/null') return false;
+    const flags = /flags:\s*(\d+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+    return flags !== undefined && (parseInt(flags, 8) & 3) === constants.O_RDWR;
+  } catch {
+    return false;
+  }
+}
+
+// Problems of files, by code, as keys of the string tables; any other is said in general words.
+const FILE_ERRORS = {
+  ENOENT: 'cli.ENOENT',
+  EACCES: 'cli.EACCES',
+  EPERM: 'cli.EPERM',
+  EISDIR: 'cli.EISDIR',
+  ENOTDIR: 'cli.ENOTDIR',
+  ENOSPC: 'cli.ENOSPC',
+  EDQUOT: 'cli.EDQUOT',
+  EIO: 'cli.EIO',
+  EROFS: 'cli.EROFS',
+  EEXIST: 'cli.EEXIST',
+  ENAMETOOLONG: 'cli.ENAMETOOLONG',
+  ELOOP: 'cli.ELOOP',
+  EMFILE: 'cli.EMFILE',
+  EBADF: 'cli.EBADF',
+  TOO_LARGE: 'cli.tooLarge',
+};
+
+/** What went wrong with a file, in the words of `t` (the string tables' function). */
+export function describeFileError(error, t) {
+  const code = error?.code;
+  if (Object.hasOwn(FILE_ERRORS, code)) return t(FILE_ERRORS[code], { max: `${MAX_INPUT_BYTES / 1024 / 1024} MB` });
+  return t('cli.fileErrorOther', { code: typeof code === 'string' ? code : '?' });
+}

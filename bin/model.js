@@ -1,0 +1,120 @@
+// `attention-lab model --sentence TEXT [--layer L --head H] [--format svg|csv|json]`: the trained
+// language model of docs/model.md (attention-lab/model) on a sentence, as the page's model view
+// shows it — one head's rows and the next word as an SVG figure (web/views/model.js), every
+// head's rows (or one head's) as CSV, or everything as JSON.
+import { extname } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { VARIANTS, loadModel } from '../web/api/model.js';
+import { THEMES } from '../web/api/lab.js';
+import { toMarkup } from '../web/views/h.js';
+import { modelFigure } from '../web/views/model.js';
+import { csvText, float32Text } from '../web/views/numbers.js';
+import { writeAtomic, writeStream, describeFileError } from './io.js';
+
+export const MODEL_FORMATS = ['svg', 'csv', 'json'];
+const TEMPERATURE = { min: 0.05, max: 10 };
+
+const OPTIONS = {
+  sentence: { type: 'string' },
+  variant: { type: 'string' },
+  layer: { type: 'string' },
+  head: { type: 'string' },
+  'no-scale': { type: 'boolean' },
+  temperature: { type: 'string' },
+  format: { type: 'string' },
+  theme: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+class UsageError extends Error {}
+
+/** Runs `attention-lab model <args>`; resolves with the exit status (0, 1 or 2 as bin/cli.js). */
+export async function modelCommand(args, { stdout, stderr, strings, name }) {
+  const t = strings.t;
+  const invalid = (option, value, expected) => new UsageError(t('cli.invalid', { option, value: JSON.stringify(value), must: t('settings.mustBe', { expected }) }));
+  const oneOf = (values) => ({ key: 'settings.oneOf', params: { values: values.join(', ') } });
+  try {
+    let values;
+    try {
+      ({ values } = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }));
+    } catch (error) {
+      const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? error.message;
+      throw new UsageError(error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? t('cli.unknownOption', { option }) : t('cli.missingValue', { option }));
+    }
+    if (values.help) return stdout.write(`${t('modelCli.help', { name })}\n`), 0;
+    if (values.sentence === undefined) throw new UsageError(t('modelCli.noSentence', { name }));
+    const variant = values.variant ?? 'scaled';
+    if (!VARIANTS.includes(variant)) throw invalid('--variant', variant, oneOf(VARIANTS));
+    const byExtension = values.output ? extname(values.output).slice(1).toLowerCase() : '';
+    const format = values.format ?? (MODEL_FORMATS.includes(byExtension) ? byExtension : 'svg');
+    if (!MODEL_FORMATS.includes(format)) throw invalid('--format', format, oneOf(MODEL_FORMATS));
+    const theme = values.theme ?? 'light';
+    if (!Object.hasOwn(THEMES, theme)) throw invalid('--theme', theme, oneOf(Object.keys(THEMES)));
+    const temperature = values.temperature === undefined ? 1 : Number(values.temperature);
+    if (!(temperature >= TEMPERATURE.min && temperature <= TEMPERATURE.max))
+      throw invalid('--temperature', values.temperature, { key: 'modelCli.temperatureRange', params: TEMPERATURE });
+
+    const model = await loadModel({ variant });
+    let text;
+    try {
+      const { layers, heads } = model.info;
+      const index = (option, value, most) => {
+        if (value === undefined) return undefined;
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1 || n > most) throw invalid(option, value, { key: 'modelCli.countRange', params: { most } });
+        return n;
+      };
+      const layer = index('--layer', values.layer, layers), head = index('--head', values.head, heads);
+      if ((layer === undefined) !== (head === undefined)) throw new UsageError(t('modelCli.layerAndHead'));
+      const run = model.run(values.sentence, { scaleAtInference: !values['no-scale'], temperature });
+      if (run.message) stderr.write(`${name}: ${t('modelView.truncated', { context: model.info.context, count: run.truncated })}\n`);
+      text = format === 'svg'
+        ? `${toMarkup(modelFigure(run, { info: model.info, layer: layer ?? 1, head: head ?? 1, theme: THEMES[theme], strings }))}\n`
+        : format === 'csv' ? csv(run, layer, head) : `${JSON.stringify(json(run, model, layer, head), null, 1)}\n`;
+    } finally {
+      model.dispose(); // its memory back to the engine, whatever happened (main() may run again in-process)
+    }
+    if (values.output) {
+      await writeAtomic(values.output, text).catch((error) => {
+        throw new Error(t('cli.writeFailed', { file: values.output, reason: describeFileError(error, t) }));
+      });
+    } else {
+      await writeStream(stdout, text);
+    }
+    return 0;
+  } catch (error) {
+    const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
+    stderr.write(`${name}: ${error.message}\n${usage ? `${t('modelCli.usage', { name })}\n` : ''}`);
+    return usage ? 2 : 1;
+  }
+}
+
+// One head: its n×n rows under the tokens; every head: one line per (layer, head, query, key).
+function csv(run, layer, head) {
+  const n = run.tokens.length;
+  // tokens as safe text cells (RFC 4180, no formulas), weights as their shortest float32 text
+  const cells = (row) => row.map((x) => (typeof x === 'number' ? float32Text(x) : csvText(x))).join(',');
+  if (layer !== undefined) {
+    const w = run.attention[layer - 1][head - 1];
+    return [cells(['query', ...run.tokens]), ...run.tokens.map((token, i) => cells([token, ...Array.from(w.subarray(i * n, (i + 1) * n))]))].join('\n') + '\n';
+  }
+  const lines = [cells(['layer', 'head', 'query_position', 'query', 'key_position', 'key', 'weight'])];
+  run.attention.forEach((layerHeads, l) => layerHeads.forEach((w, h) => {
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) lines.push(cells([l + 1, h + 1, i + 1, run.tokens[i], j + 1, run.tokens[j], w[i * n + j]]));
+  }));
+  return `${lines.join('\n')}\n`;
+}
+
+function json(run, model, layer, head) {
+  const rows = (w) => Array.from({ length: run.tokens.length }, (_, i) => Array.from(w.subarray(i * run.tokens.length, (i + 1) * run.tokens.length)));
+  return {
+    model: { variant: model.variant, layers: model.info.layers, heads: model.info.heads, dK: model.info.dK, heldOutPerplexity: model.info.heldOutPerplexity },
+    tokens: run.tokens, known: run.known, truncated: run.truncated,
+    scaleAtInference: run.scaleAtInference, temperature: run.temperature,
+    attention: layer !== undefined ? { layer, head, rows: rows(run.attention[layer - 1][head - 1]) } : run.attention.map((hs) => hs.map(rows)),
+    heads: run.heads,
+    next: { after: run.tokens[run.position], top: run.next.top, unknown: run.next.unknown, entropy: run.next.entropy },
+  };
+}

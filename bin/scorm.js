@@ -1,0 +1,153 @@
+// `attention-lab scorm -o lesson.zip [--version 1.2|2004]`: the lesson (web/lesson.html) as a
+// SCORM package an LMS imports without an administrator — imsmanifest.xml at the zip's root
+// (Moodle rejects it anywhere else), the page and every file it may load inside (the modules,
+// the WebAssembly cores, KaTeX, the word vectors, the styles), so nothing is fetched from the
+// network. The package's lesson.html is the site's with two lines added: a meta naming the
+// SCORM version and web/lms/scorm.js, which talks to the LMS (and does nothing without one).
+// SCORM 1.2 by default; 2004 is its 4th edition. The bytes are deterministic (bin/zip.js).
+import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+import { zip } from './zip.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WEB = join(ROOT, 'web');
+export const SCORM_VERSIONS = ['1.2', '2004'];
+const LAUNCH = `lesson.html`; // (a file name, not a key of the string tables)
+// what the page needs is every file of the site but the type declarations
+const SKIPPED = /\.d\.ts$/;
+// the licences travel with the files they cover (KaTeX, the word vectors, the project's own)
+const LICENCES = ['LICENSE', 'THIRD_PARTY_LICENSES.md'];
+// the site's lesson.html loads its module here; the package's loads the LMS module after it
+const ANCHOR = '<script type="module" src="./lesson.js"></script>';
+
+const OPTIONS = {
+  output: { type: 'string', short: 'o' },
+  version: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const FILE_ERRORS = ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR'];
+
+class UsageError extends Error {}
+
+/** Runs `attention-lab scorm <args>`; resolves with the exit status (0, 1 or 2 as bin/cli.js). */
+export async function scormCommand(args, { stdout, stderr, strings, name }) {
+  const t = strings.t;
+  try {
+    let values;
+    try {
+      ({ values } = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }));
+    } catch (error) {
+      const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? error.message;
+      throw new UsageError(error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? t('cli.unknownOption', { option }) : t('cli.missingValue', { option }));
+    }
+    if (values.help) return stdout.write(`${t('scorm.help', { name })}\n`), 0;
+    const version = values.version ?? '1.2';
+    if (!SCORM_VERSIONS.includes(version))
+      throw new UsageError(t('cli.invalid', { option: '--version', value: JSON.stringify(version), must: t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: SCORM_VERSIONS.join(', ') } } }) }));
+    if (!values.output) throw new UsageError(t('scorm.noOutput', { name }));
+    const entries = await packageEntries(version, strings);
+    const bytes = zip(entries);
+    // written beside the target, then renamed: a failed write never leaves half a package
+    const partial = `${values.output}.partial-${process.pid}`;
+    try {
+      await writeFile(partial, bytes);
+      await rename(partial, values.output);
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw new Error(t('cli.writeFailed', { file: values.output, reason: FILE_ERRORS.includes(error.code) ? t(`cli.${error.code}`) : (error.code ?? error.message) }));
+    }
+    stdout.write(`${t('scorm.written', { file: values.output, version, count: String(entries.length), kB: String(Math.round(bytes.length / 1000)) })}\n`);
+    return 0;
+  } catch (error) {
+    const usage = error instanceof UsageError;
+    stderr.write(`${name}: ${error.message}\n${usage ? `${t('scorm.usage', { name })}\n` : ''}`);
+    return usage ? 2 : 1;
+  }
+}
+
+/** The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004'. */
+export async function packageEntries(version, strings) {
+  const names = (await walk(WEB)).filter((name) => !SKIPPED.test(name));
+  for (const core of ['build/attention-simd.wasm', 'build/attention-scalar.wasm'])
+    if (!names.includes(core)) throw new Error(strings.t('scorm.notBuilt', { file: `web/${core}` }));
+  const files = [];
+  for (const name of names) {
+    let data = await readFile(join(WEB, name));
+    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version));
+    files.push({ name, data });
+  }
+  for (const name of LICENCES) files.push({ name, data: await readFile(join(ROOT, name)) });
+  const manifest = manifestXml(version, files.map((f) => f.name), strings.t('lessonPage.title'));
+  return [{ name: 'imsmanifest.xml', data: Buffer.from(manifest) }, ...files];
+}
+
+// The site's lesson.html with the SCORM version and the LMS module added.
+function launchPage(html, version) {
+  if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
+  return html.replace(ANCHOR, `${ANCHOR}\n  <meta name="attention-lab:scorm" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
+}
+
+// Every file under `dir`, relative with '/' separators, sorted (the zip's order is stable).
+async function walk(dir) {
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    if ((await stat(path)).isFile()) found.push(relative(dir, path).split(sep).join('/'));
+  }
+  return found.sort();
+}
+
+const xmlEscape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+// What differs between the versions' manifests: the namespaces, the schema version, and the
+// spelling of the SCO attribute.
+const MANIFEST = {
+  '1.2': {
+    content: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd',
+    adlcp: 'http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
+    schemaVersion: '1.2',
+    scormType: 'scormtype',
+  },
+  2004: {
+    content: 'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd',
+    adlcp: 'http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd',
+    schemaVersion: '2004 4th Edition',
+    scormType: 'scormType',
+  },
+};
+
+/** imsmanifest.xml: one organization, one item, one SCO resource listing every file. */
+export function manifestXml(version, files, title) {
+  const m = MANIFEST[version];
+  const namespace = (location) => location.split(' ')[0];
+  const fileList = files.map((name) => `      <file href="${xmlEscape(encodeURI(name))}"/>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="attention-lab-lesson" version="1.0"
+  xmlns="${namespace(m.content)}"
+  xmlns:adlcp="${namespace(m.adlcp)}"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+  xsi:schemaLocation="${m.content} ${m.adlcp}">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>${m.schemaVersion}</schemaversion>
+  </metadata>
+  <organizations default="attention-lab">
+    <organization identifier="attention-lab">
+      <title>${xmlEscape(title)}</title>
+      <item identifier="lesson" identifierref="lesson-sco">
+        <title>${xmlEscape(title)}</title>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="lesson-sco" type="webcontent" adlcp:${m.scormType}="sco" href="${LAUNCH}">
+${fileList}
+    </resource>
+  </resources>
+</manifest>
+`;
+}

@@ -1,0 +1,104 @@
+// The page as a learner on a phone and a laptop meets it: the first picture of the lab on the
+// first screen at 390 × 844, and the guide's "Do it" bringing the changed picture into view
+// (the heatmap sits far above the guide).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { drawWholeLesson, openLab, until, useBrowser } from './browser.mjs';
+
+let browser;
+let page;
+useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened));
+
+// The box of the lab's card `name` (heat, bars, controls, tokens) in the window's coordinates.
+const card = (name) =>
+  page.locator('attention-lab').evaluate((lab, n) => {
+    const r = lab.shadowRoot.querySelector(`.card.${n}`).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height, viewport: innerHeight };
+  }, name);
+
+for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  test(`at ${viewport.width} px every "Do it" brings the lab's heatmap into view`, async () => {
+    await page.setViewportSize(viewport);
+    await openLab(page, browser.url);
+    const buttons = page.locator('.guide button[data-set]');
+    const count = await buttons.count();
+    assert.ok(count >= 3, `${count} buttons`);
+    for (let i = 0; i < count; i++) {
+      await page.mouse.wheel(0, 40); // the reader scrolls on (the page stops keeping the heatmap in view)
+      await buttons.nth(i).scrollIntoViewIfNeeded();
+      assert.ok((await card('heat')).bottom < 0, `button ${i + 1}: the heatmap is above the window before the click`);
+      await buttons.nth(i).click();
+      const heat = await until(() => card('heat'), (r) => r.top >= -1 && r.top < r.viewport / 2, { what: `the heatmap in view after button ${i + 1}` });
+      assert.ok(heat.top < heat.viewport / 2, `button ${i + 1}: heatmap top at ${heat.top}`);
+    }
+  });
+}
+
+test('at 390 × 844 the lab’s first picture, the heatmap, is on the first screen; the settings fold below the bars', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLab(page, browser.url);
+  const heatmap = await page.locator('attention-lab').evaluate((lab) => {
+    const r = lab.shadowRoot.querySelector('attention-heatmap').getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height };
+  });
+  assert.ok(heatmap.height > 200, `the heatmap is drawn (${heatmap.height} px)`);
+  assert.ok(heatmap.top >= 0 && heatmap.bottom <= 844, `the whole heatmap on the first screen: ${heatmap.top}–${heatmap.bottom} px`);
+  const [bars, controls] = [await card('bars'), await card('controls')];
+  assert.ok(controls.top > bars.bottom, `settings (${controls.top}) below the bars (${bars.bottom})`);
+  // a wide screen keeps the settings beside the heatmap
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.waitForTimeout(200);
+  const [heat, side] = [await card('heat'), await card('controls')];
+  assert.ok(Math.abs(heat.top - side.top) < 2, `at 1440 px settings and heatmap side by side (${side.top}, ${heat.top})`);
+});
+
+test('at 390 px a heatmap and an instrument’s table wider than the screen say that they scroll', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLab(page, browser.url);
+  const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+  await page.locator('attention-lab').evaluate((lab, sentence) => lab.set({ sentence }), [...words, ...words].join(' '));
+  const hint = () =>
+    page.locator('attention-lab').evaluate((lab) => {
+      const box = lab.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelector('.scroll');
+      return { scrolls: box.hasAttribute('data-scrolls'), wider: box.scrollWidth > box.clientWidth, text: getComputedStyle(box, '::before').content };
+    });
+  const wide = await until(hint, (h) => h.wider && h.scrolls, { what: 'the 40-token heatmap marked as scrolling' });
+  assert.match(wide.text, /scroll sideways/);
+  // the default sentence fits: no hint
+  await page.locator('attention-lab').evaluate((lab) => lab.set({ sentence: 'the cat sat' }));
+  await until(hint, (h) => !h.wider && !h.scrolls, { what: 'a narrow heatmap without the hint' });
+  // the lesson's step-by-step table of 40 keys scrolls, and says so
+  await page.locator('attention-lab').evaluate((lab, sentence) => lab.set({ sentence }), [...words, ...words].join(' '));
+  await drawWholeLesson(page, { timeout: 60000 }); // the lesson loads after the lab's first result and draws lazily
+  await page.locator('step-by-step').scrollIntoViewIfNeeded();
+  const table = await until(
+    () => page.locator('step-by-step').evaluate((el) => [...(el.shadowRoot?.querySelectorAll('.scroll') ?? [])].map((b) => ({ wider: b.scrollWidth > b.clientWidth + 1, scrolls: b.hasAttribute('data-scrolls') }))),
+    (boxes) => boxes.some((b) => b.wider) && boxes.every((b) => b.wider === b.scrolls),
+    { what: 'step by step’s wide boxes marked', timeout: 20000 },
+  );
+  assert.ok(table.some((b) => b.scrolls));
+});
+
+test('the attention-as-explanation caveat, with its citations, beside “where it looks” on index, embed and lesson; the Identity note only on Identity', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const cites = /Jain & Wallace[\s\S]*2019[\s\S]*Wiegreffe & Pinter[\s\S]*2019[\s\S]*Kobayashi et al\.[\s\S]*2020/;
+  for (const file of ['', 'embed.html']) {
+    await openLab(page, `${browser.url}${file}`);
+    const read = () =>
+      page.locator('attention-lab').evaluate((el) => {
+        const caveat = el.shadowRoot.querySelector('.bars .caveat');
+        const identity = el.shadowRoot.querySelector('.heat .identity');
+        return { caveat: caveat?.checkVisibility() ? caveat.textContent : '', identity: identity?.checkVisibility() ? identity.textContent : '' };
+      });
+    const first = await read();
+    assert.match(first.caveat, cites, `${file || 'index.html'}: the caveat under the bars`);
+    assert.match(first.identity, /q = k = x[\s\S]*by construction/, `${file || 'index.html'}: Identity says its diagonal is by construction`);
+    await page.locator('attention-lab').evaluate((el) => el.set({ projection: 'random' }));
+    await until(read, (r) => r.identity === '' && cites.test(r.caveat), { what: `${file || 'index.html'}: no Identity note on Random` });
+  }
+  await page.goto(`${browser.url}lesson.html`);
+  assert.match(await page.locator('header .caveat').textContent(), cites, 'lesson.html: the caveat under the lede');
+  await page.goto(`${browser.url}lesson.html?lang=nb`);
+  await until(() => page.locator('header .caveat').textContent(), (t) => /Jain og Wallace[\s\S]*Kobayashi mfl\./.test(t), { what: 'the caveat in Norwegian' });
+});

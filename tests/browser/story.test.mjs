@@ -1,0 +1,273 @@
+// The lesson as a story, in Chromium under the site's strict policy: its sections in the story's
+// order on both pages, each heading a question; a prediction and an exercise driven by the
+// keyboard alone, with their feedback in a live region and the lesson's score event; every
+// number the new prose states read back from the instrument it describes; axe clean on the new
+// elements in English and Norwegian.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import en from '../../web/i18n/en.js';
+import nb from '../../web/i18n/nb.js';
+import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
+import { drawWholeLesson, until, useBrowser } from './browser.mjs';
+
+const STORY_ORDER = ['step', 'output', 'heads', 'variance', 'saturation', 'gradient', 'overflow'];
+const NEW_ELEMENTS = /lesson-predict|lesson-exercise|attention-output|\.story-lead|\.lesson-score/;
+
+let browser;
+let page;
+
+useBrowser({ viewport: { width: 1440, height: 900 } }, (opened) => ({ browser, page } = opened), (problem) => AXE_OWN_PROBLEM.test(problem));
+
+async function openIndex(query = '') {
+  await page.goto(`${browser.url}index.html${query}`);
+  await page.locator('attention-lab').evaluate((lab) => lab.ready);
+  await drawWholeLesson(page);
+  await page.waitForFunction(() => customElements.get('lesson-predict') && customElements.get('lesson-exercise'));
+}
+
+// The text of an element's live feedback (inside its shadow root).
+const feedback = (selector) => page.locator(selector).evaluate((el) => el.shadowRoot.querySelector('.feedback').textContent);
+
+test('the story runs q·k → softmax → output → heads → variance → saturation → gradient, on both pages', async () => {
+  await openIndex();
+  const read = () =>
+    page.evaluate(() => ({
+      parts: [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part),
+      headings: [...document.querySelectorAll('attention-lesson section[data-part] > h3')].map((h) => h.textContent),
+      leads: [...document.querySelectorAll('attention-lesson section[data-part] > .story-lead')].map((p) => p.textContent.length),
+      // the lab on top, then the lesson, then training
+      order: ['attention-lab', 'attention-lesson', '#training'].map((s) => document.querySelector(s).getBoundingClientRect().top),
+    }));
+  const index = await read();
+  assert.deepEqual(index.parts, STORY_ORDER);
+  assert.ok(index.headings.every((h) => h.endsWith('?')), `every heading asks: ${index.headings.join(' | ')}`);
+  assert.ok(index.leads.every((n) => n > 40), 'every section has its lead');
+  assert.ok(index.order[0] < index.order[1] && index.order[1] < index.order[2], 'lab, lesson, training');
+  // predictions before the four claims' instruments, exercises after
+  const layout = await page.evaluate(() =>
+    [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => [...s.children].map((c) => c.localName).filter((n) => n.includes('-')).join(' ')),
+  );
+  assert.deepEqual(layout, [
+    'lesson-predict step-by-step lesson-exercise lesson-exercise',
+    'attention-output',
+    'multi-head-view',
+    'lesson-predict variance-lab lesson-exercise',
+    'lesson-predict saturation-plot lesson-exercise',
+    'lesson-predict gradient-view',
+    'overflow-demo lesson-exercise',
+  ]);
+
+  await page.goto(`${browser.url}lesson.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+  const lesson = await page.evaluate(() => ({
+    parts: [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part),
+    headings: [...document.querySelectorAll('attention-lesson section[data-part] > h2')].map((h) => h.textContent),
+  }));
+  assert.deepEqual(lesson.parts, STORY_ORDER);
+  assert.deepEqual(lesson.headings, index.headings, 'the same questions on both pages');
+  const top = await page.evaluate(() => ['attention-lesson', '#training'].map((s) => document.querySelector(s).getBoundingClientRect().top));
+  assert.ok(top[0] < top[1], 'lesson, then training');
+});
+
+test('a prediction by keyboard: the instrument is veiled, Check reveals the measured answer', async () => {
+  await openIndex();
+  const predict = 'lesson-predict[data-prediction="variance"]';
+  const veiled = () => page.evaluate(() => document.querySelector('variance-lab').style.filter);
+  assert.match(await veiled(), /blur/);
+  // Check with nothing chosen asks for a choice
+  await page.locator(`${predict} button.check`).focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await feedback(predict), en['predict.chooseFirst']);
+  assert.match(await veiled(), /blur/, 'still veiled');
+  // the radio group: focus it, arrow to the third option ("grows about 4 times"), Tab to Check
+  await page.locator(`${predict} input[value="same"]`).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator(`${predict} input[value="four"]`).isChecked(), true);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate((s) => document.querySelector(s).shadowRoot.activeElement?.className, predict), 'check');
+  await page.keyboard.press('Enter');
+  assert.equal(await veiled(), '', 'revealed');
+  const text = await feedback(predict);
+  assert.equal(await page.locator(predict).evaluate((el) => el.shadowRoot.querySelector('.feedback').getAttribute('role')), 'status');
+  // its numbers are the variance instrument's, in its words
+  const numbers = await page.evaluate(() => {
+    const el = document.querySelector('variance-lab');
+    const { curve, samples } = el.results;
+    const s = el.strings;
+    const at = (d) => curve.dims.indexOf(d);
+    return {
+      from: s.fmt(curve.unscaled[at(16)], 3),
+      to: s.fmt(curve.unscaled[at(64)], 3),
+      ratio: s.fixed(curve.unscaled[at(64)] / curve.unscaled[at(16)], 2),
+      scaledFrom: s.fmt(curve.scaled[at(16)], 3),
+      scaledTo: s.fmt(curve.scaled[at(64)], 3),
+      samples: s.integer(samples),
+      right: curve.unscaled[at(64)] / curve.unscaled[at(16)] > 3 && curve.unscaled[at(64)] / curve.unscaled[at(16)] < 5.5,
+    };
+  });
+  assert.ok(numbers.right, 'the measured ratio is about 4');
+  assert.ok(text.startsWith('Right: grows about 4 times.'), text);
+  for (const key of ['from', 'to', 'ratio', 'scaledFrom', 'scaledTo', 'samples']) assert.ok(text.includes(numbers[key]), `${key} ${numbers[key]} in “${text}”`);
+  // a wrong guess is told so, with the answer
+  await page.locator(`${predict} input[value="double"]`).focus();
+  await page.keyboard.press('Space');
+  await page.locator(`${predict} button.check`).focus();
+  await page.keyboard.press('Enter');
+  assert.ok((await feedback(predict)).startsWith('Not what you predicted: the measurement says “grows about 4 times”.'));
+});
+
+test('the other predictions state the instruments’ own numbers', async () => {
+  await openIndex('?projection=random&dk=64');
+  await page.evaluate(() => {
+    for (const p of document.querySelectorAll('lesson-predict')) p.shadowRoot.querySelector('button.skip').click();
+  });
+  const read = await page.evaluate(() => {
+    const s = document.querySelector('step-by-step').strings;
+    const text = (id) => document.querySelector(`lesson-predict[data-prediction="${id}"]`).shadowRoot.querySelector('.feedback').textContent;
+    const trace = document.querySelector('step-by-step').results.trace;
+    const scores = Array.from(trace.scores).slice(0, trace.visible);
+    const sat = document.querySelector('saturation-plot').results;
+    const i = sat.unscaled.dims.indexOf(1024);
+    const grad = document.querySelector('gradient-view').results;
+    const t = grad.t;
+    let row = 0;
+    for (let j = 1; j < t; j++) if (grad.sweeps.unscaled.maxWeight[i * t + j] > grad.sweeps.unscaled.maxWeight[i * t + row]) row = j;
+    return {
+      distribution: text('distribution'),
+      distributionNumbers: [s.fmt(Math.min(...scores), 3), s.fmt(Math.max(...scores), 3), s.fmt(trace.minWeight, 3), s.fixed(trace.weightSum, 4)],
+      sum: trace.weightSum,
+      min: trace.minWeight,
+      saturation: text('saturation'),
+      saturationNumbers: [s.fixed(sat.unscaled.mean.maxWeight[i], 3), s.fixed(sat.scaled.mean.maxWeight[i], 3), String(sat.unscaled.peakedCount[i]), String(sat.t)],
+      mean: sat.unscaled.mean.maxWeight[i],
+      gradient: text('gradient'),
+      gradientNumbers: [
+        grad.keyLabels[row],
+        s.fixed(grad.sweeps.unscaled.maxWeight[i * t + row], 3),
+        s.fmt(grad.sweeps.unscaled.gradNorm[i * t + row], 3),
+        s.fmt(grad.sweeps.scaled.gradNorm[i * t + row], 3),
+        s.fmt(grad.sweeps.scaled.gradNorm[i * t + row] / grad.sweeps.unscaled.gradNorm[i * t + row], 2),
+        s.fmt(grad.sweeps.unscaled.mean.gradNorm[i], 3),
+        s.fmt(grad.sweeps.scaled.mean.gradNorm[i], 3),
+      ],
+      factor: grad.sweeps.scaled.gradNorm[i * t + row] / grad.sweeps.unscaled.gradNorm[i * t + row],
+    };
+  });
+  for (const id of ['distribution', 'saturation', 'gradient']) {
+    for (const number of read[`${id}Numbers`]) assert.ok(read[id].includes(number), `${id}: ${number} in “${read[id]}”`);
+  }
+  // and the verdicts are the measurements'
+  assert.ok(read.min > 0 && Math.abs(read.sum - 1) < 1e-6);
+  assert.ok(read.distribution.startsWith('The measurement says “None negative, and together they add up to 1”.'));
+  assert.ok(read.mean >= 0.8 && read.saturation.startsWith('The measurement says “close to 1'), read.saturation);
+  assert.ok(read.factor >= 10 && read.gradient.startsWith('The measurement says “much smaller”.'), read.gradient);
+});
+
+test('the output states the lab’s own weights and output row', async () => {
+  await openIndex('?projection=random&dk=64');
+  await page.evaluate(() => document.querySelector('attention-lab').set({ selected: 2 }));
+  await until(() => page.evaluate(() => document.querySelector('attention-output').results?.row), (row) => row === 2, { what: 'the output of row 3', timeout: 15000 });
+  const read = await page.evaluate(() => {
+    const lab = document.querySelector('attention-lab');
+    const { result, m, dv, selected, keyLabels } = lab.state;
+    const el = document.querySelector('attention-output');
+    const s = el.strings;
+    const w = Array.from(result.weights.subarray(selected * m, (selected + 1) * m));
+    const top = w.map((x, j) => [x, j]).sort((a, b) => b[0] - a[0]).slice(0, 3);
+    const root = el.shadowRoot;
+    return {
+      madeOf: root.querySelector('.made-of').textContent,
+      named: top.map(([x, j]) => `“${keyLabels[j]}” (${s.fixed(x, 3)})`),
+      share: s.fixed(top.reduce((a, [x]) => a + x, 0), 3),
+      output: Array.from(result.output.subarray(selected * dv, selected * dv + 6), (x) => s.fmt(x, 3)),
+      shown: [...root.querySelectorAll('tfoot td.vec')].map((td) => td.textContent),
+      rows: [...root.querySelectorAll('tbody tr[data-key] [data-k="weight"]')].map((x) => x.textContent),
+      listed: top.map(([x]) => s.fixed(x, 3)),
+      word: keyLabels[selected],
+    };
+  });
+  assert.equal(read.word, 'sat');
+  for (const name of read.named) assert.ok(read.madeOf.includes(name), `${name} in “${read.madeOf}”`);
+  assert.ok(read.madeOf.includes(read.share));
+  assert.deepEqual(read.shown, read.output, 'the output row is the engine’s');
+  assert.deepEqual(read.rows.slice(0, 3), read.listed, 'keys by weight');
+});
+
+test('an exercise by keyboard: a diagnosis, then right, and the score event', async () => {
+  await openIndex();
+  await page.evaluate(() => {
+    window.__scores = [];
+    document.querySelector('attention-lesson').addEventListener('score', (e) => window.__scores.push(e.detail));
+  });
+  const exercise = 'lesson-exercise[data-exercise="softmaxWeight"]';
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attention-lesson').score), { raw: 0, max: 5, completed: false });
+  await page.locator(`${exercise} input`).focus();
+  await page.keyboard.type('0.333'); // z₂ / Σz: no exp
+  await page.keyboard.press('Enter');
+  assert.equal(await feedback(exercise), `${en['exercise.wrong']} ${en['exercise.diagnosisMissingExp']}`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('0,245'); // a decimal comma
+  await page.keyboard.press('Tab'); // to Check
+  await page.keyboard.press('Enter');
+  const engine = await page.evaluate(() => document.querySelector('attention-lab').engine.softmax(new Float32Array([2, 1, 0]))[1].toFixed(4));
+  assert.equal(await feedback(exercise), `${en['exercise.right']} ${en['exercise.engineGives'].replace('{value}', engine)}`);
+  await until(() => page.evaluate(() => window.__scores), (s) => s.length === 1, { what: 'a score event' });
+  assert.deepEqual(await page.evaluate(() => window.__scores), [{ raw: 1, max: 5, completed: false }]);
+  assert.equal(await page.evaluate(() => document.querySelector('.lesson-score').textContent), 'Exercises solved: 1 of 5.');
+  // the overflow a calculator shows is named: no max subtraction
+  const stable = 'lesson-exercise[data-exercise="stableMax"]';
+  await page.locator(`${stable} input`).focus();
+  await page.keyboard.type('NaN');
+  await page.keyboard.press('Enter');
+  assert.equal(await feedback(stable), `${en['exercise.wrong']} ${en['exercise.diagnosisNonFinite']}`);
+  // the saturation exercise: its select, checked against the saturation sweep of the lab's row
+  const saturate = 'lesson-exercise[data-exercise="saturate"]';
+  const expected = await page.evaluate(() => {
+    const r = document.querySelector('saturation-plot').results;
+    const i = r.unscaled.dims.findIndex((_, k) => r.unscaled.maxWeight[k * r.t + r.row] > 0.9);
+    return i < 0 ? 'none' : String(r.unscaled.dims[i]);
+  });
+  await page.locator(`${saturate} select`).selectOption(expected);
+  await page.locator(`${saturate} button`).focus();
+  await page.keyboard.press('Enter');
+  const said = await feedback(saturate);
+  assert.ok(said.startsWith(en['exercise.right']), said);
+  // its number is the sweep's: the row's largest weight at that d_k
+  const weight = await page.evaluate((dk) => {
+    const el = document.querySelector('saturation-plot');
+    const r = el.results;
+    const i = dk === 'none' ? r.unscaled.dims.length - 1 : r.unscaled.dims.indexOf(Number(dk));
+    return el.strings.fixed(r.unscaled.maxWeight[i * r.t + r.row], 3);
+  }, expected);
+  assert.ok(said.includes(weight), `${weight} in “${said}”`);
+  assert.deepEqual(await page.evaluate(() => window.__scores.at(-1)), { raw: 2, max: 5, completed: false });
+});
+
+for (const lang of ['en', 'nb']) {
+  test(`axe: the new elements are clean in ${lang}, before and after answers`, async () => {
+    await openIndex(`?lang=${lang}`);
+    const strings = lang === 'en' ? en : nb;
+    const mine = (violations) =>
+      violations.map((v) => ({ ...v, nodes: v.nodes.filter((n) => NEW_ELEMENTS.test(n.target)) })).filter((v) => v.nodes.length > 0);
+    const runs = [{ where: `${lang} at first`, violations: mine(await axeViolations(page)) }];
+    await page.evaluate(() => {
+      for (const p of document.querySelectorAll('lesson-predict')) {
+        p.shadowRoot.querySelector('input[name=option]').click();
+        p.shadowRoot.querySelector('button.check').click();
+      }
+      for (const e of document.querySelectorAll('lesson-exercise')) {
+        const input = e.shadowRoot.querySelector('input');
+        input.value = '0.5';
+        e.check();
+      }
+    });
+    assert.ok((await feedback('lesson-exercise[data-exercise="softmaxWeight"]')).startsWith(strings['exercise.wrong']));
+    runs.push({ where: `${lang} answered`, violations: mine(await axeViolations(page)) });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    runs.push({ where: `${lang} answered, dark`, violations: mine(await axeViolations(page)) });
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.deepEqual(runs.flatMap((r) => r.violations), [], describeViolations(runs));
+  });
+}

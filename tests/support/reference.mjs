@@ -1,0 +1,112 @@
+// What the tests share: the seeded generator of their inputs and the float64 references their
+// expectations come from — written from the formula, no code shared with the core, so that a
+// wrong core fails them. Used by tests/js/, tests/browser/ and scripts/build-vocab.mjs (which
+// measures the stored vectors' precision as vocab.test checks it).
+//
+//   const next = uniforms(20261203);  next() → [0, 1)        normals(count, seed) → Float32Array
+//   softmax64(scores, temperature)   → float64 weights       rowReference(s, i, options) → one row
+//   referenceAttention({ q, k, v, n, m, d, dv, scale, … }) → every output of attention()
+
+/** mulberry32: a seeded stream of 32-bit unsigned integers, independent of the core's generator. */
+export function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+
+/** Seeded uniform numbers in [0, 1): the same sequence in every run. */
+export function uniforms(seed) {
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
+}
+
+/** `count` seeded N(0, 1) numbers (Box–Muller on uniforms in (0, 1), never 0). */
+export function normals(count, seed) {
+  const next = mulberry32(seed);
+  const uniform = () => (next() + 0.5) / 4294967296;
+  return Float32Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
+}
+
+/** softmax(scores / temperature) in float64, max-subtracted; a key at −∞ weighs 0 (a row all at −∞: all 0). */
+export function softmax64(scores, temperature = 1) {
+  const top = Math.max(...scores);
+  if (top === -Infinity) return scores.map(() => 0);
+  const e = scores.map((s) => Math.exp((s - top) / temperature));
+  const total = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / total);
+}
+
+/** Σ a_k·b_k in float64. */
+export function dot64(a, b) {
+  let s = 0;
+  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
+  return s;
+}
+
+/** softmax(X Xᵀ · scale) row by row in float64, over a sentence's vectors (q = k = x). */
+export function sentenceWeights64(vectors, scale) {
+  return vectors.map((qi) => softmax64(vectors.map((kj) => dot64(qi, kj) * scale)));
+}
+
+/** The key row i attends to most among the other words (not the token itself, nor its repeats). */
+export function topOther(row, words, i) {
+  let best = -1;
+  for (let j = 0; j < words.length; j++) if (words[j] !== words[i] && (best < 0 || row[j] > row[best])) best = j;
+  return best;
+}
+
+/** Entropy (nats) of a row of weights. */
+export function entropy64(p) {
+  return -p.reduce((h, x) => (x > 0 ? h + x * Math.log(x) : h), 0);
+}
+
+/**
+ * One attention row in float64: z_j = scale·q_i·k_j (−∞ for j ≥ visible), p = softmax(z / T),
+ * for q (rows of d) and k (m rows of d). → { z, p, maxWeight, entropy }.
+ */
+export function rowReference({ q, k, m, d }, i, { scale, temperature = 1, visible = m }) {
+  const z = Array.from({ length: m }, (_, j) => {
+    if (j >= visible) return -Infinity;
+    let dot = 0;
+    for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+    return scale * dot;
+  });
+  const p = softmax64(z, temperature);
+  return { z, p, maxWeight: Math.max(...p), entropy: entropy64(p) };
+}
+
+/**
+ * Every output of attention in float64 from the formula: dots, scores (scale·q·k plus an
+ * additive mask, −∞ above the diagonal when causal), weights, output rows, entropy, max weight,
+ * and Σ|q_c·k_c| per pair (what a float32 dot product's error is proportional to).
+ */
+export function referenceAttention({ q, k, v, n, m, d, dv, scale, temperature = 1, causal = false, mask = null }) {
+  const dots = [], scores = [], weights = [], output = [], entropy = [], maxWeight = [], absSums = [];
+  for (let i = 0; i < n; i++) {
+    const rowScores = [];
+    for (let j = 0; j < m; j++) {
+      let dot = 0, absSum = 0;
+      for (let c = 0; c < d; c++) {
+        dot += q[i * d + c] * k[j * d + c];
+        absSum += Math.abs(q[i * d + c] * k[j * d + c]);
+      }
+      dots.push(dot);
+      absSums.push(absSum);
+      let s = scale * dot + (mask ? mask[i * m + j] : 0);
+      if (causal && j > i) s = -Infinity;
+      rowScores.push(s);
+    }
+    scores.push(...rowScores);
+    const p = softmax64(rowScores, temperature);
+    weights.push(...p);
+    entropy.push(entropy64(p));
+    maxWeight.push(Math.max(...p));
+    for (let c = 0; c < dv; c++) output.push(p.reduce((acc, x, j) => acc + x * v[j * dv + c], 0));
+  }
+  return { dots, scores, weights, output, entropy, maxWeight, absSums };
+}

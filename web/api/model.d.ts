@@ -1,0 +1,93 @@
+// Types of `attention-lab/model` (web/api/model.js): either trained twin of docs/model.md.
+import type { Engine } from '../core/engine.js';
+
+export type Variant = 'scaled' | 'unscaled';
+export declare const VARIANTS: readonly Variant[];
+
+export interface HeadMeasurement {
+  layer: number;
+  head: number;
+  role: 'previous' | 'first' | 'self' | 'broad' | 'mixed';
+  /** mean weight over the test text on the token before, the first token, the token itself */
+  previous: number;
+  first: number;
+  self: number;
+  /** mean row entropy over that of an even row (1: even, 0: all on one token) */
+  spread: number;
+  /** mean weight, on repeated random words, on the word after the earlier copy */
+  induction: number;
+}
+
+export interface ModelInfo {
+  variant: Variant;
+  layers: number;
+  heads: number;
+  dModel: number;
+  /** the width of one head's queries and keys: the d_k of √d_k */
+  dK: number;
+  vocabSize: number;
+  /** the most tokens one run reads */
+  context: number;
+  parameters: number;
+  scaled: boolean;
+  encoding: 'float32' | 'float16' | 'int8';
+  corpus: {
+    source: string;
+    train: { documents: number; tokens: number; unknownRate: number; sha256: string };
+    validation: { documents: number; tokens: number; unknownRate: number; sha256: string };
+    test: { documents: number; tokens: number; unknownRate: number; sha256: string };
+  };
+  /** perplexity on the test documents, as shipped */
+  heldOutPerplexity: number;
+  baselines: { name: string; validationPerplexity: number; testPerplexity: number }[];
+  /** what each head does over the test text (model.json `heads`), layer by layer */
+  headMeasurements: HeadMeasurement[];
+  /** what the measurements average over: windows of `tokens` test tokens; what even rows score */
+  measuredOver: { windows: number; tokens: number; even: number; induction: { span: number; repeats: number; pool: number; seed: number; even: number } };
+}
+
+export interface ModelRun {
+  tokens: string[];
+  ids: number[];
+  /** false where the model does not know the word (it reads `<unk>`) */
+  known: boolean[];
+  /** the token after which `next` is predicted */
+  position: number;
+  /** tokens past `info.context` left out (then `message` says so) */
+  truncated: number;
+  message?: string;
+  /** [layer][head]: n×n, row-major, row = query, causal */
+  attention: Float32Array[][];
+  /** what each head does in this text */
+  heads: { layer: number; head: number; role: string; previous: number; first: number; self: number; spread: number }[];
+  next: {
+    /** the next word's distribution after the last token, one probability per id */
+    probs: Float32Array;
+    /** the ten most likely, most likely first */
+    top: { word: string; p: number }[];
+    /** probability of `<unk>` */
+    unknown: number;
+    /** in nats */
+    entropy: number;
+  };
+  scaleAtInference: boolean;
+  temperature: number;
+}
+
+export interface TrainedModel {
+  readonly variant: Variant;
+  readonly info: ModelInfo;
+  /** the other twin, to compare with */
+  readonly twin: { variant: Variant; heldOutPerplexity: number; headMeasurements: HeadMeasurement[] };
+  /** tokens by id; id 0 is `<unk>` */
+  readonly vocab: readonly string[];
+  /** each token's probability in the training text */
+  readonly unigram: Readonly<Record<string, number>>;
+  run(text: string | string[], options?: { scaleAtInference?: boolean; temperature?: number; position?: number }): ModelRun;
+  dispose(): void;
+}
+
+export declare function loadModel(options?: { variant?: Variant; engine?: Engine; base?: string | URL }): Promise<TrainedModel>;
+
+/** `repeats` sequences of `span` random words (of the `pool` most frequent), each followed by itself. */
+export declare function repeatedSequences(vocabulary: readonly string[], options?: { span?: number; repeats?: number; pool?: number; seed?: number }): string[][];

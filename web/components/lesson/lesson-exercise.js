@@ -1,0 +1,187 @@
+// <lesson-exercise>: an exercise with checking. The learner types a number (or picks a d_k),
+// "Check" compares it with the engine's (web/lesson/exercises.js, a tolerance), and the
+// feedback — in a live region — names the mistake when the answer matches one (the codes of
+// attention-lab/testing's DIAGNOSES). No learner code runs: an answer is read as a number.
+//
+//   exercise.exercise = 'softmaxWeight';   // an id of EXERCISES
+//   exercise.engine = engine;
+//   exercise.results = model.saturation(state);   // for 'saturate' only
+//
+// Each check emits `change` with .value = { exercise, right, solved }; `solved` stays true once
+// an answer was right (the lesson counts them into its score).
+import { AlElement, drawnInputs } from '../base.js';
+import { sheet } from '../theme.js';
+import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise } from '../../lesson/exercises.js';
+import { SWEEP_DIMS } from '../../lesson/model.js';
+import { shortLabel } from '../../views/format.js';
+import { richText, writeRich } from './lesson-predict.js';
+
+const styles = sheet(`
+  :host { display: block; margin: .8em 0 .4em; font: 14px/1.45 var(--_font); color: var(--_text); }
+  .card { padding: .6em .9em .7em; border: 1px dashed var(--_control); border-radius: 8px; background: var(--_bg); }
+  .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }
+  .prompt { margin: .1em 0 .5em; max-width: 70ch; }
+  .prompt .math { font-family: var(--_mono); font-size: 13px; white-space: nowrap; }
+  .answer { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; }
+  label { display: inline-flex; gap: .5em; align-items: center; }
+  input, select { min-height: 32px; padding: .2em .5em; border-radius: 6px; border: 1px solid var(--_control); background: var(--_bg); }
+  input { width: 7em; font-variant-numeric: tabular-nums; }
+  button { min-height: 32px; padding: .25em .9em; border-radius: 6px; border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-text); font-weight: 600; cursor: pointer; }
+  .feedback:empty { display: none; }
+  .feedback { margin: .6em 0 0; padding: .45em .7em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_surface); }
+  .feedback.right { border-color: var(--_accent); }
+  .feedback.wrong { border-color: var(--_danger); }
+  .verdict { font-weight: 600; }
+`);
+
+/** Wrong answers after which the feedback also gives the engine's answer. */
+export const REVEAL_AFTER = 2;
+
+export class LessonExercise extends AlElement {
+  static styles = [styles];
+  static template = `
+    <div class="card" role="group">
+      <span class="kicker" data-t="exercise.kicker"></span>
+      <p class="prompt" id="prompt"></p>
+      <div class="answer">
+        <label class="number"><span data-t="exercise.yourAnswer"></span> <input type="text" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="prompt"></label>
+        <label class="dk" hidden><span>d<sub>k</sub></span> <select aria-describedby="prompt"></select></label>
+        <button type="button" class="check" data-t="exercise.check"></button>
+      </div>
+      <p class="feedback" role="status" aria-live="polite"></p>
+    </div>`;
+
+  #engine = null;
+  #solved = false;
+  #wrong = 0;
+  #last = null; // the last check's result (re-written in another language)
+  #value = null;
+
+  constructor() {
+    super();
+    this.$('.check').addEventListener('click', () => this.check());
+    this.$('input').addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        this.check();
+      }
+    });
+  }
+
+  /** The engine answers are checked against. */
+  get engine() {
+    return this.#engine;
+  }
+
+  set engine(engine) {
+    this.#engine = engine;
+  }
+
+  /** True once an answer was right. */
+  get solved() {
+    return this.#solved;
+  }
+
+  /** The last check: { exercise, right, solved } (null before one). */
+  get value() {
+    return this.#value;
+  }
+
+  /** Checks the answer in the field (what "Check" and Enter do). */
+  check() {
+    if (!this.exercise || !this.#engine) return;
+    const kind = EXERCISES[this.exercise].kind;
+    const answer = kind === 'dk' ? this.$('select').value : this.$('input').value;
+    const result = checkExercise(this.#engine, this.exercise, answer, this.results);
+    this.#last = result;
+    if (result.status === 'wrong') this.#wrong++;
+    if (result.status === 'right') this.#solved = true;
+    this.#writeFeedback();
+    if (result.status === 'right' || result.status === 'wrong') {
+      this.#value = Object.freeze({ exercise: this.exercise, right: result.status === 'right', solved: this.#solved });
+      this.emit('change');
+    }
+  }
+
+  render() {
+    const id = this.exercise;
+    if (!id) return;
+    const t = (key, params) => this.strings.t(key, params);
+    const exercise = EXERCISES[id];
+    const dk = exercise.kind === 'dk';
+    this.$('.number').hidden = dk;
+    this.$('.dk').hidden = !dk;
+    const card = this.$('.card');
+    card.setAttribute('aria-label', t('exercise.label'));
+    const { word, ...params } = this.#promptParams(id);
+    writeRich(this.$('.prompt'), t(exercise.prompt, params), word === undefined ? {} : { word });
+    const input = dk ? this.$('select') : this.$('input');
+    input.setAttribute('aria-label', t(dk ? 'exercise.chooseDk' : 'exercise.yourAnswer'));
+    if (dk) this.#fillSelect();
+    if (this.#last) this.#writeFeedback();
+  }
+
+  #fillSelect() {
+    const select = this.$('select');
+    const values = [...SWEEP_DIMS.map(String), 'none'];
+    if (select.options.length !== values.length) select.replaceChildren(...values.map((v) => new Option(v, v)));
+    select.options[values.length - 1].text = this.strings.t('exercise.saturateNone');
+  }
+
+  // The numbers of the prompt, written in the reader's language (a decimal comma in Norwegian:
+  // the components of a vector are then separated by "; ").
+  #promptParams(id) {
+    const s = this.strings;
+    const separator = s.fixed(0.5, 1).includes(',') ? '; ' : ', ';
+    const vector = (v) => `(${v.map((x) => s.fixed(x, 0)).join(separator)})`; // whole numbers, no grouping: 1000, not 1,000
+    const e = EXERCISES[id];
+    if (id === 'softmaxWeight' || id === 'stableMax') return { scores: vector(e.scores) };
+    if (id === 'softmaxAxis') return { row1: vector(e.rows[0]), row2: vector(e.rows[1]) };
+    if (id === 'scale') return { q: vector(e.q), k1: vector(e.k[0]), k2: vector(e.k[1]), d: String(e.q.length) };
+    const r = this.results;
+    const word = r && !r.empty && r.word !== null ? r.word : '';
+    return { word: shortLabel(word), threshold: s.fixed(SATURATED, 1) };
+  }
+
+  #writeFeedback() {
+    const result = this.#last;
+    const feedback = this.$('.feedback');
+    const s = this.strings;
+    const t = (key, params) => s.t(key, params);
+    const id = this.exercise;
+    let verdict = '';
+    let detail = '';
+    if (result.status === 'empty') detail = t('exercise.empty');
+    else if (result.status === 'invalid') detail = t(id === 'saturate' ? 'exercise.saturateInvalid' : 'exercise.invalid');
+    else if (id === 'saturate') {
+      const v = result.values;
+      const params = { dk: String(v.dk ?? result.expected), weight: s.fixed(v.weight ?? 0, 3), threshold: s.fixed(SATURATED, 1) };
+      verdict = t(result.status === 'right' ? 'exercise.right' : 'exercise.wrong');
+      detail = result.status === 'right' ? t(result.expected === 'none' ? 'exercise.saturateRightNone' : 'exercise.saturateRight', { ...params, dk: String(result.expected) }) : t(DIAGNOSIS_KEYS[result.diagnosis], params);
+    } else if (result.status === 'right') {
+      verdict = t('exercise.right');
+      detail = t('exercise.engineGives', { value: s.fixed(result.expected, 4) });
+    } else {
+      verdict = t('exercise.wrong');
+      detail = result.diagnosis ? t(DIAGNOSIS_KEYS[result.diagnosis]) : t(EXERCISES[id].hint);
+      if (this.#wrong >= REVEAL_AFTER) detail += ` ${t('exercise.engineGives', { value: s.fixed(result.expected, 4) })}`;
+    }
+    feedback.className = `feedback ${result.status === 'right' ? 'right' : result.status === 'wrong' ? 'wrong' : ''}`;
+    const strong = document.createElement('span');
+    strong.className = 'verdict';
+    strong.textContent = verdict;
+    const nodes = verdict ? [strong, ...richText(` ${detail}`)] : richText(detail);
+    if (feedback.textContent !== nodes.map((node) => node.textContent).join('')) feedback.replaceChildren(...nodes);
+  }
+}
+
+// exercise: the one shown, an id of EXERCISES (web/lesson/exercises.js); results: the lesson's
+// saturation results ('saturate' reads the lab's row from them)
+drawnInputs(LessonExercise, {
+  exercise(id) {
+    if (!Object.hasOwn(EXERCISES, id)) throw new RangeError(`<lesson-exercise>: no exercise ${JSON.stringify(id)}`);
+  },
+  results: null,
+});
+
+customElements.define('lesson-exercise', LessonExercise);

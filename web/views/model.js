@@ -1,0 +1,302 @@
+// What a trained model looks at: the learner's sentence in the model's tokens, every layer × head
+// as a small heatmap (a button that opens it), the opened head in the lab's heatmap with what it
+// measurably does over the test text and in this sentence, the next-word distribution as
+// probability bars, and what removing √d_k, or the twin trained without it, changes. Draws the
+// results of <model-view> (web/components/lesson/model-view.js): runs of attention-lab/model.
+import { english } from '../i18n/i18n.js';
+import { headingTag, plot, scrollBox, weightColor } from './chart.js';
+import { shortLabel } from './format.js';
+import { h } from './h.js';
+import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
+
+const THUMB_MAX = 120;
+const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
+// a head's role (cpp/model.hpp, HeadRole) in a word, and what it means
+const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
+const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
+const BAR_ROW = 22;
+const UNKNOWN = '<unk>'; // the model's token for every word it does not know
+
+/** The mean of a head list's field. */
+const mean = (heads, key) => heads.reduce((sum, head) => sum + head[key], 0) / heads.length;
+
+/**
+ * What the view states in numbers, from the results alone (tests/js/model-view.test.mjs holds
+ * every sentence to these): for the opened head, this sentence and the test text; the
+ * next word; the effect of the other scaling; the twin.
+ */
+export function modelFacts(r) {
+  const { run, contrast, info, twin, layer, head } = r;
+  const i = (layer - 1) * info.heads + (head - 1);
+  const measured = info.headMeasurements[i];
+  const top = run.next.top[0];
+  const facts = {
+    measured, here: run.heads[i], even: info.measuredOver.even,
+    top, entropy: run.next.entropy, unknown: run.next.unknown,
+    spread: mean(run.heads, 'spread'),
+    perplexity: info.heldOutPerplexity, twinPerplexity: twin.heldOutPerplexity,
+    trigram: info.baselines.find((b) => b.name === 'Kneser-Ney trigram').testPerplexity,
+  };
+  if (contrast) facts.contrastSpread = mean(contrast.heads, 'spread');
+  // the spread of each layer's heads over the test text, this twin and the other
+  facts.layers = Array.from({ length: info.layers }, (_, l) => {
+    const range = (list) => {
+      const spreads = list.slice(l * info.heads, (l + 1) * info.heads).map((x) => x.spread);
+      return [Math.min(...spreads), Math.max(...spreads)];
+    };
+    return { layer: l + 1, here: range(info.headMeasurements), twin: range(twin.headMeasurements) };
+  });
+  if (r.demo) {
+    // on the repeated words: the opened head's mean weight on the word after the earlier copy,
+    // and what the model expects after the last word against what the earlier copy went on with
+    const n = run.tokens.length, span = n / 2, w = run.attention[layer - 1][head - 1];
+    let sum = 0;
+    for (let q = span; q < n; q++) sum += w[q * n + q - span + 1];
+    facts.induction = { here: sum / span, measured: measured.induction, best: Math.max(...info.headMeasurements.map((x) => x.induction)), even: info.measuredOver.induction.even };
+    const at = run.position;
+    facts.repeat = { expected: at >= span ? run.tokens[at - span + 1] : null, predicted: top.word, p: top.p };
+  }
+  return facts;
+}
+
+/** (results of <model-view>, settings { strings, heading }, theme, { width }) → view nodes. */
+export function modelView(r, { strings = english(), heading }, theme, { width }) {
+  const s = strings;
+  const hn = headingTag({ heading });
+  const { run, info, layer, head, variant } = r;
+  const f = modelFacts(r);
+  const n = run.tokens.length;
+  const fx = (x, d = 2) => s.fixed(x, d);
+  const word = (token) => shortLabel(token);
+  const unknownCount = run.known.filter((k) => !k).length;
+
+  // ---- the controls ----
+  const controls = h('div', { class: 'controls' }, [
+    h('fieldset', { class: 'twins' }, [
+      h('legend', {}, s.t('modelView.twin')),
+      ['scaled', 'unscaled'].map((v) =>
+        h('label', { class: 'inline' }, [
+          h('input', { type: 'radio', name: 'variant', value: v, checked: v === variant, 'data-intent': 'variant' }),
+          s.t(v === 'scaled' ? 'modelView.twinScaled' : 'modelView.twinUnscaled'),
+        ])),
+    ]),
+    h('label', { class: 'inline' }, [
+      h('input', { type: 'checkbox', checked: !r.scaleAtInference, disabled: variant !== 'scaled', 'data-intent': 'removeScale' }),
+      s.t('modelView.removeScale'),
+    ]),
+    h('label', { class: 'inline' }, [
+      `${s.t('modelView.temperature')} `,
+      h('input', { type: 'range', min: 0, max: r.temperatures.length - 1, step: 1, value: r.temperatures.indexOf(r.temperature), 'data-intent': 'temperature', 'aria-valuetext': fx(r.temperature, 2) }),
+      h('b', { class: 'stats' }, fx(r.temperature, 2)),
+    ]),
+    h('label', { class: 'inline' }, [
+      `${s.t('modelView.after')} `,
+      h('select', { 'data-intent': 'position' }, run.tokens.map((token, i) => h('option', { value: i, selected: i === run.position }, `${i + 1}. ${word(token)}`))),
+    ]),
+    h('button', { type: 'button', 'data-intent': 'demo' }, s.t(r.demo ? 'modelView.backToSentence' : 'modelView.repeatWords')),
+  ]);
+
+  // ---- the sentence in the model's tokens ----
+  const tokens = h('p', { class: 'tokens', 'aria-label': s.t('modelView.tokensLabel', { count: n }) },
+    run.tokens.map((token, i) => h('span', { class: run.known[i] ? 'token' : 'token unknown', title: run.known[i] ? null : s.t('modelView.unknownTitle', { unk: UNKNOWN }) }, word(token))));
+  const tokenNote = [
+    unknownCount ? s.t('modelView.unknownNote', { count: unknownCount, vocab: s.integer(info.vocabSize), unk: UNKNOWN }) : s.t('modelView.allKnown', { vocab: s.integer(info.vocabSize) }),
+    run.truncated ? s.t('modelView.truncated', { context: info.context, count: run.truncated }) : null,
+  ].filter(Boolean).join(' ');
+
+  // ---- every head, small ----
+  // a layer's heads in one row where a head's name fits under its picture, else two per row
+  const perRow = width >= info.heads * THUMB_MIN_ROOM ? info.heads : 2;
+  const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
+  const cell = size / n;
+  const thumbs = h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
+    run.attention.map((heads, l) => heads.map((w, hIndex) => {
+      const k = l * info.heads + hIndex;
+      const m = info.headMeasurements[k];
+      const open = l + 1 === layer && hIndex + 1 === head;
+      const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
+      // its name is its visible text: the layer, the head and its role over the test text
+      return h('button', { type: 'button', class: open ? 'thumb open' : 'thumb', 'aria-pressed': open ? 'true' : 'false', 'data-layer': l + 1, 'data-head': hIndex + 1 }, [
+        thumbnail(plot(theme, { width: size, height: size, label: '' }, cellPaths(w, n, cell, theme))),
+        h('span', { class: 'thumb-name' }, name),
+        h('span', { class: 'thumb-role' }, s.t(ROLE[m.role])),
+      ]);
+    })));
+
+  // ---- the opened head ----
+  const m = f.measured;
+  const weights = run.attention[layer - 1][head - 1];
+  const looking = word(run.tokens[run.position]);
+  const rowBars = probabilityBars(run.tokens.slice(0, run.position + 1).map((token, j) => ({ label: token, p: weights[run.position * n + j] })),
+    s.t('modelView.rowLabel', { word: looking, layer, head }), theme, Math.min(width, 520), s);
+  const opened = h('section', { class: 'opened' }, [
+    h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
+    h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
+      previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
+    h('p', {}, s.t(ROLE_MEANS[m.role])),
+    h('p', {}, s.t('modelView.here', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), spread: fx(f.here.spread) })),
+    scrollBox(s.t('modelView.heatmapBox'), headHeatmap(weights, run.tokens, run.position, theme, Math.min(width, 720), s)),
+    h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
+    h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
+    rowBars,
+  ]);
+
+  // ---- the next word ----
+  const after = word(run.tokens[run.position]);
+  const bars = nextWordBars(run, theme, Math.min(width, 520), s);
+  const next = h('section', { class: 'next' }, [
+    h(hn, {}, s.t('modelView.nextTitle', { word: after })),
+    h('p', {}, s.t('modelView.nextExplain')),
+    bars,
+    h('p', { class: 'stats' }, s.t('modelView.nextStats', { word: shortLabel(f.top.word), p: fx(f.top.p, 3), entropy: fx(f.entropy, 2), unknown: fx(f.unknown, 3), the: fx(r.unigramThe, 3), unk: UNKNOWN })),
+    r.demo && f.repeat.expected
+      ? h('p', {}, s.t(f.repeat.expected === f.repeat.predicted ? 'modelView.repeatHit' : 'modelView.repeatMiss', { expected: word(f.repeat.expected), predicted: word(f.repeat.predicted), p: fx(f.repeat.p, 3) }))
+      : null,
+  ]);
+
+  // ---- √d_k ----
+  const scale = h('section', { class: 'scale' }, [
+    h(hn, {}, s.t('modelView.scaleTitle')),
+    variant === 'scaled'
+      ? h('p', {}, s.t(r.scaleAtInference ? 'modelView.scaleRemovedWould' : 'modelView.scaleRemoved', { dk: info.dK, root: fx(Math.sqrt(info.dK), 2), with: fx(r.scaleAtInference ? f.spread : f.contrastSpread), without: fx(r.scaleAtInference ? f.contrastSpread : f.spread) }))
+      : h('p', {}, s.t('modelView.scaleUnscaled')),
+    h('p', {}, s.t('modelView.twinCompare', { here: fx(f.perplexity), twin: fx(f.twinPerplexity), trigram: fx(f.trigram) })),
+    h('ul', {}, f.layers.map((l) => h('li', {}, s.t('modelView.layerSpread', { layer: l.layer, lo: fx(l.here[0]), hi: fx(l.here[1]), twinLo: fx(l.twin[0]), twinHi: fx(l.twin[1]),
+      twin: s.t(variant === 'scaled' ? 'modelView.theUnscaledTwin' : 'modelView.theScaledTwin') })))),
+  ]);
+
+  // ---- induction ----
+  const induction = r.demo
+    ? h('section', { class: 'induction' }, [
+      h(hn, {}, s.t('modelView.inductionTitle')),
+      h('p', {}, s.t('modelView.inductionExplain', { span: n / 2 })),
+      h('p', {}, s.t('modelView.inductionHere', { layer, head, here: fx(f.induction.here), even: fx(f.induction.even), best: fx(f.induction.best), repeats: info.measuredOver.induction.repeats })),
+    ])
+    : null;
+
+  return h('div', { class: 'view' }, [
+    h('p', { class: 'explain' }, s.t('modelView.intro', { layers: info.layers, heads: info.heads, parameters: s.integer(info.parameters), words: s.integer(info.corpus.train.tokens) })),
+    controls,
+    h(hn, {}, s.t('modelView.tokensTitle')),
+    tokens,
+    h('p', { class: 'note' }, tokenNote),
+    h(hn, {}, s.t('modelView.thumbsTitle', { layers: info.layers, heads: info.heads })),
+    thumbs,
+    opened,
+    next,
+    induction,
+    scale,
+    h(hn, {}, s.t('modelView.notShownTitle')),
+    h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2', 'modelView.notShown3'].map((key) => h('li', {}, s.t(key)))),
+  ]);
+}
+
+// A head's weights as small cells, one <path> per colour (a few dozen elements, not n·(n+1)/2
+// rects: eight of these redraw within a frame at 64 tokens).
+const drawnCells = new WeakMap(); // a head's rows → { key, paths }: the same rows, size and colours draw once
+function cellPaths(w, n, cell, theme) {
+  const key = `${n}|${cell}|${theme.accent}|${theme.cell}`;
+  const drawn = drawnCells.get(w);
+  if (drawn?.key === key) return drawn.paths;
+  const side = Math.max(0.5, cell - 0.4);
+  const byColor = new Map();
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j <= i; j++) {
+      const color = weightColor(theme, w[i * n + j]);
+      let d = byColor.get(color);
+      if (d === undefined) byColor.set(color, (d = []));
+      d.push(`M${(j * cell).toFixed(1)} ${(i * cell).toFixed(1)}h${side.toFixed(1)}v${side.toFixed(1)}h-${side.toFixed(1)}z`);
+    }
+  const paths = [...byColor].map(([fill, d]) => h('path', { d: d.join(''), fill }));
+  drawnCells.set(w, { key, paths });
+  return paths;
+}
+
+// A picture inside a button that names it: hidden from screen readers (the button speaks).
+function thumbnail(svg) {
+  return { ...svg, attrs: { ...svg.attrs, role: null, 'aria-label': null, 'aria-hidden': 'true', focusable: 'false' } };
+}
+
+// Probability bars: one row per item { label, p }, its title the label and p (3 decimals).
+function probabilityBars(items, label, theme, width, s) {
+  const labelW = 110, valueW = 56, track = Math.max(60, width - labelW - valueW - 16);
+  const best = Math.max(...items.map((item) => item.p));
+  return plot(theme, { width, height: items.length * BAR_ROW + 4, label },
+    items.map(({ label: name, p }, k) => {
+      const y = k * BAR_ROW;
+      return h('g', {}, [
+        h('title', `${name}: ${s.fixed(p, 3)}`),
+        h('text', { x: labelW - 8, y: y + BAR_ROW / 2, 'text-anchor': 'end', 'dominant-baseline': 'central', 'font-size': 12, 'font-weight': p === best ? 600 : null }, shortLabel(name)),
+        h('rect', { x: labelW, y: y + 4, width: track, height: BAR_ROW - 8, fill: theme.cell }),
+        h('rect', { x: labelW, y: y + 4, width: Math.max(1, p * track), height: BAR_ROW - 8, fill: theme.accent }),
+        h('text', { x: labelW + track + 8, y: y + BAR_ROW / 2, 'dominant-baseline': 'central', 'font-size': 12 }, s.fixed(p, 3)),
+      ]);
+    }));
+}
+
+// The next word's ten most likely, as probability bars.
+function nextWordBars(run, theme, width, s) {
+  return probabilityBars(run.next.top.map(({ word, p }) => ({ label: word, p })), s.t('modelView.nextLabel', { word: shortLabel(run.tokens[run.position]) }), theme, width, s);
+}
+
+// One head's causal rows as a heatmap: labels, cells drawn as one path per colour (64 tokens
+// redraw within a frame), each weight written in its cell when the cells are wide enough, the
+// looking word's row outlined. Hidden keys (after the query) are left as the background.
+const HEAT = { label: 84, top: 70, minCell: 6, maxCell: 44, numbersFrom: 30 };
+function headHeatmap(w, tokens, position, theme, width, s) {
+  const n = tokens.length;
+  const cell = Math.max(HEAT.minCell, Math.min(HEAT.maxCell, Math.floor((width - HEAT.label - 20) / n)));
+  const x0 = HEAT.label, y0 = HEAT.top;
+  const size = n * cell;
+  const numbers = [];
+  if (cell >= HEAT.numbersFrom)
+    for (let i = 0; i < n; i++)
+      for (let j = 0; j <= i; j++) {
+        const p = w[i * n + j];
+        numbers.push(h('text', { x: x0 + j * cell + cell / 2, y: y0 + i * cell + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 11,
+          fill: p > 0.45 ? theme.bg : theme.text }, s.fixed(p, 2)));
+      }
+  const labelsShown = cell >= 9;
+  return plot(theme, { width: x0 + size + 24, height: y0 + size + 4, label: s.t('modelView.heatmapLabel', { n }) }, [
+    h('rect', { x: x0, y: y0, width: size, height: size, fill: theme.masked }),
+    h('g', { transform: `translate(${x0} ${y0})` }, cellPaths(w, n, cell, theme)),
+    numbers,
+    labelsShown ? tokens.map((token, i) => h('text', { x: x0 - 6, y: y0 + i * cell + cell / 2, 'text-anchor': 'end', 'dominant-baseline': 'central', 'font-size': Math.min(12, cell),
+      fill: i === position ? theme.accent : theme.text, 'font-weight': i === position ? 600 : null }, shortLabel(token))) : null,
+    labelsShown ? tokens.map((token, j) => h('text', { transform: `translate(${x0 + j * cell + cell / 2 + 3} ${y0 - 6}) rotate(-55)`, 'font-size': Math.min(12, cell) }, shortLabel(token))) : null,
+    h('rect', { x: x0 - 1, y: y0 + position * cell - 1, width: size + 2, height: cell + 2, fill: 'none', stroke: theme.accent, 'stroke-width': 2 }),
+  ]);
+}
+
+/**
+ * One head of a run as a standalone figure (the command line's SVG): its heatmap, the next word's
+ * bars, and a caption naming the model, the head and the settings. `run` is a TrainedModel.run().
+ */
+export function modelFigure(run, { info, layer, head, theme, width = 640, strings = english() }) {
+  const s = strings;
+  const PAD = 16;
+  const scene = heatmapScene({ n: run.tokens.length, m: run.tokens.length, weights: run.attention[layer - 1][head - 1], scores: null, causal: true,
+    queryLabels: run.tokens, keyLabels: run.tokens, selected: run.position }, { width: width - 2 * PAD, theme, strings: s });
+  const heat = heatmapSvg(scene);
+  const bars = nextWordBars(run, theme, Math.min(width - 2 * PAD, 480), s);
+  const title = s.t('modelView.figureTitle', { layer, head, model: s.t(info.scaled ? 'modelView.twinScaled' : 'modelView.twinUnscaled') });
+  const nextTitle = s.t('modelView.nextTitle', { word: shortLabel(run.tokens[run.position]) });
+  const caption = s.t(run.scaleAtInference ? 'modelView.figureCaption' : 'modelView.figureCaptionRemoved', { temperature: s.fixed(run.temperature, 2), perplexity: s.fixed(info.heldOutPerplexity, 2) });
+  let y = PAD;
+  const children = [];
+  const place = (node, height) => {
+    children.push({ ...node, attrs: { ...node.attrs, x: PAD, y } });
+    y += height;
+  };
+  children.push(h('text', { x: PAD, y: y + 15, 'font-size': 15, 'font-weight': 650, fill: theme.text }, title));
+  y += 25;
+  place(heat, Number(heat.attrs.height) + 20);
+  children.push(h('text', { x: PAD, y: y + 13, 'font-size': 13, 'font-weight': 600, fill: theme.text }, nextTitle));
+  y += 22;
+  place(bars, Number(bars.attrs.height) + 12);
+  children.push(h('text', { x: PAD, y: y + 12, 'font-size': 12, fill: theme.muted }, caption));
+  y += 12 + PAD;
+  const w = Math.ceil(Math.max(width, Number(heat.attrs.width) + 2 * PAD));
+  return h('svg', { width: w, height: Math.ceil(y), viewBox: `0 0 ${w} ${Math.ceil(y)}`, role: 'img', 'aria-label': title, 'font-family': theme.font },
+    h('rect', { width: w, height: Math.ceil(y), fill: theme.bg }), children);
+}
