@@ -4,12 +4,12 @@
 // float64 reference. Writes artifacts/bench/bench.md and bench.json.
 //
 //   node scripts/bench/bench.mjs [--quick]     (--quick: N up to 1024, fewer rounds)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 import { createEngine } from '../../web/core/engine.js';
 import { createOnnx, createPlainJs, createTfjs } from './peers.mjs';
+import { collectGarbage, machine, median } from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -96,7 +96,6 @@ async function createPeak() {
 
 // ---- timing ----------------------------------------------------------------------------------
 // run.sh starts Node with --expose-gc; run without it, the bench still works, without the GCs
-const collectGarbage = typeof globalThis.gc === 'function' ? () => globalThis.gc() : () => {};
 
 async function timeBatch(run, reps) {
   const t0 = performance.now();
@@ -104,18 +103,6 @@ async function timeBatch(run, reps) {
   return (performance.now() - t0) / reps; // ms per call
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-function machine() {
-  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
-  const mhz = /cpu MHz\s*:\s*(.*)/.exec(cpuinfo)?.[1];
-  return { cpu: model, cpuMHz: mhz ? Number(mhz) : null, cores: cpus().length, node: process.version,
-    date: new Date().toISOString() };
-}
 
 // ---- main ------------------------------------------------------------------------------------
 const scale = 1 / Math.sqrt(D);

@@ -12,12 +12,10 @@
 // Writes artifacts/bench/train.md and train.json.
 //
 //   node --expose-gc scripts/bench/train.mjs [--quick]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { collectGarbage, machine, median, tfjsAndEngines, version } from './common.mjs';
 
-import { createEngine } from '../../web/core/engine.js';
-import { registerTfjsGradients } from './tfjs-gradients.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -33,13 +31,6 @@ const CHECK_STEPS = 20;
 const CHECK_REL_TOL = 1e-4;
 const RUNS = ['scaled', 'unscaled'];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const collectGarbage = typeof globalThis.gc === 'function' ? () => globalThis.gc() : () => {};
-const version = (name) =>
-  JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
 
 // ---- the same model in tfjs, with autodiff ------------------------------------------------------
 
@@ -135,20 +126,7 @@ function checkEqualLosses(engine, tf) {
 
 // ---- timing ------------------------------------------------------------------------------------
 
-function machine() {
-  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /model name\s*:\s*(.*)/.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
-  return { cpu: model, cores: cpus().length, node: process.version, date: new Date().toISOString() };
-}
-
-const tf = await import('@tensorflow/tfjs-core');
-const tfWasm = await import('@tensorflow/tfjs-backend-wasm');
-await registerTfjsGradients();
-tfWasm.setThreadsCount(1);
-await tf.setBackend('wasm');
-await tf.ready();
-const simd = await createEngine({ simd: true });
-const scalar = await createEngine({ simd: false });
+const { tf, simd, scalar } = await tfjsAndEngines();
 
 const check = await checkEqualLosses(simd, tf);
 process.stderr.write(`[bench:train] tfjs against ours over ${CHECK_STEPS} steps: worst relative difference ${check.worst.toExponential(2)}\n`);

@@ -6,18 +6,11 @@
 //   const next = uniforms(20261203);  next() → [0, 1)        normals(count, seed) → Float32Array
 //   softmax64(scores, temperature)   → float64 weights       rowReference(s, i, options) → one row
 //   referenceAttention({ q, k, v, n, m, d, dv, scale, … }) → every output of attention()
+import { mulberry32 } from '../../web/core/random.js';
 
-/** mulberry32: a seeded stream of 32-bit unsigned integers, independent of the core's generator. */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+// The tests' inputs come from mulberry32 (web/core/random.js): a generator of JavaScript's own,
+// not the core's (attn::Rng), so a fault in the core's generator cannot hide in the inputs.
+export { mulberry32 };
 
 /** Seeded uniform numbers in [0, 1): the same sequence in every run. */
 export function uniforms(seed) {

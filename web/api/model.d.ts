@@ -1,19 +1,11 @@
 // Types of `attention-lab/model` (web/api/model.js): either trained twin of docs/model.md.
-import type { Engine } from '../core/engine.js';
+import type { Engine, HeadProfile } from '../core/engine.js';
 
 export type Variant = 'scaled' | 'unscaled';
 export declare const VARIANTS: readonly Variant[];
 
-export interface HeadMeasurement {
-  layer: number;
-  head: number;
-  role: 'previous' | 'first' | 'self' | 'broad' | 'mixed';
-  /** mean weight over the test text on the token before, the first token, the token itself */
-  previous: number;
-  first: number;
-  self: number;
-  /** mean row entropy over that of an even row (1: even, 0: all on one token) */
-  spread: number;
+/** What a head does over the test text: its rows' average weights (as HeadProfile), and its induction score. */
+export interface HeadMeasurement extends HeadProfile {
   /** mean weight, on repeated random words, on the word after the earlier copy */
   induction: number;
 }

@@ -12,6 +12,7 @@
 // twin). Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT, or the engine's own).
 import { createEngine } from '../core/engine.js';
 import { describe, literal, rangeError, typeError } from '../core/errors.js';
+import { mulberry32 } from '../core/random.js';
 import { readBytes } from '../core/vocab.js';
 import { tokenize } from '../lab/tokenize.js';
 
@@ -27,24 +28,14 @@ const DEFAULT_BASE = new URL('../assets/model/', import.meta.url);
  * copy, at the word after the first (position i − span + 1).
  */
 export function repeatedSequences(vocabulary, { span = 24, repeats = 1, pool = 2000, seed = 1 } = {}) {
-  const next = random(seed);
+  const draw = mulberry32(seed);
+  const next = () => draw() / 4294967296;
   return Array.from({ length: repeats }, () => {
     const half = Array.from({ length: span }, () => vocabulary[1 + Math.floor(next() * pool)]);
     return [...half, ...half];
   });
 }
 
-// A small deterministic generator (mulberry32): the same sequence on every machine.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const TOP = 10; // next words listed in `top`
 
 let sharedEngine = null;

@@ -1,25 +1,19 @@
 // A trainer: one experiment of the training lab (cpp/train.hpp), two runs held by the engine
 // (engine.createTrainer). The engine checks and makes every call (its table TRAIN_CALLS in
 // web/core/calls.js); a trainer keeps what the runs report and shapes it for its readers.
+import { Held, use } from './held.js';
 
 /**
  * An experiment of two runs held by the engine (engine.createTrainer). Its curves grow by
  * step(); read(since) gives what came after step `since`, curves() everything.
  */
-export class Trainer {
-  #core; // { call(name, named): the engine's call of that name, refuse(where): throws "disposed" }
-  #registry;
-  #id;
+export class Trainer extends Held {
   #runs; // the runs' names
   #step = 0; // steps taken, as the core last reported
-  #disposed = false;
 
   constructor(core, registry, runs, config, created) {
-    this.#core = core;
-    this.#registry = registry;
-    this.#id = created.id;
+    super(core, registry, created.id, 'trainer');
     this.#runs = runs;
-    registry.register(this, created.id, this);
     /** The experiment's settings, every field (the defaults filled in). */
     this.config = config;
     /** Parameters of one run's model. */
@@ -46,7 +40,7 @@ export class Trainer {
 
   /** Advances both runs by up to `count` steps (default 1); returns how many were taken. */
   step(count = 1) {
-    const { taken, step } = this.#use('step', { count });
+    const { taken, step } = use(this, 'step', { count });
     this.#step = step;
     return taken;
   }
@@ -58,7 +52,7 @@ export class Trainer {
    */
   read(since = 0) {
     const runs = {};
-    for (const run of this.#runs) runs[run] = { scale: this.scale[run], ...this.#use('read', { run, since }) };
+    for (const run of this.#runs) runs[run] = { scale: this.scale[run], ...use(this, 'read', { run, since }) };
     return { step: this.#step, steps: this.config.steps, done: this.done, runs };
   }
 
@@ -69,7 +63,7 @@ export class Trainer {
 
   /** Back to step 0, the same initialisation and data: stepping again gives the same curves. */
   reset() {
-    this.#use('reset', {});
+    use(this, 'reset', {});
     this.#step = 0;
   }
 
@@ -79,29 +73,14 @@ export class Trainer {
    * target the pair each query asks about.
    */
   batch(which = 'last') {
-    const b = this.#use('batch', { which });
+    const b = use(this, 'batch', { which });
     return { count: b.count, keys: Int32Array.from(b.keys), values: Int32Array.from(b.values),
       queries: Int32Array.from(b.queries), answers: Int32Array.from(b.answers), target: Int32Array.from(b.target) };
   }
 
   /** One run's parameters now: { embedKey (letters×dModel), embedValue (10×dModel), wQ, wK (dModel×dk), wV (dModel×dv), wO (dv×10) }. */
   parameters(run) {
-    return this.#use('parameters', { run });
-  }
-
-  /** Gives the experiment's memory back to the engine; the trainer cannot be used after. */
-  dispose() {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#registry.unregister(this);
-    this.#core.call('dispose', { id: this.#id });
-  }
-
-  #use(name, named) {
-    // the core would reuse a disposed trainer's id for the next one: refuse it here
-    if (this.#disposed) this.#core.refuse(`trainer.${name}`);
-    named.id = this.#id;
-    return this.#core.call(name, named);
+    return use(this, 'parameters', { run });
   }
 }
 

@@ -8,7 +8,7 @@
 // The first of 1–3 that is given decides (a language without a table is English: a German page
 // gets English, not the browser's Norwegian); only when none is given does the browser.
 // Elements inside an element are handed its strings (`.strings`), never resolve their own.
-import { DEFAULT_LANGUAGE, LANGUAGES, matchLanguage, pickLanguage } from './i18n.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, loadStrings, matchLanguage, pickLanguage } from './i18n.js';
 
 /** The language (one of LANGUAGES) `element` speaks; `inherited` (optional) stands in for 3. */
 export function languageFor(element, { inherited = null } = {}) {
@@ -56,6 +56,26 @@ export function onLanguageChange(callback) {
   }
   listeners.add(callback);
   return () => listeners.delete(callback);
+}
+
+/**
+ * Keeps an outermost element in its language (languageFor): chooses it now and whenever
+ * something it is read from changes, loads that language's strings and sets `element.strings`
+ * (a later choice wins over one still loading). Returns the function that stops it.
+ */
+export function followLanguage(element) {
+  let asked = null;
+  const choose = () => {
+    const language = languageFor(element);
+    if (language === asked) return;
+    asked = language;
+    loadStrings(language).then((strings) => {
+      if (asked === language) element.strings = strings;
+    });
+  };
+  const stop = onLanguageChange(choose);
+  choose();
+  return stop;
 }
 
 /**

@@ -13,8 +13,7 @@
 // element starts its own worker when it first comes near the viewport (NEAR_VIEWPORT), so a page
 // may load it early at no cost. Words: web/views/training-text.js, in the language the element
 // chooses as the lab does (its lang, the URL's, the page's, the browser's: web/i18n/dom.js).
-import { languageFor, onLanguageChange } from '../../i18n/dom.js';
-import { loadStrings } from '../../i18n/i18n.js';
+import { followLanguage } from '../../i18n/dom.js';
 import { sheet } from '../theme.js';
 import { h, toMarkup } from '../../views/h.js';
 import { trainingView } from '../../views/training.js';
@@ -139,7 +138,6 @@ export class TrainingExperiment extends Instrument {
   #latest = null;
   #filled = false; // the controls hold the defaults (set once, when the worker reports them)
   #wired = false;
-  #language = null;
   #stopWatching = null;
 
   /** The TrainingSession this element draws and drives (its own, unless one is set before connecting). */
@@ -157,8 +155,7 @@ export class TrainingExperiment extends Instrument {
   connectedCallback() {
     super.connectedCallback();
     this.settings = { heading: HEADING };
-    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
-    this.#chooseLanguage();
+    this.#stopWatching = followLanguage(this);
     if (!this.#wired) {
       this.#wired = true;
       const form = this.$('form');
@@ -190,16 +187,6 @@ export class TrainingExperiment extends Instrument {
     cancelAnimationFrame(this.#frame);
     clearTimeout(this.#viewTimer);
     this.#frame = this.#viewTimer = 0;
-  }
-
-  // The element's language (its lang, the URL's, the page's, the browser's), loaded once asked for.
-  #chooseLanguage() {
-    const language = languageFor(this);
-    if (language === this.#language) return;
-    this.#language = language;
-    loadStrings(language).then((strings) => {
-      if (this.#language === language) this.strings = strings;
-    });
   }
 
   // New words: the status and the buttons are written again in them (the view redraws itself).
