@@ -7,20 +7,18 @@
 // was expected); 1 anything else (a file that cannot be read or written, a failure of the core).
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { createEngine } from '../web/core/engine.js';
 import { FIGURE_FORMATS, FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
 import { FORMATS, formatOfExtension } from '../web/views/export.js';
 import { DEFAULT_LANGUAGE, english, loadStrings, matchLanguage, messageOf } from '../web/i18n/i18n.js';
 import { readSetting } from '../web/lab/settings.js';
-import { FileError, describeFileError, inputNamedBy, readBounded, writeAtomic, writeStream } from './io.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { FileError, describeFileError, inputNamedBy, readBounded } from './io.js';
 import { modelCommand } from './model.js';
 import { scormCommand } from './scorm.js';
 
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE };
 
 const NAME = 'attention-lab';
 const DEFAULT_WIDTH = 640;
@@ -76,11 +74,6 @@ const HELP = [
     { option: 'version', words: 'cli.optionVersion' },
   ]],
 ];
-const HELP_COLUMN = 24; // where an option's words start
-// An option without its line in the help fails at once (and with it every test of the CLI).
-const HELPED = new Set(HELP.flatMap(([, rows]) => rows.flatMap((row) => (row.switch ? [row.switch, `no-${row.switch}`] : [row.option].flat(2)))));
-for (const name of Object.keys(OPTIONS)) if (!HELPED.has(name)) throw new Error(`bin/cli.js: --${name} has no line in HELP`);
-
 // Every text the command line writes, from the string tables (cli.*, web/i18n/) in the language
 // of the environment (LC_ALL, else LC_MESSAGES, else LANG: nb_NO.UTF-8 speaks bokmål; C,
 // POSIX or a language without a table, English).
@@ -98,39 +91,25 @@ function cliText(strings) {
     max: '10000',
     width: String(DEFAULT_WIDTH),
   };
+  // a row of HELP as bin/command.js's helpText reads it: a switch named on the side that is
+  // not the default, a setting's range and default from the settings table
   const helpRow = (row) => {
-    const value = row.value ? ` ${row.value.includes('.') ? t(row.value) : row.value}` : '';
-    const flag = (name) => `${OPTIONS[name].short ? `-${OPTIONS[name].short}, ` : ''}--${name}`;
-    const names = row.switch
-      ? [`--${SETTINGS[SWITCHES[row.switch]].default ? 'no-' : ''}${row.switch}`]
-      : (Array.isArray(row.option) ? row.option : [[row.option]]).map((line) => line.map((name) => `${flag(name)}${value}`).join(', '));
-    let words = t(row.words, params);
-    if (row.range) words += `: ${expected(row.setting)}`;
+    let more = row.range ? `: ${expected(row.setting)}` : '';
     const fallback = row.setting ? SETTINGS[row.setting].default : row.default;
-    if (fallback !== undefined) words += ` ${t(row.quoted ? 'cli.defaultQuoted' : 'cli.default', { value: String(fallback) })}`;
-    const lines = words.split('\n');
-    return Array.from({ length: Math.max(names.length, lines.length) }, (_, i) => {
-      const name = names[i] ?? '';
-      return `  ${name.padEnd(HELP_COLUMN - 4)}  ${lines[i] ?? ''}`.trimEnd();
-    }).join('\n');
+    if (fallback !== undefined) more += ` ${t(row.quoted ? 'cli.defaultQuoted' : 'cli.default', { value: String(fallback) })}`;
+    if (!row.switch) return { ...row, more };
+    return { ...row, more, names: [`--${SETTINGS[SWITCHES[row.switch]].default ? 'no-' : ''}${row.switch}`], covers: [row.switch, `no-${row.switch}`] };
   };
   return {
     help: () =>
-      [
-        t('cli.helpUsage', { name: NAME }),
-        t('cli.helpIntro', { element: '<attention-lab>' }),
-        ...HELP.map(([heading, rows]) => [t(heading), ...rows.map(helpRow)].join('\n')),
-        t('cli.helpLanguage'),
-        t('cli.helpPng'),
-        t('cli.helpExamples', { name: NAME }),
-      ].join('\n\n') + '\n',
+      helpText({
+        top: [t('cli.helpUsage', { name: NAME }), t('cli.helpIntro', { element: '<attention-lab>' })],
+        sections: HELP.map(([heading, rows]) => [heading, rows.map(helpRow)]),
+        bottom: [t('cli.helpLanguage'), t('cli.helpPng'), t('cli.helpExamples', { name: NAME })],
+      }, OPTIONS, t, params),
     usage: t('cli.usage', { name: NAME }),
     noCommand: t('cli.noCommand', { name: NAME }),
     unknownCommand: (command) => t('cli.unknownCommand', { command: JSON.stringify(command) }),
-    unknownOption: (option, near) => (near ? t('cli.unknownOptionNear', { option, near }) : t('cli.unknownOption', { option })),
-    missingValue: (option) => t('cli.missingValue', { option }),
-    ambiguousValue: (option) => t('cli.ambiguousValue', { option }),
-    noValue: (option) => t('cli.noValue', { option }),
     invalid: (option, value, must) => t('cli.invalid', { option, value: JSON.stringify(value), must }),
     mustBe: (describe) => t('settings.mustBe', { expected: describe }),
     expectedOneOf: (values) => t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: values.join(', ') } } }),
@@ -142,13 +121,9 @@ function cliText(strings) {
     qkNeedPasted: (projection) => t('cli.qkNeedPasted', { projection }),
     rowNotFound: (row, labels) => t('cli.rowNotFound', { row: JSON.stringify(row), count: String(labels.length), labels: labels.join(' ') }),
     readFailed: (option, file, reason) => t('cli.readFailed', { option, file, reason }),
-    writeFailed: (file, reason) => t('cli.writeFailed', { file, reason }),
     inFile: (option, file, message) => t('cli.inFile', { option, file, message }),
     fileError: (error) => describeFileError(error, t),
     outputIsInput: (output, option, file) => t('cli.outputIsInput', { output, option, file }),
-    repeated: (option, count, value) => t('cli.repeated', { option, count: String(count), value }),
-    stdoutClosed: t('cli.stdoutClosed'),
-    stdoutFailed: (reason) => t('cli.stdoutFailed', { reason }),
   };
 }
 
@@ -160,8 +135,6 @@ function environmentLanguage(env) {
 
 let TEXT = cliText(english());
 
-class UsageError extends Error {}
-
 /**
  * Runs the command line with `args` (process.argv.slice(2)); writes the result to `stdout` (or
  * the --output file) and messages to `stderr`, in the language of `env`. Resolves with the exit status.
@@ -171,43 +144,25 @@ class UsageError extends Error {}
 export async function main(args, { stdout = process.stdout, stderr = process.stderr, env = process.env, stdoutClosed = false, fs } = {}) {
   const strings = await loadStrings(environmentLanguage(env));
   TEXT = cliText(strings);
-  if (args[0] === 'scorm') return scormCommand(args.slice(1), { stdout, stderr, strings, name: NAME });
-  if (args[0] === 'model') return modelCommand(args.slice(1), { stdout, stderr, strings, name: NAME });
+  const streams = { stdout, stderr, stdoutClosed, fs, strings, name: NAME };
+  if (args[0] === 'scorm') return scormCommand(args.slice(1), streams);
+  if (args[0] === 'model') return modelCommand(args.slice(1), streams);
+  const t = strings.t;
   try {
-    const request = parse(args);
-    for (const notice of request.notices ?? []) write(stderr, `${NAME}: ${notice}\n`);
-    if (request.help) return await output(stdout, TEXT.help(), stdoutClosed);
-    if (request.version) return await output(stdout, `${await version()}\n`, stdoutClosed);
+    const request = parse(args, t);
+    notify(stderr, NAME, request.notices);
+    if (request.help) return await deliver(TEXT.help(), { stdout, stdoutClosed, t });
+    if (request.version) return await deliver(`${await version()}\n`, { stdout, stdoutClosed, t });
     await refuseOutputOverInput(request);
     const text = await render(request, strings);
-    if (request.output) {
-      await writeAtomic(request.output, text, { fs }).catch((error) => {
-        throw new Error(TEXT.writeFailed(request.output, TEXT.fileError(error)));
-      });
-      return EXIT_OK;
-    }
-    return await output(stdout, text, stdoutClosed);
+    return await deliver(text, { output: request.output, stdout, stdoutClosed, fs, t });
   } catch (error) {
     const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
     // an error of the pipeline (a paste, a token) in the language; the engine's own in English
     const message = error.inFile && error.key ? TEXT.inFile(error.inFile.option, error.inFile.file, messageOf(error, strings)) : messageOf(error, strings);
-    write(stderr, `${NAME}: ${message}\n${usage ? `${TEXT.usage}\n` : ''}`);
+    stderr.write(`${NAME}: ${message}\n${usage ? `${TEXT.usage}\n` : ''}`);
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
-}
-
-function write(stream, text) {
-  stream.write(text);
-}
-
-// The result on stdout → the exit status: a reader that stopped early (| head) is no failure and
-// no message; a stdout closed from the start (>&-) or failing is one (nothing was delivered).
-async function output(stdout, text, closed) {
-  if (closed) throw new Error(TEXT.stdoutFailed(TEXT.stdoutClosed));
-  await writeStream(stdout, text).catch((error) => {
-    throw new Error(TEXT.stdoutFailed(TEXT.fileError(error)));
-  });
-  return EXIT_OK;
 }
 
 // An --output that names one of the input files would replace it with the result.
@@ -224,15 +179,8 @@ async function version() {
 
 // ---- arguments → a request: every option checked, nothing computed yet -------------------
 
-function parse(args) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
-  } catch (error) {
-    throw new UsageError(parseArgsMessage(error));
-  }
-  const { positionals } = parsed;
-  const { values, notices } = firstValues(parsed.tokens);
+function parse(args, t) {
+  const { values, positionals, notices } = parseOptions(args, OPTIONS, t, { allowPositionals: true });
   if (values.help) return { help: true, notices };
   if (values.version) return { version: true, notices };
   if (positionals.length === 0) throw new UsageError(TEXT.noCommand);
@@ -281,63 +229,9 @@ function parse(args) {
   };
 }
 
-// An option given more than once takes its first value, with a notice — as a repeated URL
-// parameter does (web/lab/url.js), so a command and a link read the same way.
-function firstValues(tokens) {
-  const values = {};
-  const counts = {};
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    counts[token.name] = (counts[token.name] ?? 0) + 1;
-    if (counts[token.name] === 1) values[token.name] = token.value ?? true;
-  }
-  const notices = Object.entries(counts)
-    .filter(([name, count]) => count > 1 && typeof values[name] === 'string') // a repeated switch says the same
-    .map(([name, count]) => TEXT.repeated(`--${name}`, count, values[name]));
-  return { values, notices };
-}
-
 function choice(option, value, values) {
   if (!values.includes(value)) throw new UsageError(TEXT.invalid(option, value, TEXT.expectedOneOf(values)));
   return value;
-}
-
-// parseArgs' messages name options in its own words; ours say what to do.
-function parseArgsMessage(error) {
-  // "Option '-h, --help' does not take…": the long name, as the reader wrote it
-  const option = /'(?:-\w, )?(-[^' ]+)/.exec(error.message)?.[1] ?? '';
-  switch (error.code) {
-    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return TEXT.unknownOption(option, nearestOption(option));
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      if (/does not take an argument/.test(error.message)) return TEXT.noValue(option);
-      if (/ambiguous/.test(error.message)) return TEXT.ambiguousValue(option);
-      return TEXT.missingValue(option);
-    default:
-      return error.message;
-  }
-}
-
-// The option a mistyped one most likely meant: at most two edits away (or null).
-function nearestOption(option) {
-  const typed = option.replace(/^-+/, '').replace(/=.*/, '');
-  let best = null;
-  let bestDistance = 3;
-  for (const name of Object.keys(OPTIONS)) {
-    const distance = editDistance(typed, name);
-    if (distance < bestDistance) [best, bestDistance] = [name, distance];
-  }
-  return best;
-}
-
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
 }
 
 // ---- a request → the figure's text ----------------------------------------------------------

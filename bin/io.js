@@ -13,12 +13,14 @@ import { constants, readFileSync, readlinkSync } from 'node:fs';
 import * as fsPromises from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
+import { MAX_PASTE_CHARS } from '../web/lab/paste.js';
+
 /**
- * Most bytes read from one input file. A pasted matrix is at most 128 rows of 1024 numbers
- * (web/lab/paste.js); 4 MB holds that at 30 characters a number, and keeps a mistaken file (a
- * log, a disk image, /dev/zero) from filling the memory.
+ * Most bytes read from one input file: the paste's own bound (web/lab/paste.js), so that a file
+ * the command line reads is one the page would take, and a mistaken file (a log, a disk image,
+ * /dev/zero) never fills the memory.
  */
-export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+export const MAX_INPUT_BYTES = MAX_PASTE_CHARS;
 
 /** A file problem the messages know: `code` is a Node error code or TOO_LARGE. */
 export class FileError extends Error {
@@ -150,6 +152,6 @@ const FILE_ERRORS = {
 /** What went wrong with a file, in the words of `t` (the string tables' function). */
 export function describeFileError(error, t) {
   const code = error?.code;
-  if (Object.hasOwn(FILE_ERRORS, code)) return t(FILE_ERRORS[code], { max: `${MAX_INPUT_BYTES / 1024 / 1024} MB` });
+  if (Object.hasOwn(FILE_ERRORS, code)) return t(FILE_ERRORS[code], { max: `${MAX_INPUT_BYTES / 1024 / 1024} MiB` });
   return t('cli.fileErrorOther', { code: typeof code === 'string' ? code : '?' });
 }

@@ -3,16 +3,18 @@
 // shows it — one head's rows and the next word as an SVG figure (web/views/model.js), every
 // head's rows (or one head's) as CSV, or everything as JSON.
 import { extname } from 'node:path';
-import { parseArgs } from 'node:util';
 
-import { VARIANTS, loadModel } from '../web/api/model.js';
+import { VARIANTS, loadModel, modelDescription } from '../web/api/model.js';
 import { THEMES } from '../web/api/lab.js';
 import { toMarkup } from '../web/views/h.js';
+import { FORMATS, formatOfExtension } from '../web/views/export.js';
 import { modelFigure } from '../web/views/model.js';
 import { csvText, float32Text } from '../web/views/numbers.js';
-import { writeAtomic, writeStream, describeFileError } from './io.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
 
-export const MODEL_FORMATS = ['svg', 'csv', 'json'];
+// The formats of the export table (web/views/export.js) that need no browser, each written here
+// by the model's own writers below.
+export const MODEL_FORMATS = Object.keys(FORMATS).filter((format) => !FORMATS[format].browserOnly);
 const TEMPERATURE = { min: 0.05, max: 10 };
 
 const OPTIONS = {
@@ -28,26 +30,43 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 
-class UsageError extends Error {}
+// --help, from this table (bin/command.js helpText); every option has a row.
+const HELP = [
+  ['modelCli.helpOptions', [
+    { option: 'sentence', value: 'cli.valueText', words: 'modelCli.optionSentence' },
+    { option: 'variant', value: 'cli.valueName', words: 'modelCli.optionVariant', default: 'scaled' },
+    { names: ['--layer L --head H'], covers: ['layer', 'head'], words: 'modelCli.optionLayerHead' },
+    { option: 'no-scale', words: 'modelCli.optionNoScale' },
+    { option: 'temperature', value: 'T', words: 'modelCli.optionTemperature', default: 1 },
+    { option: 'format', value: 'cli.valueName', words: 'modelCli.optionFormat' },
+    { option: 'theme', value: 'cli.valueName', words: 'modelCli.optionTheme', default: 'light' },
+    { option: 'output', value: 'cli.valueFile', words: 'cli.optionOutput' },
+    { option: 'help', words: 'cli.optionHelp' },
+  ]],
+];
 
-/** Runs `attention-lab model <args>`; resolves with the exit status (0, 1 or 2 as bin/cli.js). */
-export async function modelCommand(args, { stdout, stderr, strings, name }) {
+async function help(t, name) {
+  const { settings } = await modelDescription();
+  const or = (values) => t('cli.or', { list: values.slice(0, -1).join(', '), last: values.at(-1) });
+  const params = { name, ...settings, ...TEMPERATURE, formats: or(MODEL_FORMATS), themes: or(Object.keys(THEMES)) };
+  const rows = HELP.map(([heading, section]) => [heading, section.map((row) =>
+    row.default === undefined ? row : { ...row, more: ` ${t('cli.default', { value: String(row.default) })}` })]);
+  return helpText({ top: [t('modelCli.helpUsage', params), t('modelCli.helpIntro', params)], sections: rows, bottom: [t('modelCli.helpExamples', params)] }, OPTIONS, t, params);
+}
+
+/** Runs `attention-lab model <args>`; resolves with the exit status (0, 1 or 2 as bin/command.js). */
+export async function modelCommand(args, { stdout, stderr, stdoutClosed = false, fs, strings, name }) {
   const t = strings.t;
   const invalid = (option, value, expected) => new UsageError(t('cli.invalid', { option, value: JSON.stringify(value), must: t('settings.mustBe', { expected }) }));
   const oneOf = (values) => ({ key: 'settings.oneOf', params: { values: values.join(', ') } });
   try {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }));
-    } catch (error) {
-      const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? error.message;
-      throw new UsageError(error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? t('cli.unknownOption', { option }) : t('cli.missingValue', { option }));
-    }
-    if (values.help) return stdout.write(`${t('modelCli.help', { name })}\n`), 0;
+    const { values, notices } = parseOptions(args, OPTIONS, t);
+    notify(stderr, name, notices);
+    if (values.help) return await deliver(await help(t, name), { stdout, stdoutClosed, t });
     if (values.sentence === undefined) throw new UsageError(t('modelCli.noSentence', { name }));
     const variant = values.variant ?? 'scaled';
     if (!VARIANTS.includes(variant)) throw invalid('--variant', variant, oneOf(VARIANTS));
-    const byExtension = values.output ? extname(values.output).slice(1).toLowerCase() : '';
+    const byExtension = values.output ? formatOfExtension(extname(values.output)) : undefined;
     const format = values.format ?? (MODEL_FORMATS.includes(byExtension) ? byExtension : 'svg');
     if (!MODEL_FORMATS.includes(format)) throw invalid('--format', format, oneOf(MODEL_FORMATS));
     const theme = values.theme ?? 'light';
@@ -69,25 +88,18 @@ export async function modelCommand(args, { stdout, stderr, strings, name }) {
       const layer = index('--layer', values.layer, layers), head = index('--head', values.head, heads);
       if ((layer === undefined) !== (head === undefined)) throw new UsageError(t('modelCli.layerAndHead'));
       const run = model.run(values.sentence, { scaleAtInference: !values['no-scale'], temperature });
-      if (run.message) stderr.write(`${name}: ${t('modelView.truncated', { context: model.info.context, count: run.truncated })}\n`);
+      if (run.message) notify(stderr, name, [t('modelView.truncated', { context: model.info.context, count: run.truncated })]);
       text = format === 'svg'
         ? `${toMarkup(modelFigure(run, { info: model.info, layer: layer ?? 1, head: head ?? 1, theme: THEMES[theme], strings }))}\n`
         : format === 'csv' ? csv(run, layer, head) : `${JSON.stringify(json(run, model, layer, head), null, 1)}\n`;
     } finally {
       model.dispose(); // its memory back to the engine, whatever happened (main() may run again in-process)
     }
-    if (values.output) {
-      await writeAtomic(values.output, text).catch((error) => {
-        throw new Error(t('cli.writeFailed', { file: values.output, reason: describeFileError(error, t) }));
-      });
-    } else {
-      await writeStream(stdout, text);
-    }
-    return 0;
+    return await deliver(text, { output: values.output, stdout, stdoutClosed, fs, t });
   } catch (error) {
     const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
     stderr.write(`${name}: ${error.message}\n${usage ? `${t('modelCli.usage', { name })}\n` : ''}`);
-    return usage ? 2 : 1;
+    return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
 

@@ -5,11 +5,11 @@
 // network. The package's lesson.html is the site's with two lines added: a meta naming the
 // SCORM version and web/lms/scorm.js, which talks to the LMS (and does nothing without one).
 // SCORM 1.2 by default; 2004 is its 4th edition. The bytes are deterministic (bin/zip.js).
-import { readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
 import { zip } from './zip.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -29,43 +29,43 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 };
 
-const FILE_ERRORS = ['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR'];
+// --help, from this table (bin/command.js helpText); every option has a row.
+const HELP = [
+  ['scorm.helpOptions', [
+    { option: 'output', value: 'cli.valueFile', words: 'scorm.optionOutput' },
+    { option: 'version', value: 'V', words: 'scorm.optionVersion', default: SCORM_VERSIONS[0] },
+    { option: 'help', words: 'cli.optionHelp' },
+  ]],
+];
 
-class UsageError extends Error {}
+function help(t, name) {
+  const params = { name, versions: t('cli.or', { list: SCORM_VERSIONS.slice(0, -1).join(', '), last: SCORM_VERSIONS.at(-1) }) };
+  const rows = HELP.map(([heading, section]) => [heading, section.map((row) =>
+    row.default === undefined ? row : { ...row, more: ` ${t('cli.default', { value: row.default })}` })]);
+  return helpText({ top: [t('scorm.helpUsage', params), t('scorm.helpIntro', params)], sections: rows }, OPTIONS, t, params);
+}
 
-/** Runs `attention-lab scorm <args>`; resolves with the exit status (0, 1 or 2 as bin/cli.js). */
-export async function scormCommand(args, { stdout, stderr, strings, name }) {
+/** Runs `attention-lab scorm <args>`; resolves with the exit status (0, 1 or 2 as bin/command.js). */
+export async function scormCommand(args, { stdout, stderr, stdoutClosed = false, fs, strings, name }) {
   const t = strings.t;
   try {
-    let values;
-    try {
-      ({ values } = parseArgs({ args, options: OPTIONS, allowPositionals: false, strict: true }));
-    } catch (error) {
-      const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? error.message;
-      throw new UsageError(error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? t('cli.unknownOption', { option }) : t('cli.missingValue', { option }));
-    }
-    if (values.help) return stdout.write(`${t('scorm.help', { name })}\n`), 0;
-    const version = values.version ?? '1.2';
+    const { values, notices } = parseOptions(args, OPTIONS, t);
+    notify(stderr, name, notices);
+    if (values.help) return await deliver(help(t, name), { stdout, stdoutClosed, t });
+    const version = values.version ?? SCORM_VERSIONS[0];
     if (!SCORM_VERSIONS.includes(version))
       throw new UsageError(t('cli.invalid', { option: '--version', value: JSON.stringify(version), must: t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: SCORM_VERSIONS.join(', ') } } }) }));
     if (!values.output) throw new UsageError(t('scorm.noOutput', { name }));
     const entries = await packageEntries(version, strings);
     const bytes = zip(entries);
     // written beside the target, then renamed: a failed write never leaves half a package
-    const partial = `${values.output}.partial-${process.pid}`;
-    try {
-      await writeFile(partial, bytes);
-      await rename(partial, values.output);
-    } catch (error) {
-      await rm(partial, { force: true });
-      throw new Error(t('cli.writeFailed', { file: values.output, reason: FILE_ERRORS.includes(error.code) ? t(`cli.${error.code}`) : (error.code ?? error.message) }));
-    }
+    await deliver(bytes, { output: values.output, fs, t });
     stdout.write(`${t('scorm.written', { file: values.output, version, count: String(entries.length), kB: String(Math.round(bytes.length / 1000)) })}\n`);
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError;
     stderr.write(`${name}: ${error.message}\n${usage ? `${t('scorm.usage', { name })}\n` : ''}`);
-    return usage ? 2 : 1;
+    return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
 

@@ -113,10 +113,10 @@ test('inputs are read up to a bound: a big file, /dev/zero and a deeply nested J
     await writeFile(k, K);
     const tooBig = await run(['render', '--q', big, '--k', k]);
     assert.equal(tooBig.status, EXIT_USAGE, tooBig.err);
-    assert.match(tooBig.err, /cannot read --q .*big\.csv: it is larger than 4 MB, the most a pasted matrix can be/);
+    assert.match(tooBig.err, /cannot read --q .*big\.csv: it is larger than 1 MiB, the most a pasted matrix can be/);
     const zero = await run(['render', '--q', '/dev/zero', '--k', k]);
     assert.equal(zero.status, EXIT_USAGE, zero.err);
-    assert.match(zero.err, /cannot read --q \/dev\/zero: it is larger than 4 MB/);
+    assert.match(zero.err, /cannot read --q \/dev\/zero: it is larger than 1 MiB/);
     const deep = await run(['render', '--q', nested, '--k', k]);
     assert.equal(deep.status, EXIT_USAGE, deep.err);
     assert.match(deep.err, /--q .*nested\.json: Q is nested deeper than rows of numbers/);
@@ -145,6 +145,32 @@ test('a repeated option takes its first value with a notice, as a repeated URL p
   assert.match(help.err, /^attention-lab: --help takes no value\n/);
   const nb = await run(['render', '--seed', '1', '--seed', '2', '--format', 'json'], { LANG: 'nb_NO.UTF-8' });
   assert.match(nb.err, /^attention-lab: --seed er gitt 2 ganger: den første, «1», brukes\n$/);
+});
+
+test('every subcommand reads its options alike: --help=1, a repeated option, a stray word, a closed stdout, a full disk', async () => {
+  for (const command of ['model', 'scorm']) {
+    const help = await run([command, '--help=1']);
+    assert.equal(help.status, EXIT_USAGE, command);
+    assert.match(help.err, /^attention-lab: --help takes no value\n/, command);
+    const stray = await run([command, 'extra']);
+    assert.equal(stray.status, EXIT_USAGE, command);
+    assert.match(stray.err, /^attention-lab: unexpected word "extra"/, command);
+    const closed = await shell(`"$NODE" "$BIN" ${command} --help >&-`);
+    assert.equal(closed.status, EXIT_FAILURE, `${command}: ${closed.stderr}`);
+    assert.match(closed.stderr, /^attention-lab: cannot write to the standard output: it is closed\n$/, command);
+  }
+  const twice = await run(['model', '--sentence', 'the cat', '--sentence', 'a dog', '--format', 'json']);
+  assert.equal(twice.status, EXIT_OK, twice.err);
+  assert.deepEqual(JSON.parse(twice.out).tokens, ['the', 'cat']);
+  assert.equal(twice.err, 'attention-lab: --sentence is given 2 times: the first, "the cat", is used\n');
+  const versions = await run(['scorm', '--version', '2004', '--version', '1.2', '-o', '/dev/full']);
+  assert.equal(versions.status, EXIT_FAILURE, versions.err);
+  assert.match(versions.err, /^attention-lab: --version is given 2 times: the first, "2004", is used\n/);
+  assert.match(versions.err, /cannot write \/dev\/full: the disk is full/);
+  assert.doesNotMatch(versions.err, /ENOSPC/);
+  const model = await run(['model', '--sentence', 'the cat', '-o', '/dev/full']);
+  assert.equal(model.status, EXIT_FAILURE, model.err);
+  assert.doesNotMatch(model.err, /ENOSPC/);
 });
 
 // RFC 4180 fields of a CSV line (quoted fields may hold commas and "").

@@ -79,6 +79,13 @@ export interface TrainedModel {
   dispose(): void;
 }
 
+/** What the package's twins are (model.json), read without loading weights. */
+export declare function modelDescription(options?: { base?: string | URL }): Promise<{
+  source: string;
+  settings: { parameters: number; layers: number; heads: number; dModel: number; dHead: number; context: number; vocab: number; batch: number; steps: number };
+  [key: string]: unknown;
+}>;
+
 export declare function loadModel(options?: { variant?: Variant; engine?: Engine; base?: string | URL }): Promise<TrainedModel>;
 
 /** `repeats` sequences of `span` random words (of the `pool` most frequent), each followed by itself. */

@@ -55,6 +55,11 @@ async function assetsOf(base) {
   return described.get(key);
 }
 
+/** What the package's twins are (model.json: their settings, corpus, perplexities), without loading weights. */
+export async function modelDescription({ base } = {}) {
+  return (await assetsOf(new URL(base ?? DEFAULT_BASE, import.meta.url))).description;
+}
+
 /**
  * One twin, ready to run: `variant` 'scaled' (default) or 'unscaled'; `engine` to share one
  * (default: one made for the models); `base` the folder of the files (default the package's).
