@@ -37,6 +37,8 @@
 #include "embedding.hpp"
 #include "input.hpp"
 #include "lesson.hpp"
+#include "model.hpp"
+#include "model_file.hpp"
 #include "train.hpp"
 
 namespace fuzz {
@@ -117,7 +119,7 @@ const char* const kTargetNames[] = {"attention",   "softmax",       "softmax_nai
                                     "softmax_backward", "step_by_step", "gradient_norm", "random_projection",
                                     "project",     "positional_encoding", "text_vector", "lengths",
                                     "dot_histograms", "variance_curves", "head_projections", "saturation_sweep",
-                                    "multi_head", "trainer"};
+                                    "multi_head", "trainer", "model_weights"};
 static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == static_cast<int>(Target::count), "one name per target");
 Target g_target;
 
@@ -1537,6 +1539,102 @@ void fuzz_trainer(Reader& in) {
 }
 
 }  // namespace
+// ---- the language model's weights file: what a user hands to engine.loadModel ------------------
+// A small model of a config read from the input is written in one of the three encodings, then
+// damaged as the input says: left whole, one byte changed, cut short, padded, or one header byte
+// changed with the checksum made right again (a file forged to pass the checksum). The reader
+// must accept the whole file (and give back what was written, within the encoding's step), refuse
+// every damaged one the checksum catches, and never read out of bounds; a file it accepts is
+// run: a next-word distribution and attention rows, each finite in [0, 1] and summing to 1.
+void expect_distribution(const float* w, std::int64_t m, const char* what) {
+  double sum = 0.0;
+  for (std::int64_t j = 0; j < m; ++j) {
+    EXPECT(std::isfinite(w[j]) && w[j] >= 0.0f && w[j] <= 1.0f, "%s[%lld] = %g is not in [0, 1]", what, static_cast<long long>(j), w[j]);
+    sum += w[j];
+  }
+  EXPECT(std::fabs(sum - 1.0) <= row_sum_tolerance(m), "%s sums to 1 %+.3g (tolerance %.3g)", what, sum - 1.0, row_sum_tolerance(m));
+}
+
+void fuzz_model_weights(Reader& in) {
+  namespace lm = attn::lm;
+  lm::ModelConfig c;
+  c.heads = 1 + in.byte() % 4;
+  c.d_model = c.heads * (1 + in.byte() % 6);
+  c.layers = 1 + in.byte() % 2;
+  c.vocab = 2 + in.byte() % 40;
+  c.context = 1 + in.byte() % 12;
+  c.scaled = in.byte() & 1;
+  const auto encoding = static_cast<lm::Encoding>(in.byte() % 3);
+  const std::uint8_t mode = in.byte() & 1;  // magnitude 1 or 1/16, no specials: a plausible model
+  const std::uint8_t damage = in.byte() % 5;
+  const std::uint32_t where = (std::uint32_t(in.byte()) << 8) | in.byte();
+  const std::uint8_t value = in.byte();
+  describe_call("model_weights heads=%d dModel=%d layers=%d vocab=%d context=%d scaled=%d encoding=%d damage=%d at %u = %u",
+                c.heads, c.d_model, c.layers, c.vocab, c.context, c.scaled, static_cast<int>(encoding), damage, where, value);
+  attn::Error err;
+  lm::Model written;
+  EXPECT(written.create(c, 1, &err, false), "model_weights: create refused a small config: %s", err.message);
+  const std::vector<float> params = in.values(static_cast<std::int64_t>(written.size()), mode);
+  std::vector<unsigned char> file;
+  EXPECT(lm::write_weights(c, params.data(), encoding, &file, &err), "write_weights refused: %s", err.message);
+  switch (damage) {
+    case 1: file[where % file.size()] ^= static_cast<unsigned char>(value | 1); break;  // always a change
+    case 2: file.resize(where % file.size()); break;
+    case 3: file.insert(file.end(), 1 + value % 16, value); break;
+    case 4: {
+      file[8 + where % (lm::kWeightsHeaderBytes - 8)] ^= static_cast<unsigned char>(value | 1);
+      const std::uint64_t sum = lm::fnv1a64(file.data(), file.size() - 8);
+      for (int b = 0; b < 8; ++b) file[file.size() - 8 + b] = static_cast<unsigned char>(sum >> (8 * b));
+      break;
+    }
+    default: break;
+  }
+  Verdict v;
+  // FNV-1a takes the sum through a bijection at every byte: one changed byte always changes it
+  if (damage >= 1 && damage <= 3) v.invalid(Status::invalid_argument);
+  // a forged header may still describe a model (the scaled flag flipped, say), or one the
+  // limits refuse: either may happen
+  if (damage == 4) v.borderline(Status::invalid_argument), v.borderline(Status::invalid_shape), v.borderline(Status::too_large);
+  lm::ModelConfig read;
+  lm::Encoding read_encoding;
+  // a copy of exactly the file's size: ASan sees any read past its end
+  const std::unique_ptr<unsigned char[]> bytes(new unsigned char[std::max<std::size_t>(file.size(), 1)]);
+  std::memcpy(bytes.get(), file.data(), file.size());
+  if (!outcome("read_weights_header", lm::read_weights_header(bytes.get(), file.size(), &read, &read_encoding, &err), err, v))
+    return;
+  if (lm::Model::bytes(read, 1) > (std::uint64_t(1) << 28) && skipped()) return;
+  lm::Model model;
+  Verdict budget;
+  budget.borderline(Status::too_large);
+  if (!outcome("model create", model.create(read, 1, &err, false), err, budget)) return;
+  if (!outcome("read_weights", lm::read_weights(bytes.get(), file.size(), model.params(), model.size(), &err), err, Verdict{}))
+    return;
+  if (damage == 0) {
+    EXPECT(read.vocab == c.vocab && read.context == c.context && read.layers == c.layers && read.heads == c.heads &&
+               read.d_model == c.d_model && read.scaled == c.scaled && read_encoding == encoding,
+           "model_weights: the header read back differs from the one written");
+    double largest = 0.0;
+    for (const float p : params) largest = std::max(largest, std::fabs(double(p)));
+    // float32 exact; float16 within half a unit in the last place (2^-11 relative); int8 within
+    // half a step of its block's scale max|x|/127 (the scale itself rounded to float16: 0.51)
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const double tol = encoding == lm::Encoding::float32   ? 0.0
+                         : encoding == lm::Encoding::float16 ? std::ldexp(std::fabs(double(params[i])), -11) + 1e-7
+                                                             : largest / 127.0 * 0.51 + 1e-7;
+      expect_close(model.params()[i], params[i], tol, "read_weights", static_cast<std::int64_t>(i));
+    }
+  }
+  const int T = 1 + value % read.context;
+  std::vector<std::int32_t> tokens(static_cast<std::size_t>(T));
+  for (int t = 0; t < T; ++t) tokens[static_cast<std::size_t>(t)] = static_cast<std::int32_t>((where + 7u * t) % read.vocab);
+  if (!outcome("model predict", model.predict(tokens.data(), T, T - 1, &err), err, Verdict{})) return;
+  expect_distribution(model.probs(), read.vocab, "model predict probs");
+  for (int l = 0; l < read.layers; ++l)
+    for (int h = 0; h < read.heads; ++h)
+      for (int i = 0; i < T; ++i)
+        expect_distribution(model.attention(l) + (static_cast<std::size_t>(h) * T + i) * T, i + 1, "model attention row");
+}
+
 }  // namespace fuzz
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -1567,6 +1665,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case Target::saturation_sweep: fuzz::fuzz_saturation_sweep(in); break;
     case Target::multi_head: fuzz::fuzz_multi_head(in); break;
     case Target::trainer: fuzz::fuzz_trainer(in); break;
+    case Target::model_weights: fuzz::fuzz_model_weights(in); break;
     case Target::count: break;
   }
   return 0;

@@ -40,6 +40,7 @@ enum class Target : std::uint8_t {
   saturation_sweep,
   multi_head,
   trainer,  // train::Experiment: create, step, reset
+  model_weights,  // lm::write_weights, a damaged copy read back (read_weights_header, read_weights), and predict
   count
 };
 

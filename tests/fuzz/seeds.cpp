@@ -315,6 +315,20 @@ Seeds seeds() {
   add("trainer-rate-zero", trainer(5 << 1));
   add("trainer-one-letter", trainer(0, small(1)));
   add("trainer-dk-past-max", trainer(0, small(8), special(past_lesson_width)));
+  // the model's weights file: heads, d_model/heads, layers, vocab, context, scaled, encoding,
+  // magnitude, damage (0 whole, 1 a byte changed, 2 cut, 3 padded, 4 a forged header), where (2 bytes), value
+  const auto weights = [](std::uint8_t encoding, std::uint8_t damage, std::uint8_t where = 0) {
+    Encoder e;
+    e.target(Target::model_weights).raw(1).raw(1).raw(0).raw(10).raw(5).raw(1).raw(encoding).raw(0).raw(damage);
+    return e.raw(0).raw(where).raw(3);
+  };
+  add("model-weights-float32", weights(0, 0));
+  add("model-weights-float16", weights(1, 0));
+  add("model-weights-int8", weights(2, 0));
+  add("model-weights-byte-changed", weights(2, 1, 60));
+  add("model-weights-cut", weights(1, 2, 50));
+  add("model-weights-padded", weights(0, 3));
+  add("model-weights-forged-scaled", weights(2, 4, 28));  // 8 + 28 = byte 36: the scaled flag
 
   return s;
 }
