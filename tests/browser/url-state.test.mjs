@@ -61,6 +61,10 @@ test('a long address is served with the page; the page keeps its address to the 
   const params = new URLSearchParams(address);
   assert.equal(params.get('tokens').split(' ').length, 128);
   assert.equal(params.get('dk'), '8');
+  // the embed code too: its address is the bounded one, its title the sentence's start
+  const code = await page.locator('lab-share').evaluate((share) => share.embedCode);
+  assert.ok(code.length < 4096, `the embed code has ${code.length} characters`);
+  assert.match(code, /title="Attention Lab: word0 word1 [^"]*…"/);
 });
 
 test('an empty or invisible sentence in a link is named and the default used: the page, share and lesson load', { timeout: 60000 }, async () => {

@@ -136,6 +136,9 @@ test('a decimal comma beside other separators is ambiguous: said, in both langua
   assert.deepEqual(rowsOf(parseMatrix('1,5\n2,5', 'Q')), [[1, 5], [2, 5]]);
   assert.deepEqual(rowsOf(parseMatrix('1, 5; 2', 'Q')), [[1, 5, 2]]);
   assert.deepEqual(rowsOf(parseMatrix('[1,5, 2]', 'Q')), [[1, 5, 2]]);
+  // a number with a decimal point cannot also hold a decimal comma: "0.2,0.3" is two numbers
+  assert.deepEqual(rowsOf(parseMatrix('0.1, 0.2,0.3', 'Q')), [[0.1, 0.2, 0.3]].map((r) => r.map(Math.fround)));
+  assert.deepEqual(rowsOf(parseMatrix('-1.5,2 3', 'Q')), [[-1.5, 2, 3]]);
 });
 
 test('a line of separators only is named, not a crash (after a label row too)', () => {

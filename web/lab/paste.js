@@ -41,8 +41,9 @@ const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?$/i;
 // U+FF0D FULLWIDTH HYPHEN-MINUS.
 const MINUS = /[\u2212\ufe63\uff0d]/g;
 const SEPARATOR = /[,;\t ]+/;
-// a number with a comma between digits ("1,5"), and a separator other than a lone comma
-const DECIMAL_COMMA = /[+\-\u2212]?\d+,\d+/;
+// a number with a comma between digits ("1,5"), and a separator other than a lone comma; digits
+// beside a decimal point ("0.2,0.3") are two numbers, not one with a decimal comma
+const DECIMAL_COMMA = /(?<![\d.])[+\-\u2212]?\d+,\d+(?![\d.])/;
 const OTHER_SEPARATOR = /[;\t ]/;
 
 /**

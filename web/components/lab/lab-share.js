@@ -28,6 +28,13 @@ const FRAME_STEP = 10; // px: the embed code's height is rounded up to this
 export const COLUMN_WIDTH = 760;
 const EMBED_PADDING = 8; // px: embed.html's <main> padding (web/styles/embed.css)
 const EMBED_SHARE_GAP = 16; // px: the share panel's margin-top there
+// The frame's title names the sentence by its start: a title is read aloud whole, and the code
+// stays a few kilobytes whatever was pasted (the address itself is bounded by web/lab/url.js).
+const TITLE_CHARS = 80;
+const shortened = (text) => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= TITLE_CHARS ? flat : `${flat.slice(0, TITLE_CHARS - 1).trimEnd()}…`;
+};
 // The words of each export (the string tables' keys, named here so that their test finds them).
 const NAMES = { heatmap: 'share.heatmap', bars: 'share.bars', numbers: 'share.numbers' };
 
@@ -165,7 +172,7 @@ export class LabShare extends AlElement {
    */
   get embedCode() {
     const src = new URL(this.#query({ theme: this.#shownTheme() }), EMBED_URL).href;
-    const title = `Attention Lab: ${this.#lab?.settings.sentence ?? ''}`.trim();
+    const title = `Attention Lab: ${shortened(this.#lab?.settings.sentence ?? '')}`.trim();
     return `<iframe src="${escapeHtml(src)}" title="${escapeHtml(title)}" width="100%" height="${this.frameHeight}" ` +
       // frameborder, not style: a lesson page's style-src may forbid inline styles
       `loading="lazy" allow="clipboard-write" frameborder="0"></iframe>\n` +
