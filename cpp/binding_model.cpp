@@ -1,7 +1,7 @@
 // The binding's adapters for the trained language model (cpp/model.hpp, cpp/model_file.hpp;
 // binding.hpp says how an adapter is written): a weights file loaded once, then one sentence at
 // a time — every layer's and head's attention, what each head does, and the next-word
-// distribution of one position, at a temperature.
+// distribution of one position, at a temperature — or one training step on a batch.
 #include <emscripten/bind.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "binding.hpp"
 #include "model.hpp"
 #include "model_file.hpp"
+#include "train.hpp"  // clip_grad_norm
 
 namespace binding {
 namespace {
@@ -26,6 +27,15 @@ namespace lm = attn::lm;
 constexpr int kMaxModels = 4;
 constexpr int kMaxTop = 100;  // the most next words one call reports
 std::vector<std::unique_ptr<lm::Model>> g_models;
+// A model's training state, by the same slot, from its first training step on (model_train_step).
+struct Training {
+  int batch = 0;  // the batch its model's training memory holds; 0: loaded for inference only
+  int steps = 0;  // AdamW steps taken
+  std::vector<float> m, v;  // AdamW's moments
+};
+std::vector<Training> g_training;
+// The native driver's settings (scripts/model/train-model.cpp, TrainConfig): gradient-norm clip.
+constexpr float kTrainClip = 1.0f;
 
 lm::Model* model(int id) {
   if (id >= 1 && static_cast<std::size_t>(id) <= g_models.size() && g_models[id - 1]) return g_models[id - 1].get();
@@ -145,10 +155,89 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   });
 }
 
+// One training step of a model on `batch` windows (input 0: batch × (T + 1) token ids, row-major,
+// 1 ≤ T ≤ context: a window's first T ids are the inputs, its last T the targets): forward,
+// backward, the gradient's norm clipped at kTrainClip, AdamW at `learning_rate` (model.hpp,
+// AdamWConfig's defaults) — the native driver's step, with the caller's learning rate. The
+// model's weights change: what it predicts after is the trained model's. Its first step (and one
+// on a larger batch) remakes it with gradients and training memory for `batch`. Out: the batch's
+// mean loss before the update (nats), the gradient's norm before clipping, the steps taken.
+int model_train_step(int id, int batch, double learning_rate) {
+  lm::Model* m = model(id);
+  if (!m) return failed();
+  const lm::ModelConfig c = m->config();  // a copy: the model may be remade below
+  const attn::Input tokens = input(0);
+  float lr = 0;
+  if (!attn::check_dim("batch", batch, 1, lm::kMaxBatch, &g_error)) return failed();
+  if (!tokens) {
+    attn::missing("tokens", &g_error);
+    return failed();
+  }
+  const std::uint64_t window = tokens.length / static_cast<std::uint64_t>(batch);  // T + 1
+  if (tokens.length % batch != 0 || window < 2 || window > static_cast<std::uint64_t>(c.context) + 1) {
+    attn::fail(&g_error, Status::invalid_shape,
+               "tokens must hold batch × (T + 1) ids with 1 ≤ T ≤ %d (batch %d), got %llu ids", c.context, batch,
+               static_cast<unsigned long long>(tokens.length));
+    return failed();
+  }
+  for (std::uint64_t i = 0; i < tokens.length; ++i) {
+    const float x = tokens.data[i];
+    if (!(x >= 0 && x < c.vocab && x == std::floor(x))) {
+      attn::fail(&g_error, Status::invalid_argument, "tokens[%llu] is %g, expected a token id from 0 to %d",
+                 static_cast<unsigned long long>(i), x, c.vocab - 1);
+      return failed();
+    }
+  }
+  if (!attn::to_float32("learningRate", learning_rate, &lr, &g_error) ||
+      !attn::check_positive("learningRate", lr, 1.0f, &g_error))
+    return failed();
+  const int T = static_cast<int>(window) - 1;
+  attn::Outputs out = outputs();
+  const auto loss_out = out.number("loss"), norm_out = out.number("gradNorm"), steps_out = out.number("steps");
+  if (!out.allocate(&g_error)) return failed();
+  return guarded([&] {
+    std::vector<std::int32_t> x(static_cast<std::size_t>(batch) * T), y(x.size());  // inputs, targets
+    for (int b = 0; b < batch; ++b)
+      for (int i = 0; i < T; ++i) {
+        x[static_cast<std::size_t>(b) * T + i] = static_cast<std::int32_t>(tokens.data[b * window + i]);
+        y[static_cast<std::size_t>(b) * T + i] = static_cast<std::int32_t>(tokens.data[b * window + i + 1]);
+      }
+    if (g_training.size() < g_models.size()) g_training.resize(g_models.size());
+    Training& training = g_training[id - 1];
+    if (training.batch < batch) {  // a model with gradients and room for the batch; the old one stays on failure
+      auto trainable = std::make_unique<lm::Model>();
+      if (!trainable->create(c, batch, &g_error, /*for_training=*/true)) return false;
+      std::copy_n(m->params(), m->size(), trainable->params());
+      if (training.m.empty()) {
+        training.m.assign(m->size(), 0.0f);
+        training.v.assign(m->size(), 0.0f);
+      }
+      g_models[id - 1] = std::move(trainable);
+      m = g_models[id - 1].get();
+      training.batch = batch;
+    }
+    float loss = 0;
+    if (!m->forward(x.data(), y.data(), batch, T, &loss, &g_error) || !m->backward(&g_error)) return false;
+    const float norm = attn::train::clip_grad_norm(m->grads(), m->size(), kTrainClip);
+    if (!std::isfinite(loss) || !std::isfinite(norm))  // nothing is updated from a non-finite gradient
+      return attn::fail(&g_error, Status::overflow, "the loss or its gradient is not finite (loss %g): not updated",
+                        static_cast<double>(loss));
+    lm::adamw_step(m->config(), m->params(), m->grads(), training.m.data(), training.v.data(), lr, lm::AdamWConfig{},
+                   training.steps + 1);
+    ++training.steps;
+    out.set(loss_out, loss);
+    out.set(norm_out, norm);
+    out.set(steps_out, static_cast<float>(training.steps));
+    return true;
+  });
+}
+
 int model_dispose(int id) {
   if (!model(id)) return failed();
   g_models[id - 1].reset();
+  if (static_cast<std::size_t>(id) <= g_training.size()) g_training[id - 1] = Training{};
   while (!g_models.empty() && !g_models.back()) g_models.pop_back();
+  if (g_training.size() > g_models.size()) g_training.resize(g_models.size());
   return 0;
 }
 
@@ -172,5 +261,6 @@ EMSCRIPTEN_BINDINGS(attention_lab_model) {
   constant("modelMaxTop", kMaxTop);
   function("modelLoad", &model_load);
   function("modelPredict", &model_predict);
+  function("modelTrainStep", &model_train_step);
   function("modelDispose", &model_dispose);
 }

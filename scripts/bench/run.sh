@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # npm run bench: builds what the benchmark needs, installs the peer libraries into
 # scripts/bench/node_modules on demand (npm's configured registry, this folder's lock file), then
-# runs every implementation interleaved in one Node process: attention (bench.mjs), then the
-# training experiment (train.mjs). Results: artifacts/bench/.
+# runs every implementation interleaved in one Node process: attention (bench.mjs), the
+# training experiment (train.mjs), then the trained language model's forward and training steps
+# (model.mjs). Results: artifacts/bench/.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}   # emcc's JS optimiser (docs/toolchain.md)
@@ -16,4 +17,5 @@ if [ ! -f "$stamp" ] || [ scripts/bench/package-lock.json -nt "$stamp" ]; then
 fi
 # --expose-gc: a clean heap before each timed batch
 node --expose-gc scripts/bench/bench.mjs "$@"
-exec node --expose-gc scripts/bench/train.mjs "$@"  # the training row (docs/training.md)
+node --expose-gc scripts/bench/train.mjs "$@"  # the training row (docs/training.md)
+exec node --expose-gc scripts/bench/model.mjs "$@"  # the language model's rows (docs/model.md, "Speed")

@@ -170,6 +170,7 @@ const MODEL_CALLS = {
   loadModel: { core: 'modelLoad', params: ['bytes'], args: [['bytes', BYTES]] },
   predict: { core: 'modelPredict', where: 'model.predict',
     args: [['id', INT], ['tokens', F32], ['position', INT], ['temperature', NUMBER, 1], ['top', INT, 10], ['scaleAtInference', BOOL, true]] },
+  trainStep: { core: 'modelTrainStep', where: 'model.trainStep', args: [['id', INT], ['tokens', F32], ['batch', INT], ['learningRate', NUMBER]] },
   dispose: { core: 'modelDispose', where: 'dispose', args: [['id', INT]] },
 };
 

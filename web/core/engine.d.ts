@@ -520,6 +520,11 @@ export interface LanguageModel {
   readonly roleRule: { share: number; spread: number };
   ids(tokens: string[]): number[];
   predict(tokens: string[], options?: { position?: number; temperature?: number; top?: number; scaleAtInference?: boolean }): Prediction;
+  /**
+   * one training step (forward, backward, gradient norm clipped at 1, AdamW) on `batch` windows of
+   * token ids (batch × (T + 1), row-major: inputs then targets shifted by one); the weights change
+   */
+  trainStep(windows: ArrayLike<number>, options: { batch: number; learningRate: number }): { loss: number; gradNorm: number; steps: number };
   /** gives the memory back; the model throws after (a dropped model is disposed when collected) */
   dispose(): void;
 }

@@ -2,23 +2,19 @@
 // its vocabulary here. The engine checks and makes every call (its table MODEL_CALLS in
 // web/core/calls.js); a model maps the lab's tokens to its ids and shapes what the core reports.
 import { describe, typeError } from './errors.js';
+import { Held, use } from './held.js';
 
 /**
  * A loaded model. predict(tokens) runs one sentence: every layer's and head's attention, what
  * each head does, and the next-word distribution after one position.
  */
-export class LanguageModel {
-  #core; // { call(name, named), refuse(where), roles: role names by number, thresholds }
-  #registry;
-  #id;
+export class LanguageModel extends Held {
+  #roles; // role names by number (cpp/model.hpp, head_role)
   #ids; // token → id
-  #disposed = false;
 
   constructor(core, registry, loaded, words) {
-    this.#core = core;
-    this.#registry = registry;
-    this.#id = loaded.id;
-    registry.register(this, loaded.id, this);
+    super(core, registry, loaded.id, 'model');
+    this.#roles = core.roles;
     this.#ids = new Map(words.map((word, id) => [word, id]));
     /** The model's settings, as its weights file gives them. */
     this.config = Object.freeze({
@@ -50,7 +46,7 @@ export class LanguageModel {
   predict(tokens, { position = tokens.length - 1, temperature = 1, top = 10, scaleAtInference = true } = {}) {
     if (!Array.isArray(tokens)) throw typeError(`model.predict: tokens must be an array of the lab's tokens, got ${describe(tokens)}`);
     const ids = this.ids(tokens);
-    const r = this.#use('predict', { tokens: Float32Array.from(ids), position, temperature, top, scaleAtInference });
+    const r = use(this, 'predict', { tokens: Float32Array.from(ids), position, temperature, top, scaleAtInference });
     const { layers, heads } = this.config;
     const T = ids.length;
     const attention = Array.from({ length: layers }, (_, l) =>
@@ -59,7 +55,7 @@ export class LanguageModel {
     for (let l = 0; l < layers; l++)
       for (let h = 0; h < heads; h++) {
         const i = l * heads + h;
-        profiles.push({ layer: l + 1, head: h + 1, role: this.#core.roles[r.role[i]],
+        profiles.push({ layer: l + 1, head: h + 1, role: this.#roles[r.role[i]],
           previous: r.previous[i], first: r.first[i], self: r.self[i], spread: r.spread[i] });
       }
     const words = Array.from(r.next.ids, (id, k) => ({ word: this.vocabulary[id], id, probability: r.next.probabilities[k] }));
@@ -71,17 +67,15 @@ export class LanguageModel {
     };
   }
 
-  /** Gives the model's memory back to the engine; the model cannot be used after. */
-  dispose() {
-    if (this.#disposed) return;
-    this.#disposed = true;
-    this.#registry.unregister(this);
-    this.#core.call('dispose', { id: this.#id });
-  }
-
-  #use(name, named) {
-    if (this.#disposed) this.#core.refuse(`model.${name}`);
-    named.id = this.#id;
-    return this.#core.call(name, named);
+  /**
+   * One training step on `batch` windows of the model's token ids (`windows`: batch × (T + 1)
+   * ids, row-major, T ≤ config.context; a window's first T ids are the inputs, its last T the
+   * targets): forward, backward, the gradient's norm clipped at 1, AdamW (β1 0.9, β2 0.95, eps
+   * 1e-8, weight decay 0.1 on the matrices and embeddings) at `learningRate` — the native
+   * training driver's step. The weights change: predict() answers with the trained model after.
+   * Returns { loss (the batch's mean, nats, before the update), gradNorm (before clipping), steps }.
+   */
+  trainStep(windows, { batch, learningRate } = {}) {
+    return use(this, 'trainStep', { tokens: windows, batch, learningRate });
   }
 }
