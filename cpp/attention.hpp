@@ -167,6 +167,15 @@ void gemm(const float* a, std::size_t a_row, std::size_t a_inner, const float* b
 void gemm_ref(const float* a, std::size_t a_row, std::size_t a_inner, const float* b, std::size_t ldb, float* c,
               std::size_t ldc, std::size_t rows, std::size_t cols, std::size_t depth, bool accumulate) noexcept;
 
+// The language model's GELU, tanh form: out (n) = 0.5·x·(1 + tanh(u)), u = √(2/π)(x + 0.044715x³).
+// The SIMD version takes tanh from the vector exp (tanh|u| = (1 − e)/(1 + e), e = exp(−2|u|));
+// the `_ref` one from std::tanh. Both are within 8ε·(|x| + |out|) of the float64 formula
+// (tests/cpp/test_kernels.cpp, "gelu").
+constexpr float kGeluScale = 0.7978845608028654f;  // √(2/π)
+constexpr float kGeluCubic = 0.044715f;
+void gelu(const float* x, std::size_t n, float* out) noexcept;
+void gelu_ref(const float* x, std::size_t n, float* out) noexcept;
+
 // out (n×dv) = softmax(scale · q kᵀ) v without an n×m matrix (online softmax), no validation.
 // Returns false and the position of a score (q·k or scale·q·k) that overflowed float32, or with
 // key −1 the query whose output did (Σ p·v is summed before it is divided by Σp, so |v|·m must

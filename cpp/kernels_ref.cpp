@@ -154,4 +154,8 @@ bool attention_streaming_ref(const float* q, const float* k, const float* v, int
   return true;
 }
 
+void gelu_ref(const float* x, std::size_t n, float* out) noexcept {
+  for (std::size_t i = 0; i < n; ++i) out[i] = 0.5f * x[i] * (1.0f + std::tanh(kGeluScale * (x[i] + kGeluCubic * x[i] * x[i] * x[i])));
+}
+
 }  // namespace attn

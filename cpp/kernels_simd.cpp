@@ -111,14 +111,53 @@ void gemm(const float* a, std::size_t a_row, std::size_t a_inner, const float* b
   }
 }
 
+namespace {
+// dots (m) = q_row (d) · k (m×d)ᵀ, key row by key row: four keys a pass share each load of q
+// (4 accumulators + 1 q + 4 k vectors live), lanes along d, one horizontal sum per key.
+void dot_key_rows(const float* q_row, const float* k, std::size_t m, std::size_t d, float* dots) noexcept {
+  const std::size_t d_vec = d - d % kLanes;
+  std::size_t j = 0;
+  for (; j + 4 <= m; j += 4) {
+    const float* k0 = k + j * d;
+    const float *k1 = k0 + d, *k2 = k1 + d, *k3 = k2 + d;
+    batch s0(0.0f), s1(0.0f), s2(0.0f), s3(0.0f);
+    for (std::size_t p = 0; p < d_vec; p += kLanes) {
+      const batch qv = batch::load_unaligned(q_row + p);
+      s0 = xsimd::fma(qv, batch::load_unaligned(k0 + p), s0);
+      s1 = xsimd::fma(qv, batch::load_unaligned(k1 + p), s1);
+      s2 = xsimd::fma(qv, batch::load_unaligned(k2 + p), s2);
+      s3 = xsimd::fma(qv, batch::load_unaligned(k3 + p), s3);
+    }
+    float r0 = xsimd::reduce_add(s0), r1 = xsimd::reduce_add(s1), r2 = xsimd::reduce_add(s2), r3 = xsimd::reduce_add(s3);
+    for (std::size_t p = d_vec; p < d; ++p) {
+      r0 += q_row[p] * k0[p], r1 += q_row[p] * k1[p];
+      r2 += q_row[p] * k2[p], r3 += q_row[p] * k3[p];
+    }
+    dots[j] = r0, dots[j + 1] = r1, dots[j + 2] = r2, dots[j + 3] = r3;
+  }
+  for (; j < m; ++j) {
+    const float* k_row = k + j * d;
+    batch s(0.0f);
+    for (std::size_t p = 0; p < d_vec; p += kLanes) s = xsimd::fma(batch::load_unaligned(q_row + p), batch::load_unaligned(k_row + p), s);
+    float r = xsimd::reduce_add(s);
+    for (std::size_t p = d_vec; p < d; ++p) r += q_row[p] * k_row[p];
+    dots[j] = r;
+  }
+}
+}  // namespace
+
 // dots (n×m) = q (n×d) · k (m×d)ᵀ
 // Each panel of kTileCols keys is transposed once into a small stack buffer (d in chunks of
 // kDepthChunk) so that keys lie along the vector lanes; then every query row streams past it.
+// A single query row (the language model's next word: one row against its 12,000 words) would
+// use each panel once, and transposing it costs as much as the products: it takes its key rows
+// as they lie instead (docs/model.md, "Speed").
 void matmul_qkt(const float* q, const float* k, int n, int m, int d, float* dots) noexcept {
   constexpr std::size_t kDepthChunk = 256;  // panel buffer: 256 × 16 floats = 16 KB on wasm (32 KB on AVX2)
-  float panel[kDepthChunk * kTileCols];
   const std::size_t rows = static_cast<std::size_t>(n), keys = static_cast<std::size_t>(m),
                     width = static_cast<std::size_t>(d);
+  if (rows == 1) return dot_key_rows(q, k, keys, width, dots);
+  float panel[kDepthChunk * kTileCols];
   for (std::size_t j0 = 0; j0 < keys; j0 += kTileCols) {
     const std::size_t cols = std::min(kTileCols, keys - j0);
     for (std::size_t c0 = 0; c0 < width; c0 += kDepthChunk) {
@@ -230,6 +269,19 @@ float softmax_row(const float* z, int m, float inv_temperature, float* out, floa
 void matmul_pv(const float* w, const float* v, int n, int m, int dv, float* out) noexcept {
   gemm(w, static_cast<std::size_t>(m), 1, v, static_cast<std::size_t>(dv), out, static_cast<std::size_t>(dv),
        static_cast<std::size_t>(n), static_cast<std::size_t>(dv), static_cast<std::size_t>(m), false);
+}
+
+void gelu(const float* x, std::size_t n, float* out) noexcept {
+  const std::size_t n_vec = n - n % kLanes;
+  const batch half(0.5f), one(1.0f), scale(kGeluScale), cubic(kGeluCubic), minus_two(-2.0f), zero(0.0f);
+  for (std::size_t i = 0; i < n_vec; i += kLanes) {
+    const batch v = batch::load_unaligned(x + i);
+    const batch u = scale * (v + cubic * v * v * v);
+    const batch e = exp_nonpositive(minus_two * xsimd::abs(u));  // in [0, 1]
+    const batch t = (one - e) / (one + e);                         // tanh|u|
+    (half * v * (one + xsimd::select(u < zero, -t, t))).store_unaligned(out + i);
+  }
+  gelu_ref(x + n_vec, n - n_vec, out + n_vec);
 }
 
 }  // namespace attn

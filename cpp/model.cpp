@@ -233,15 +233,15 @@ void attention_backward(float* dinp, const float* dout, const float* inp, const 
 
 // ---- gelu and residuals -------------------------------------------------------------------------
 
-constexpr float kGeluScale = 0.7978845608028654f;  // √(2/π)
-constexpr float kGeluCubic = 0.044715f;
-
-// out (N) = 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³)))
-void gelu_forward(float* out, const float* inp, size_t N) {
-  for (size_t i = 0; i < N; ++i) {
-    const float x = inp[i];
-    out[i] = 0.5f * x * (1.0f + std::tanh(kGeluScale * (x + kGeluCubic * x * x * x)));
-  }
+// out (N) = 0.5·x·(1 + tanh(√(2/π)(x + 0.044715x³))): the vector kernel for predict (the page,
+// the API, the CLI), the std::tanh reference for forward() over every position (training and its
+// evaluations) — the training script's committed curves were made with it and are reproduced
+// bit for bit (tests/js/model-assets.test.mjs); the next retraining can take the kernel.
+void gelu_forward(float* out, const float* inp, size_t N, bool every_position) {
+  if (every_position)
+    gelu_ref(inp, N, out);
+  else
+    gelu(inp, N, out);
 }
 
 // dinp (N) += gelu'(inp) · dout; sech² = 1 − tanh² (cosh would overflow for large x)
@@ -501,7 +501,7 @@ bool Model::run(const std::int32_t* inputs, const std::int32_t* targets, int B, 
     residual_forward(residual2, residual, attproj, sz(N) * C);
     layernorm_forward(ln2, a.ln2_mean + l * Nrow, a.ln2_rstd + l * Nrow, residual2, p.ln2w + lc, p.ln2b + lc, N, C);
     matmul_forward(fch, ln2, p.fcw + lc * F, p.fcb + sz(l) * F, N, C, F);
-    gelu_forward(fch_gelu, fch, sz(N) * F);
+    gelu_forward(fch_gelu, fch, sz(N) * F, position < 0);
     matmul_forward(fcproj, fch_gelu, p.fcprojw + sz(l) * F * C, p.fcprojb + lc, N, F, C);
     residual_forward(residual3, residual2, fcproj, sz(N) * C);
   }
