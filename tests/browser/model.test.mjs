@@ -3,7 +3,10 @@
 // sentence that states a number says what the model gives — each held here to a run of
 // attention-lab/model in Node (the same weights) and to the shipped measurements, with float64
 // sums done here; its controls (a head, √d_k, the twin, the repeated words, the temperature and
-// the position) change what it shows; axe finds nothing in light and dark at 1440 and 390 px.
+// the position) change what it shows; the opened head is the lab's heatmap, which the keyboard
+// moves through, and its row the lab's meters; the twins' curves say and table the files'
+// numbers; loading says which file and then the result, and a failed file can be tried again;
+// axe finds nothing in light and dark at 1440 and 390 px.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
@@ -22,7 +25,8 @@ const f2 = (x) => x.toFixed(2);
 const f3 = (x) => x.toFixed(3);
 
 const view = () => page.locator('model-view');
-const text = (selector) => view().evaluate((el, s) => [...el.shadowRoot.querySelectorAll(s)].map((n) => n.textContent), selector);
+// (an empty list until the element is defined: its module is imported when the page gets to it)
+const text = (selector) => view().evaluate((el, s) => [...(el.shadowRoot?.querySelectorAll(s) ?? [])].map((n) => n.textContent), selector);
 const para = async (pattern) => (await text('p')).find((p) => pattern.test(p)) ?? null;
 const tokens = () => text('.tokens .token');
 const opened = async () => (await text('.opened h3'))[0];
@@ -40,6 +44,11 @@ async function after(act, changed) {
 }
 
 const meanSpread = (run) => run.heads.reduce((s, x) => s + x.spread, 0) / run.heads.length;
+// the opened head's row: the lab's meters ({ name, value, text }); the heatmap's own shadow root
+const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => ({
+  name: m.getAttribute('aria-label'), value: Number(m.getAttribute('aria-valuenow')), text: m.getAttribute('aria-valuetext') })));
+const inHeatmap = (selector) => view().evaluate((el, s) => [...el.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelectorAll(s)].map((n) => n.textContent), selector);
+const status = () => text('.status [role=status]');
 
 test('the model loads near its section, reads the lab\'s sentence, and states the numbers of the run and of the test text', async () => {
   const requests = [];
@@ -93,7 +102,7 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
   const sentence = await tokens();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-layer="2"][data-head="3"]').click()), async () => (await opened()) === 'Layer 2, head 3');
   assert.deepEqual(await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.thumb')].map((b) => b.getAttribute('aria-pressed'))), ['false', 'false', 'false', 'false', 'false', 'false', 'true', 'false']);
-  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened svg path, .opened svg g title')].map((x) => x.getAttribute('d') ?? x.textContent).join('|'));
+  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((x) => x.getAttribute('aria-valuetext')).join('|'));
   const before = await cells();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=removeScale]').click()), async () => (await cells()) !== before);
   const removed = await para(/^Now every score/);
@@ -200,13 +209,94 @@ test('lesson.html: the model follows the sentence of the lesson\'s own bar', asy
 test('the opened head\'s bars are the looking word\'s row: its weights over the words so far', async () => {
   await openModel();
   const sentence = await tokens();
-  const row = await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened svg g title')].map((t) => t.textContent));
+  const row = await meters();
   const run = models.scaled.run(sentence);
   const n = sentence.length;
   const w = run.attention[0][0];
-  assert.deepEqual(row, sentence.map((token, j) => `${token}: ${f3(w[(n - 1) * n + j])}`));
+  assert.deepEqual(row, sentence.map((token, j) => ({ name: `${token} (key ${j + 1})`, value: Number(w[(n - 1) * n + j].toFixed(6)), text: f3(w[(n - 1) * n + j]) })));
   let sum = 0;
   for (let j = 0; j < n; j++) sum += w[(n - 1) * n + j];
   assert.ok(Math.abs(sum - 1) < 1e-5);
   assert.equal((await text('.opened h3'))[1], `Where “${sentence.at(-1)}” looks in this head`);
+});
+
+test('the opened head is the lab\'s heatmap: ↑ and ↓ choose the looking word, announced; its row is the meters; its table holds every weight', async () => {
+  await openModel();
+  const sentence = await tokens();
+  const n = sentence.length;
+  const run = models.scaled.run(sentence);
+  const w = run.attention[0][0];
+  await view().evaluate((el) => el.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelector('.stage').focus());
+  await page.keyboard.press('ArrowUp');
+  await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[n - 2]}”?`, { what: 'the word before, chosen by ↑' });
+  // the row of that word, as meters: its weights, the last key masked
+  const row = await until(meters, (m) => m[0]?.text === f3(w[(n - 2) * n]), { what: 'the meters of the row above' });
+  assert.deepEqual(row.map((m) => m.text), sentence.map((_, j) => (j <= n - 2 ? f3(w[(n - 2) * n + j]) : 'masked (causal)')));
+  assert.equal((await text('.opened h3'))[1], `Where “${sentence[n - 2]}” looks in this head`);
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=position]').value), String(n - 2));
+  // the heatmap said where the focus is, kept it, and selects the row
+  const said = (await inHeatmap('[aria-live]'))[0];
+  assert.equal(said, `${sentence[n - 2]} (query ${n - 1}) to ${sentence[0]} (key 1): weight ${f3(w[(n - 2) * n])}`);
+  assert.equal(await view().evaluate((el) => el.shadowRoot.activeElement?.localName), 'attention-heatmap');
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelector('attention-heatmap').data.selected), n - 2);
+  // → moves along the row, ↓ goes back to the last word
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await until(() => inHeatmap('[aria-live]'), (t) => t[0].includes('(key 2)')))[0], `${sentence[n - 2]} (query ${n - 1}) to ${sentence[1]} (key 2): weight ${f3(w[(n - 2) * n + 1])}`);
+  await page.keyboard.press('ArrowDown');
+  await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[n - 1]}”?`, { what: 'the last word, chosen by ↓' });
+  // the table for screen readers: every weight of the head, the masked ones said so
+  const cells = await until(() => inHeatmap('tbody td'), (c) => c.length === n * n && c[0] !== ' ', { what: 'the heatmap\'s table' });
+  assert.deepEqual(cells, Array.from({ length: n * n }, (_, at) => (at % n > Math.floor(at / n) ? 'masked' : f3(w[at]))));
+});
+
+test('the twins\' curves: what is said, marked and tabled is the files\' numbers', async () => {
+  const read = (variant) => fs.readFileSync(new URL(`../../web/assets/model/${variant}-curve.tsv`, import.meta.url), 'utf8').trim().split('\n').slice(1).map((line) => line.split('\t'));
+  const rows = { scaled: read('scaled'), unscaled: read('unscaled') };
+  const held = (variant) => rows[variant].filter((row) => row[3] !== '');
+  await openModel();
+  const said = await until(() => para(/^Both twins learned/), Boolean, { what: 'the curves', timeout: 30000 });
+  const loss = (row, column) => f2(Number(row[column]));
+  assert.ok(said.includes(`At step 1 their training loss was ${loss(rows.scaled[0], 2)} with √d_k and ${loss(rows.unscaled[0], 2)} without.`), said);
+  assert.ok(said.includes(`measured every ${held('scaled')[1][0] - held('scaled')[0][0]} steps`), said);
+  assert.ok(said.endsWith(`went from ${loss(held('scaled')[0], 3)} with √d_k and ${loss(held('unscaled')[0], 3)} without at step ${held('scaled')[0][0]} `
+    + `to ${loss(held('scaled').at(-1), 3)} and ${loss(held('unscaled').at(-1), 3)} at step ${Number(held('scaled').at(-1)[0]).toLocaleString('en')}.`), said);
+  const table = await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.curve tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(table, held('scaled').map((row, k) => [Number(row[0]).toLocaleString('en'), f3(Number(row[2])), f3(Number(row[3])), f3(Number(held('unscaled')[k][2])), f3(Number(held('unscaled')[k][3]))]));
+  const marks = await view().evaluate((el) => ['scaled', 'unscaled'].map((v) => [...el.shadowRoot.querySelectorAll(`.curve svg .held-out.${v} title`)].map((t) => t.textContent)));
+  assert.deepEqual(marks[1], held('unscaled').map((row) => `without √d_k, step ${Number(row[0]).toLocaleString('en')}: held-out loss ${f3(Number(row[3]))}`));
+  assert.equal(marks[0].length, held('scaled').length);
+  // the chart is a picture named by its words; the table follows it
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelector('.curve svg').getAttribute('role')), 'img');
+});
+
+test('loading says which twin and file, then the result; a file that fails is named and can be tried again', async () => {
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  const hold = async (route) => {
+    await gate;
+    await route.continue();
+  };
+  await page.route('**/scaled.weights', hold);
+  await openLab(page, browser.url);
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  await until(status, (t) => t[0] === 'Loading the model trained with √d_k (scaled.weights)…', { what: 'the loading status', timeout: 30000 });
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelectorAll('.status progress').length), 1);
+  release();
+  await until(() => text('.thumb'), (t) => t.length === 8, { what: 'the eight heads', timeout: 30000 });
+  assert.deepEqual(await status(), ['Loaded the model trained with √d_k (scaled.weights).']);
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelectorAll('.status progress').length), 0);
+  await page.unroute('**/scaled.weights', hold);
+
+  // the twin's weights do not arrive: the page says which file, and offers to try again
+  const refuse = (route) => route.abort('aborted');
+  await page.route('**/unscaled.weights', refuse);
+  await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=variant][value=unscaled]').click());
+  const failed = await until(status, (t) => t[0]?.startsWith('Could not load unscaled.weights: '), { what: 'the failure', timeout: 30000 });
+  assert.ok(!failed[0].includes('http'), `the file, not its address: ${failed[0]}`);
+  assert.equal(await text('.thumb').then((t) => t.length), 8, 'the other twin stays in view');
+  await page.unroute('**/unscaled.weights', refuse);
+  await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=retry]').click());
+  await until(status, (t) => t[0] === 'Loaded the twin trained without √d_k (unscaled.weights).', { what: 'the twin, tried again', timeout: 30000 });
+  await until(() => para(/^This twin never divided/), Boolean, { what: 'the twin drawn' });
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelectorAll('[data-intent=retry]').length), 0);
 });

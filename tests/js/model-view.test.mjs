@@ -1,25 +1,37 @@
 // The trained model's view as text (web/views/model.js, pure): in English and bokmål, for both
 // twins, with √d_k removed, on repeated words, with unknown words and past the context — every
 // message filled in (no {placeholder}, no NaN, no undefined), the facts it states read from the
-// runs, and the command line's figure well formed.
+// runs, the opened head's data for the lab's heatmap and its row as the lab's meters, how
+// loading is said, the twins' curves (web/views/model-curve.js) against the files read here, and
+// the command line's figure well formed.
 // Run: node --test tests/js/model-view.test.mjs
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { test } from 'node:test';
 
 import { loadModel, repeatedSequences } from '../../web/api/model.js';
 import { loadStrings } from '../../web/i18n/i18n.js';
 import { toMarkup } from '../../web/views/h.js';
-import { modelFacts, modelFigure, modelView } from '../../web/views/model.js';
+import { modelFacts, modelFigure, modelView, openedHeadData } from '../../web/views/model.js';
+import { curveChart, curveFacts, parseCurve } from '../../web/views/model-curve.js';
 import { THEMES } from '../../web/views/theme.js';
 
 const models = { scaled: await loadModel({ variant: 'scaled' }), unscaled: await loadModel({ variant: 'unscaled' }) };
 const TEMPERATURES = [0.25, 0.5, 0.75, 1, 1.5, 2, 3];
 
+// The curve files read here, apart from parseCurve: [step, lr, training loss, held-out loss or ''] per row.
+const curveText = (variant) => fs.readFileSync(new URL(`../../web/assets/model/${variant}-curve.tsv`, import.meta.url), 'utf8');
+const curveRows = (variant) => curveText(variant).trim().split('\n').slice(1).map((line) => line.split('\t'));
+const rows = { scaled: curveRows('scaled'), unscaled: curveRows('unscaled') };
+const heldRows = (variant) => rows[variant].filter((row) => row[3] !== '');
+const curves = { scaled: parseCurve(curveText('scaled')), unscaled: parseCurve(curveText('unscaled')) };
+
 function results(variant, tokens, { scaleAtInference = true, temperature = 1, layer = 1, head = 1, demo = false } = {}) {
   const model = models[variant];
   const run = model.run(tokens, { scaleAtInference, temperature });
   const contrast = model.info.scaled ? model.run(tokens, { scaleAtInference: !scaleAtInference }) : null;
-  return { run, contrast, info: model.info, twin: model.twin, variant, layer, head, scaleAtInference, temperature, temperatures: TEMPERATURES, demo, unigramThe: model.unigram.the };
+  return { run, contrast, info: model.info, twin: model.twin, variant, layer, head, scaleAtInference, temperature, temperatures: TEMPERATURES, demo, unigramThe: model.unigram.the,
+    status: { state: 'loaded', variant, file: `${variant}.weights` }, curves };
 }
 
 const CASES = {
@@ -62,4 +74,94 @@ test('the command line\'s figure: one svg element, its texts escaped, in both th
     assert.ok(svg.includes('&lt;cat&gt;') || svg.includes('&lt;') , 'markup in a token is escaped');
     assert.doesNotMatch(svg, /NaN|undefined|\{[a-z]+\}/);
   }
+});
+
+const f2 = (x) => x.toFixed(2);
+const f3 = (x) => x.toFixed(3);
+
+test('the opened head: the lab\'s heatmap gets its rows, causal, the looking word selected; its row is the lab\'s meters', async () => {
+  const strings = await loadStrings('en');
+  const r = results('scaled', 'the cat sat on the mat'.split(' '), { layer: 2, head: 3 });
+  const data = openedHeadData(r);
+  const n = 6;
+  assert.equal(data.weights, r.run.attention[1][2]);
+  assert.deepEqual([data.n, data.m, data.selected], [n, n, n - 1]);
+  assert.deepEqual(data.queryLabels, r.run.tokens);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) assert.ok(j > i ? data.scores[i * n + j] === -Infinity : Number.isNaN(data.scores[i * n + j]), `score ${i},${j}: masked after the query, else not given`);
+  assert.equal(openedHeadData({ ...r }), data, 'the same rows and row: the same data, drawn once');
+  // the row of the third word: its weights as meters, the keys after it masked
+  const third = { ...r, run: models.scaled.run(r.run.tokens, { position: 2 }) };
+  assert.equal(openedHeadData(third).selected, 2);
+  const markup = toMarkup(modelView(third, { strings, heading: 3 }, THEMES.light, { width: 900 }));
+  assert.match(markup, /<attention-heatmap data-intent="row"><\/attention-heatmap>/);
+  const w = third.run.attention[1][2];
+  const meters = [...markup.matchAll(/role="meter"[^>]*aria-valuetext="([^"]*)"[^>]*aria-label="([^"]*)"/g)].map((m) => [m[2], m[1]]);
+  assert.deepEqual(meters, r.run.tokens.map((token, j) => [`${token} (key ${j + 1})`, j <= 2 ? f3(w[2 * n + j]) : 'masked (causal)']));
+  assert.match(markup, /Where “sat” looks in this head/);
+});
+
+test('loading: which twin and file, bytes of the total when known, then the result; a failure names its file and offers a retry', async () => {
+  const strings = await loadStrings('en');
+  const draw = (r) => toMarkup(modelView(r, { strings, heading: 3 }, THEMES.dark, { width: 390 }));
+  const loading = draw({ status: { state: 'loading', variant: 'unscaled', file: 'unscaled.weights', loaded: 985688, total: 1971376 } });
+  assert.match(loading, /<p role="status" class="note">Loading the twin trained without √d_k \(unscaled\.weights\)…<\/p>/);
+  assert.match(loading, /<progress max="1971376" value="985688" aria-label="unscaled.weights"><\/progress>/);
+  assert.match(loading, /0\.99 of 1\.97 MB/);
+  const unknown = draw({ status: { state: 'loading', variant: 'scaled', file: 'scaled.weights', loaded: 0, total: 0 } });
+  assert.match(unknown, /<progress aria-label="scaled.weights"><\/progress>/, 'no total: an indeterminate bar');
+  const failed = draw({ status: { state: 'failed', variant: 'scaled', file: 'scaled.weights', message: 'HTTP 404' } });
+  assert.match(failed, /Could not load scaled\.weights: HTTP 404/);
+  assert.match(failed, /<button type="button" data-intent="retry">Try again<\/button>/);
+  const loaded = toMarkup(modelView(results('scaled', ['the', 'cat']), { strings, heading: 3 }, THEMES.light, { width: 900 }));
+  assert.match(loaded, /^<div class="view"><div class="status"><p role="status" class="note">Loaded the model trained with √d_k \(scaled\.weights\)\.<\/p>/, 'the live region stays first');
+  const curvesFailed = toMarkup(modelView({ ...results('scaled', ['the', 'cat']), curves: null, curvesStatus: { state: 'failed', file: 'unscaled-curve.tsv', message: 'HTTP 404' } }, { strings, heading: 3 }, THEMES.light, { width: 900 }));
+  assert.match(curvesFailed, /Could not load unscaled-curve\.tsv: HTTP 404/);
+  const nb = await loadStrings('nb');
+  assert.match(toMarkup(modelView({ status: { state: 'loading', variant: 'scaled', file: 'scaled.weights', loaded: 500000, total: 1971376 } }, { strings: nb, heading: 3 }, THEMES.light, { width: 900 })), /0,50 av 1,97 MB/);
+});
+
+test('the twins\' curves: every number said or tabled is the files\'', async () => {
+  // parseCurve against the rows read here
+  for (const variant of ['scaled', 'unscaled']) {
+    const c = curves[variant];
+    assert.equal(c.steps.length, rows[variant].length);
+    rows[variant].forEach((row, i) => {
+      assert.equal(c.steps[i], Number(row[0]));
+      assert.equal(c.train[i], Number(row[2]));
+    });
+    assert.deepEqual(c.heldOut.map((p) => [p.step, p.loss, p.train]), heldRows(variant).map((row) => [Number(row[0]), Number(row[3]), Number(row[2])]));
+  }
+  const f = curveFacts(curves);
+  const first = (v) => Number(rows[v][0][2]);
+  const check = (v, k) => Number(heldRows(v).at(k)[3]);
+  assert.equal(f.every, Number(heldRows('scaled')[1][0]) - Number(heldRows('scaled')[0][0]));
+  assert.equal(f.checks, heldRows('scaled').length);
+  const strings = await loadStrings('en');
+  const markup = toMarkup(curveChart(curves, { strings, heading: 3 }, THEMES.light, { width: 900 }));
+  const said = markup.match(/<p>(Both twins.*?)<\/p>/)[1];
+  assert.equal(said, `Both twins learned from the same batches in the same order. At step ${rows.scaled[0][0]} their training loss was ${f2(first('scaled'))} with √d_k and ${f2(first('unscaled'))} without. `
+    + `Each step’s batch loss (the thin lines) is noisy; the loss on held-out text, measured every ${f.every} steps (the marks), went from ${f2(check('scaled', 0))} with √d_k and ${f2(check('unscaled', 0))} without at step ${heldRows('scaled')[0][0]} `
+    + `to ${f2(check('scaled', -1))} and ${f2(check('unscaled', -1))} at step ${Number(heldRows('scaled').at(-1)[0]).toLocaleString('en')}.`);
+  // the table: one row per held-out check, the training and held-out loss of each twin
+  const body = markup.match(/<tbody>(.*?)<\/tbody>/)[1];
+  const tableRows = [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map((c) => c[1]));
+  assert.deepEqual(tableRows, heldRows('scaled').map((row, k) => {
+    const other = heldRows('unscaled')[k];
+    return [Number(row[0]).toLocaleString('en'), f3(Number(row[2])), f3(Number(row[3])), f3(Number(other[2])), f3(Number(other[3]))];
+  }));
+  // the marks: one per check and twin, each titled with its number
+  assert.equal((markup.match(/<circle /g) ?? []).length, heldRows('scaled').length + 1, 'the scaled twin’s marks, and its legend’s');
+  assert.ok(markup.includes(`<title>with √d_k, step 250: held-out loss ${f3(check('scaled', 0))}</title>`));
+  assert.doesNotMatch(markup, /NaN|undefined|\{[a-zA-Z]+\}/);
+  const nb = toMarkup(curveChart(curves, { strings: await loadStrings('nb'), heading: 3 }, THEMES.dark, { width: 360 }));
+  assert.ok(nb.includes(`ved steg 250 til ${f2(check('scaled', -1)).replace('.', ',')}`), 'bokmål, with a decimal comma');
+  assert.doesNotMatch(nb, /NaN|undefined|\{[a-zA-Z]+\}/);
+});
+
+test('parseCurve refuses what is not a curve, saying where', () => {
+  assert.throws(() => parseCurve('step\tloss\n1\t2\n'), /not a training curve/);
+  assert.throws(() => parseCurve('step\tlr\ttrain_loss\tvalidation_loss\n1\t0.1\tx\t\n'), /line 2/);
+  assert.throws(() => parseCurve('step\tlr\ttrain_loss\tvalidation_loss\n2\t0.1\t3\t\n1\t0.1\t3\t4\n'), /line 3/);
+  assert.throws(() => parseCurve('step\tlr\ttrain_loss\tvalidation_loss\n1\t0.1\t3\t\n'), /no held-out loss/);
 });

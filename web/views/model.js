@@ -1,13 +1,18 @@
 // What a trained model looks at: the learner's sentence in the model's tokens, every layer × head
-// as a small heatmap (a button that opens it), the opened head in the lab's heatmap with what it
-// measurably does over the test text and in this sentence, the next-word distribution as
-// probability bars, and what removing √d_k, or the twin trained without it, changes. Draws the
-// results of <model-view> (web/components/lesson/model-view.js): runs of attention-lab/model.
+// as a small heatmap (a button that opens it), the opened head in the lab's own heatmap
+// (<attention-heatmap>, given openedHeadData) and its selected row as the lab's bars (meters),
+// with what the head measurably does over the test text and in this sentence, the next-word
+// distribution as probability bars, and what removing √d_k, or the twin trained without it (its
+// heads, its curve: model-curve.js), changes. Draws the results of <model-view>
+// (web/components/lesson/model-view.js): runs of attention-lab/model, the twins' curves, and
+// how loading goes.
 import { english } from '../i18n/i18n.js';
-import { headingTag, plot, scrollBox, weightColor } from './chart.js';
+import { barsScene } from './bars.js';
+import { headingTag, plot, weightColor } from './chart.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
+import { curveChart } from './model-curve.js';
 
 const THUMB_MAX = 120;
 const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
@@ -59,9 +64,76 @@ export function modelFacts(r) {
   return facts;
 }
 
+// Where the model gives no score: its runs hold weights only. A causal row hides the keys after
+// its query (−Infinity, as the lab marks them); the others are NaN, "not given" (never drawn as a
+// number: the lab's heatmap writes "—" for its score).
+const masks = new Map(); // n → Float32Array n×n
+function causalMask(n) {
+  let mask = masks.get(n);
+  if (!mask) {
+    mask = new Float32Array(n * n).fill(NaN);
+    for (let i = 0; i < n; i++) mask.fill(-Infinity, i * n + i + 1, (i + 1) * n);
+    masks.set(n, mask);
+  }
+  return mask;
+}
+
+const openedData = new WeakMap(); // a head's rows → the data last made of them
+/**
+ * The opened head as the data of the lab's <attention-heatmap> (web/components/lab/attention-heatmap.js):
+ * its n×n causal rows, the tokens as queries and keys, the looking word's row selected. The same
+ * rows and selection give the same object (the heatmap draws only when its data changes).
+ */
+export function openedHeadData(r) {
+  const { run, layer, head } = r;
+  const weights = run.attention[layer - 1][head - 1];
+  const previous = openedData.get(weights);
+  if (previous?.selected === run.position) return previous;
+  const n = run.tokens.length;
+  const data = Object.freeze({ n, m: n, weights, scores: causalMask(n), dots: null, queryLabels: run.tokens, keyLabels: run.tokens, selected: run.position });
+  openedData.set(weights, data);
+  return data;
+}
+
+const MB = 1e6;
+const TWIN = { scaled: 'modelView.theScaledTwin', unscaled: 'modelView.theUnscaledTwin' };
+
+// How loading goes (results.status): loading with a progress bar, loaded, or failed with the file
+// and a button to try again. Its first paragraph is a live region that stays in its place, so a
+// screen reader hears "loading", then the result.
+function statusBlock(status, s) {
+  if (!status) return h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }));
+  const twin = s.t(TWIN[status.variant]);
+  if (status.state === 'loading') {
+    const known = status.total > 0;
+    return h('div', { class: 'status' }, [
+      h('p', { role: 'status', class: 'note' }, s.t('modelView.loading', { twin, file: status.file })),
+      h('p', { class: 'progress' }, [
+        h('progress', { max: known ? status.total : null, value: known ? status.loaded : null, 'aria-label': status.file }),
+        ' ',
+        h('span', { class: 'stats' }, known
+          ? s.t('modelView.loadingBytes', { loaded: s.fixed(status.loaded / MB, 2), total: s.fixed(status.total / MB, 2) })
+          : s.t('modelView.loadingAbout')),
+      ]),
+    ]);
+  }
+  if (status.state === 'failed') return failure(status, s, 'modelView.failedModel');
+  return h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }, s.t('modelView.loaded', { twin, file: status.file })));
+}
+
+// A file that could not be loaded: which, why, and a button to try again.
+function failure({ file, message }, s, otherwise) {
+  return h('div', { class: 'status' }, [
+    h('p', { role: 'status', class: 'alert' }, file ? s.t('modelView.failed', { file, message }) : s.t(otherwise, { message })),
+    h('button', { type: 'button', 'data-intent': 'retry' }, s.t('modelView.retry')),
+  ]);
+}
+
 /** (results of <model-view>, settings { strings, heading }, theme, { width }) → view nodes. */
 export function modelView(r, { strings = english(), heading }, theme, { width }) {
   const s = strings;
+  const status = statusBlock(r.status, s);
+  if (!r.run) return h('div', { class: 'view' }, [status]);
   const hn = headingTag({ heading });
   const { run, info, layer, head, variant } = r;
   const f = modelFacts(r);
@@ -123,22 +195,19 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       ]);
     })));
 
-  // ---- the opened head ----
+  // ---- the opened head: the lab's heatmap (its data set by the element: openedHeadData) and bars ----
   const m = f.measured;
-  const weights = run.attention[layer - 1][head - 1];
   const looking = word(run.tokens[run.position]);
-  const rowBars = probabilityBars(run.tokens.slice(0, run.position + 1).map((token, j) => ({ label: token, p: weights[run.position * n + j] })),
-    s.t('modelView.rowLabel', { word: looking, layer, head }), theme, Math.min(width, 520), s);
   const opened = h('section', { class: 'opened' }, [
     h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
     h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
       previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
     h('p', {}, s.t(ROLE_MEANS[m.role])),
     h('p', {}, s.t('modelView.here', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), spread: fx(f.here.spread) })),
-    scrollBox(s.t('modelView.heatmapBox'), headHeatmap(weights, run.tokens, run.position, theme, Math.min(width, 720), s)),
+    h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
     h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
     h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
-    rowBars,
+    rowMeters(r, theme, s),
   ]);
 
   // ---- the next word ----
@@ -163,6 +232,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h('p', {}, s.t('modelView.twinCompare', { here: fx(f.perplexity), twin: fx(f.twinPerplexity), trigram: fx(f.trigram) })),
     h('ul', {}, f.layers.map((l) => h('li', {}, s.t('modelView.layerSpread', { layer: l.layer, lo: fx(l.here[0]), hi: fx(l.here[1]), twinLo: fx(l.twin[0]), twinHi: fx(l.twin[1]),
       twin: s.t(variant === 'scaled' ? 'modelView.theUnscaledTwin' : 'modelView.theScaledTwin') })))),
+    curves(r, s, theme, heading, width),
   ]);
 
   // ---- induction ----
@@ -175,6 +245,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     : null;
 
   return h('div', { class: 'view' }, [
+    status,
     h('p', { class: 'explain' }, s.t('modelView.intro', { layers: info.layers, heads: info.heads, parameters: s.integer(info.parameters), words: s.integer(info.corpus.train.tokens) })),
     controls,
     h(hn, {}, s.t('modelView.tokensTitle')),
@@ -217,6 +288,34 @@ function thumbnail(svg) {
   return { ...svg, attrs: { ...svg.attrs, role: null, 'aria-label': null, 'aria-hidden': 'true', focusable: 'false' } };
 }
 
+// The twins' curves, or how loading them goes.
+function curves(r, s, theme, heading, width) {
+  if (r.curves) return curveChart(r.curves, { strings: s, heading }, theme, { width });
+  if (r.curvesStatus?.state === 'failed') return failure(r.curvesStatus, s, 'modelView.curveFailed');
+  return h('p', { class: 'note' }, s.t('modelView.curveLoading'));
+}
+
+// The looking word's row of the opened head as the lab's bars (web/views/bars.js: one role="meter"
+// per key, 0…1, the weight its value; the keys after the word hatched, masked): the row alone —
+// its Σ and entropy, which the lab's engine gives for its own rows, are not among a trained
+// model's results. Which bar is the largest is presentation (it is drawn bold).
+function rowMeters(r, theme, s) {
+  const { run, layer, head } = r;
+  const n = run.tokens.length, i = run.position;
+  const weights = run.attention[layer - 1][head - 1].subarray(i * n, (i + 1) * n);
+  let largest = 0;
+  for (let j = 0; j <= i; j++) largest = Math.max(largest, weights[j]);
+  const scene = barsScene({ labels: run.tokens, weights, scores: causalMask(n).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known }, s);
+  return h('div', { class: 'rowbars', role: 'list', 'aria-label': s.t('modelView.rowLabel', { word: shortLabel(run.tokens[i]), layer, head }) },
+    scene.rows.map((row) => h('div', { role: 'listitem', class: ['row', row.max ? 'max' : null, row.masked ? 'masked' : null].filter(Boolean).join(' ') }, [
+      h('span', { class: row.unknown ? 'label oov' : 'label', title: row.title, 'aria-hidden': 'true' }, row.label),
+      h('div', { class: 'track', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 1, 'aria-valuenow': row.valueNow, 'aria-valuetext': row.valueText, 'aria-label': row.name },
+        row.masked ? null : h('svg', { class: 'fill', width: '100%', height: 14, 'aria-hidden': 'true', focusable: 'false' },
+          h('rect', { width: `${(row.weight * 100).toFixed(2)}%`, height: 14, rx: 3, fill: row.max ? theme.barMax : theme.bar }))),
+      h('span', { class: 'value', 'aria-hidden': 'true' }, row.text),
+    ])));
+}
+
 // Probability bars: one row per item { label, p }, its title the label and p (3 decimals).
 function probabilityBars(items, label, theme, width, s) {
   const labelW = 110, valueW = 56, track = Math.max(60, width - labelW - valueW - 16);
@@ -237,35 +336,6 @@ function probabilityBars(items, label, theme, width, s) {
 // The next word's ten most likely, as probability bars.
 function nextWordBars(run, theme, width, s) {
   return probabilityBars(run.next.top.map(({ word, p }) => ({ label: word, p })), s.t('modelView.nextLabel', { word: shortLabel(run.tokens[run.position]) }), theme, width, s);
-}
-
-// One head's causal rows as a heatmap: labels, cells drawn as one path per colour (64 tokens
-// redraw within a frame), each weight written in its cell when the cells are wide enough, the
-// looking word's row outlined. Hidden keys (after the query) are left as the background.
-const HEAT = { label: 84, top: 70, minCell: 6, maxCell: 44, numbersFrom: 30 };
-function headHeatmap(w, tokens, position, theme, width, s) {
-  const n = tokens.length;
-  const cell = Math.max(HEAT.minCell, Math.min(HEAT.maxCell, Math.floor((width - HEAT.label - 20) / n)));
-  const x0 = HEAT.label, y0 = HEAT.top;
-  const size = n * cell;
-  const numbers = [];
-  if (cell >= HEAT.numbersFrom)
-    for (let i = 0; i < n; i++)
-      for (let j = 0; j <= i; j++) {
-        const p = w[i * n + j];
-        numbers.push(h('text', { x: x0 + j * cell + cell / 2, y: y0 + i * cell + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'central', 'font-size': 11,
-          fill: p > 0.45 ? theme.bg : theme.text }, s.fixed(p, 2)));
-      }
-  const labelsShown = cell >= 9;
-  return plot(theme, { width: x0 + size + 24, height: y0 + size + 4, label: s.t('modelView.heatmapLabel', { n }) }, [
-    h('rect', { x: x0, y: y0, width: size, height: size, fill: theme.masked }),
-    h('g', { transform: `translate(${x0} ${y0})` }, cellPaths(w, n, cell, theme)),
-    numbers,
-    labelsShown ? tokens.map((token, i) => h('text', { x: x0 - 6, y: y0 + i * cell + cell / 2, 'text-anchor': 'end', 'dominant-baseline': 'central', 'font-size': Math.min(12, cell),
-      fill: i === position ? theme.accent : theme.text, 'font-weight': i === position ? 600 : null }, shortLabel(token))) : null,
-    labelsShown ? tokens.map((token, j) => h('text', { transform: `translate(${x0 + j * cell + cell / 2 + 3} ${y0 - 6}) rotate(-55)`, 'font-size': Math.min(12, cell) }, shortLabel(token))) : null,
-    h('rect', { x: x0 - 1, y: y0 + position * cell - 1, width: size + 2, height: cell + 2, fill: 'none', stroke: theme.accent, 'stroke-width': 2 }),
-  ]);
 }
 
 /**

@@ -3,13 +3,19 @@
 // next word, and what removing √d_k changes. Draws web/views/model.js.
 //
 // The model (2 MB per twin: web/assets/model/) is loaded only when the element first comes near
-// the viewport, each twin once, by attention-lab/model on its own engine. The element follows
-// the sentence of the <attention-lab> named by `for` (its state's tokens), or `tokens` set by the
-// page, until the learner asks for the repeated words; its own settings (twin, head, √d_k, temperature, position) live here.
-import { languageFor, onLanguageChange } from '../../i18n/dom.js';
-import { loadStrings } from '../../i18n/i18n.js';
+// the viewport, each twin once, by attention-lab/model on its own engine, with the twins'
+// training curves (<variant>-curve.tsv); the view says how loading goes, and which file failed.
+// The opened head is drawn by the lab's own <attention-heatmap> (keyboard, table, tooltips): its
+// selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word.
+// The element follows the sentence of the <attention-lab> named by `for` (its state's tokens), or
+// `tokens` set by the page, until the learner asks for the repeated words; its own settings
+// (twin, head, √d_k, temperature, position) live here.
+import { followLanguage } from '../../i18n/dom.js';
+import { define } from '../base.js';
+import '../lab/attention-heatmap.js';
 import { sheet } from '../theme.js';
-import { modelView } from '../../views/model.js';
+import { modelView, openedHeadData } from '../../views/model.js';
+import { parseCurve } from '../../views/model-curve.js';
 import { Instrument } from './instrument.js';
 
 const NEAR_VIEWPORT = '600px 0px';
@@ -18,6 +24,7 @@ const DEFAULT_SENTENCE = 'the cat sat on the mat because it was tired'.split(' '
 // the next word's temperatures: the slider's steps
 const TEMPERATURES = Object.freeze([0.25, 0.5, 0.75, 1, 1.5, 2, 3]);
 const DEMO_SPAN = 12; // random words, then the same again
+const ASSETS = new URL('../../assets/model/', import.meta.url);
 
 export class ModelView extends Instrument {
   static styles = [
@@ -40,11 +47,34 @@ export class ModelView extends Instrument {
       section { margin: 1em 0; max-width: 75ch; }
       section > p { margin: .3em 0 .5em; }
       ul { margin: .3em 0; padding-left: 1.3em; }
+      .status p { margin: .2em 0; }
+      .status button { margin: .2em 0 .6em; }
+      .progress { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .7em; font-size: 12.5px; color: var(--_muted); }
+      progress { width: min(320px, 70%); height: 12px; accent-color: var(--_accent); }
+      section.opened { max-width: none; }
+      section.opened > p, section.opened > h2, section.opened > h3, section.opened > h4 { max-width: 75ch; }
+      .heatmap { max-width: 760px; margin: .6em 0 .3em; }
+      /* the looking word's row: the lab's bars (web/components/lab/probability-bars.js), drawn by the view */
+      .rowbars { display: grid; grid-template-columns: fit-content(9em) minmax(40px, 1fr) 4.2em; gap: 3px 10px; max-width: 520px;
+        font-variant-numeric: tabular-nums; }
+      .rowbars .row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center; min-height: 1.35rem; }
+      .rowbars .label { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 13px; }
+      .rowbars .label.oov { text-decoration: underline dotted var(--_warn); text-underline-offset: 3px; }
+      .rowbars .track { height: 14px; border-radius: 3px; background: var(--_track); overflow: hidden; }
+      .rowbars .row.masked .track { background: repeating-linear-gradient(135deg, var(--_masked) 0 4px, var(--_masked-line) 4px 5px); }
+      .rowbars .value { text-align: right; font-family: var(--_mono); font-size: 12.5px; }
+      .rowbars .row.max .label, .rowbars .row.max .value { font-weight: 600; }
+      .rowbars .row.masked .label, .rowbars .row.masked .value { color: var(--_muted); }
+      .curve { margin: 1.2em 0 0; }
+      .curve svg { max-width: 100%; height: auto; }
+      .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
+      .caveat { max-width: 75ch; margin: 0 0 .8em; }
     `),
   ];
   static view = modelView;
+  // the caveat stands before the heads, and outside the drawn view: it shows while the model loads
+  static template = `<p class="note caveat" data-t="modelView.caveat"></p>${Instrument.template}`;
 
-  #language = null;
   #stopWatching = null;
   #visibility = null;
   #wanted = false; // came near the viewport: load
@@ -55,12 +85,16 @@ export class ModelView extends Instrument {
   #tokens = DEFAULT_SENTENCE;
   #frame = 0;
   #runs = new Map(); // the latest runs by what they ran: opening a head or toggling √d_k back runs nothing
+  #status = null; // how the latest load goes: { state: 'loading' | 'loaded' | 'failed', variant, file, loaded, total, message }
+  #curves = null; // { scaled, unscaled } (web/views/model-curve.js parseCurve), once loaded
+  #curvesStatus = null; // { state: 'loading' | 'failed', file, message }
+  #curvesLoading = null;
+  #shown = {}; // the latest run's results
 
   connectedCallback() {
     super.connectedCallback();
     this.settings = { heading: HEADING };
-    this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
-    this.#chooseLanguage();
+    this.#stopWatching = followLanguage(this);
     this.shadowRoot.addEventListener('click', this.#onClick);
     this.#lab = this.getAttribute('for') ? document.getElementById(this.getAttribute('for')) : null;
     this.#lab?.addEventListener('change', this.#followLab);
@@ -80,15 +114,6 @@ export class ModelView extends Instrument {
     this.shadowRoot.removeEventListener('click', this.#onClick);
     this.#lab?.removeEventListener('change', this.#followLab);
     cancelAnimationFrame(this.#frame);
-  }
-
-  #chooseLanguage() {
-    const language = languageFor(this);
-    if (language === this.#language) return;
-    this.#language = language;
-    loadStrings(language).then((strings) => {
-      if (this.#language === language) this.strings = strings;
-    });
   }
 
   /** The sentence shown, as the lab's tokens (a page without an <attention-lab> sets it). */
@@ -118,6 +143,7 @@ export class ModelView extends Instrument {
     } else if (intent === 'removeScale') s.scaleAtInference = !event.target.checked;
     else if (intent === 'temperature') s.temperature = TEMPERATURES[Number(event.target.value)] ?? 1;
     else if (intent === 'position') s.position = Number(event.target.value);
+    else if (intent === 'row') s.position = event.target.value; // the lab's heatmap: the row chosen
     else return;
     this.#update();
   }
@@ -132,6 +158,11 @@ export class ModelView extends Instrument {
     } else if (target.dataset.intent === 'demo') {
       s.demo = s.demo ? 0 : s.demo + 1 + Math.floor(Math.random() * 1e6);
       s.position = null;
+    } else if (target.dataset.intent === 'retry') {
+      // what failed is asked for again: the twin (its load was forgotten) and the curves
+      if (this.#status?.state === 'failed') this.#status = null;
+      if (this.#curvesStatus?.state === 'failed') this.#curvesStatus = null;
+      this.#show();
     } else return;
     this.#update();
   };
@@ -155,37 +186,132 @@ export class ModelView extends Instrument {
     this.#frame = requestAnimationFrame(() => this.#run());
   }
 
+  // The results drawn: the latest run's, how loading goes, and the curves.
+  #show(fields = this.#shown) {
+    this.#shown = fields;
+    this.results = { ...fields, status: this.#status, curves: this.#curves, curvesStatus: this.#curvesStatus };
+  }
+
+  render() {
+    super.render();
+    // the opened head, in the lab's heatmap placed by the view
+    const heatmap = this.$('attention-heatmap');
+    if (!heatmap || !this.results?.run) return;
+    heatmap.strings = this.strings;
+    const data = openedHeadData(this.results);
+    if (heatmap.data !== data) heatmap.data = data;
+  }
+
   async #run() {
     const s = { ...this.#state };
-    let model;
+    this.#loadCurves();
+    let api, model;
     try {
       this.#api ??= import('../../api/model.js');
-      const api = await this.#api;
-      if (!this.#models.has(s.variant)) {
-        if (!this.results) this.results = { empty: 'loading', key: 'modelView.loading' };
-        const loading = api.loadModel({ variant: s.variant });
-        this.#models.set(s.variant, loading);
-        loading.catch(() => this.#models.delete(s.variant)); // tried again on the next change
-      }
+      api = await this.#api;
+    } catch (error) {
+      this.#api = null;
+      this.#status = { state: 'failed', variant: s.variant, ...failedFile(error) };
+      return this.#show();
+    }
+    if (!this.#models.has(s.variant)) {
+      if (this.#status?.state === 'failed' && this.#status.variant === s.variant) return; // until the learner asks again
+      this.#load(api, s.variant);
+    }
+    try {
       model = await this.#models.get(s.variant);
-      if (s.variant !== this.#state.variant) return; // the learner switched again meanwhile
+    } catch {
+      return; // #load says what failed
+    }
+    if (s.variant !== this.#state.variant) return; // the learner switched again meanwhile
+    try {
       const tokens = s.demo ? api.repeatedSequences(model.vocab, { span: DEMO_SPAN, seed: s.demo })[0] : this.#tokens;
       const shown = tokens.slice(0, model.info.context);
       const position = Math.min(s.position ?? shown.length - 1, shown.length - 1);
       const run = this.#runOf(model, tokens, { scaleAtInference: s.scaleAtInference, temperature: s.temperature, position });
       const contrast = model.info.scaled ? this.#runOf(model, tokens, { scaleAtInference: !s.scaleAtInference, temperature: 1, position }) : null;
-      this.results = {
+      this.#show({
         run, contrast, info: model.info, twin: model.twin, variant: s.variant, layer: s.layer, head: s.head,
         scaleAtInference: s.scaleAtInference, temperature: s.temperature, temperatures: TEMPERATURES,
         demo: Boolean(s.demo), unigramThe: model.unigram.the,
-      };
+      });
     } catch (error) {
-      this.results = { empty: error.message, key: 'modelView.failed', params: { message: error.message } };
+      this.results = { empty: error.message, key: 'modelView.failedModel', params: { message: error.message } };
     }
   }
+
+  // One twin from attention-lab/model, saying how it goes: the weights' bytes as they arrive
+  // (drawn at most once a frame), then the result, or which file failed.
+  #load(api, variant) {
+    const file = `${variant}.weights`;
+    this.#status = { state: 'loading', variant, file, loaded: 0, total: 0 };
+    this.#show();
+    let frame = 0;
+    const onProgress = ({ loaded, total }) => {
+      if (this.#status?.state !== 'loading' || this.#status.variant !== variant) return;
+      this.#status = { ...this.#status, loaded, total };
+      frame ||= requestAnimationFrame(() => {
+        frame = 0;
+        if (this.#status?.state === 'loading') this.#show();
+      });
+    };
+    const loading = api.loadModel({ variant, onProgress });
+    this.#models.set(variant, loading);
+    loading.then(
+      () => {
+        // said with the run that follows (#run draws once the model is here)
+        if (this.#status?.state === 'loading' && this.#status.variant === variant) this.#status = { state: 'loaded', variant, file };
+      },
+      (error) => {
+        this.#models.delete(variant); // asked for again when the learner says so
+        this.#status = { state: 'failed', variant, ...failedFile(error) };
+        this.#show();
+      },
+    );
+  }
+
+  // The twins' curves, once (again after a failure only when the learner asks).
+  #loadCurves() {
+    if (this.#curves || this.#curvesLoading || this.#curvesStatus?.state === 'failed') return;
+    const read = async (variant) => {
+      const url = new URL(`${variant}-curve.tsv`, ASSETS);
+      const response = await fetch(url).catch((error) => {
+        throw new Error(`${url.href}: ${error.message}`);
+      });
+      if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+      try {
+        return parseCurve(await response.text());
+      } catch (error) {
+        throw new Error(`${url.href}: ${error.message}`);
+      }
+    };
+    this.#curvesStatus = { state: 'loading' };
+    this.#curvesLoading = Promise.all([read('scaled'), read('unscaled')]).then(
+      ([scaled, unscaled]) => {
+        this.#curves = Object.freeze({ scaled, unscaled });
+        this.#curvesStatus = null;
+      },
+      (error) => {
+        this.#curvesStatus = { state: 'failed', ...failedFile(error) };
+      },
+    ).finally(() => {
+      this.#curvesLoading = null;
+      this.#show();
+    });
+  }
+}
+
+// Which file an error of loading is about, and why: the last part of the address its message
+// names (attention-lab/model's and fetch's errors start with it), or null when it names none.
+function failedFile(error) {
+  const message = String(error?.message ?? error);
+  const address = message.match(/(?:https?|file):\/\/\S+?(?=:\s|\s|$)/)?.[0];
+  if (!address) return { file: null, message };
+  const file = decodeURIComponent(new URL(address).pathname.split('/').pop() || address);
+  return { file, message: message.replace(`${address}: `, '') };
 }
 
 // At most this many runs are kept (each 2 × 4 heads of n×n rows and 12,000 probabilities).
 const RUNS_KEPT = 8;
 
-customElements.define('model-view', ModelView);
+define('model-view', ModelView);
