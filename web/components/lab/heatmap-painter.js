@@ -11,9 +11,10 @@
 //            on an OffscreenCanvas and handed to the page's canvas as one ImageBitmap
 //            ('bitmaprenderer'), so the compositor gets a new picture only when it changes (why,
 //            with the measurements: docs/page-performance.md, "The slider latency, continued",
-//            item 3). The labels live on a detached canvas of their own, redrawn only when they, the selected row, the layout
-//            or the theme change: a slider input redraws the cells alone. Text drawn here forces
-//            no layout (a font set on a canvas in the page would bring style and layout up to date).
+//            item 3). The labels live on a detached canvas of their own, redrawn only when
+//            they, the selected row, the layout or the theme change: a slider input redraws
+//            the cells alone. Text drawn here forces no layout (a font set on a canvas in the
+//            page would bring style and layout up to date).
 export class HeatmapPainter {
   #cells;
   #overlay;
