@@ -102,3 +102,52 @@ test('the attention-as-explanation caveat, with its citations, beside “where i
   await page.goto(`${browser.url}lesson.html?lang=nb`);
   await until(() => page.locator('header .caveat').textContent(), (t) => /Jain og Wallace[\s\S]*Kobayashi mfl\./.test(t), { what: 'the caveat in Norwegian' });
 });
+
+test('the caveat, with its citations, beside the untrained heads and the trained model’s heads, on index, lesson and embed?view=model', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const cites = /Jain & Wallace[\s\S]*2019[\s\S]*Wiegreffe & Pinter[\s\S]*2019[\s\S]*Kobayashi et al\.[\s\S]*2020/;
+  const modelCaveat = () => page.evaluate(async () => {
+    await customElements.whenDefined('model-view');
+    return document.querySelector('model-view').shadowRoot.querySelector('.caveat')?.textContent ?? '';
+  });
+  for (const file of ['', 'lesson.html']) {
+    await page.goto(`${browser.url}${file}`);
+    await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+    // the multi-head view's section: untrained heads, said so, and the literature
+    const heads = await until(() => page.evaluate(() => document.querySelector('#heads .story-note')?.textContent ?? ''), (t) => t !== '', { what: 'the heads’ caveat', timeout: 20000 });
+    assert.match(heads, /untrained/);
+    assert.match(heads, cites, `${file || 'index.html'}: the caveat beside the heads`);
+    const model = await modelCaveat();
+    assert.match(model, /This model is trained/);
+    assert.match(model, cites, `${file || 'index.html'}: the caveat beside the trained model`);
+  }
+  // no page says "nothing here is trained" where a trained model is shown
+  assert.doesNotMatch(await page.locator('header .caveat').textContent(), /Nothing here is trained/);
+  assert.match(await page.locator('header .caveat').textContent(), /the model at the end of the page are trained/);
+  await page.goto(`${browser.url}embed.html?view=model`);
+  assert.match(await until(modelCaveat, (t) => t !== '', { what: 'the embedded model’s caveat', timeout: 20000 }), cites, 'embed.html?view=model');
+  await page.goto(`${browser.url}embed.html?view=model&lang=nb`);
+  await until(modelCaveat, (t) => /Jain og Wallace[\s\S]*Kobayashi mfl\./.test(t), { what: 'the embedded model’s caveat in Norwegian', timeout: 20000 });
+});
+
+test('the guide names the story’s steps by their questions, and the links made before (#claim-1 … #claim-4) still open them', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const lang of ['en', 'nb']) {
+    await openLab(page, `${browser.url}?lang=${lang}`);
+    await drawWholeLesson(page);
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll('.guide a[href^="#"]')].map((a) => {
+        const target = document.querySelector(a.getAttribute('href'));
+        return { href: a.getAttribute('href'), text: a.textContent, heading: target?.querySelector('h3')?.textContent ?? null };
+      }));
+    assert.deepEqual(links.map((l) => l.href), ['#claim-1', '#claim-2', '#claim-3', '#claim-4', '#overflow'], lang);
+    for (const link of links) assert.equal(link.text, link.heading, `${lang}: ${link.href} reads as its step’s question`);
+    const guide = await page.locator('.guide').textContent();
+    assert.doesNotMatch(guide, /\b(Claim|Påstand) \d/, `${lang}: no numbered claims`);
+    assert.doesNotMatch(await page.locator('#why > p').first().textContent(), /Four claims|Fire påstander/);
+  }
+  // an old link to a claim opens its step
+  await page.goto(`${browser.url}#claim-3`);
+  await page.locator('attention-lab').evaluate((lab) => lab.ready);
+  assert.equal(await page.evaluate(() => document.getElementById('claim-3')?.dataset.part), 'gradient');
+});

@@ -285,6 +285,8 @@ test('keyboard: a slider or key button keeps focus while its instrument redraws 
     drawn: el.shadowRoot.querySelectorAll('.grid > div').length,
   }));
   assert.deepEqual(heads, { focused: true, drawn: 6 });
+  // step by step is veiled (inert) until its prediction is answered or shown: "Just show me"
+  await page.locator('lesson-predict[data-prediction="distribution"]').evaluate((el) => el.shadowRoot.querySelector('button.skip').click());
   await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.keys button')[1].focus());
   await page.keyboard.press('Enter');
   await settle(page);

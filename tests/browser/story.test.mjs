@@ -12,7 +12,7 @@ import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
 import { drawWholeLesson, until, useBrowser } from './browser.mjs';
 
 const STORY_ORDER = ['step', 'output', 'heads', 'variance', 'saturation', 'gradient', 'overflow'];
-const NEW_ELEMENTS = /lesson-predict|lesson-exercise|attention-output|\.story-lead|\.lesson-score/;
+const NEW_ELEMENTS = /lesson-predict|lesson-exercise|attention-output|\.story-lead|\.story-note|\.story-scaling|\.lesson-score/;
 
 let browser;
 let page;
@@ -74,12 +74,29 @@ test('a prediction by keyboard: the instrument is veiled, Check reveals the meas
   await openIndex();
   const predict = 'lesson-predict[data-prediction="variance"]';
   const veiled = () => page.evaluate(() => document.querySelector('variance-lab').style.filter);
+  // veiled for the eye (blurred) and for the keyboard and a screen reader (inert, hidden): the
+  // instrument's focusable parts are not reached, its numbers are not in the accessibility tree
+  const unreachable = () =>
+    page.evaluate(() => {
+      const el = document.querySelector('variance-lab');
+      const focusable = el.shadowRoot.querySelector('button, input, [tabindex]');
+      focusable?.focus();
+      return { inert: el.inert, hidden: el.getAttribute('aria-hidden'), focused: focusable ? el.shadowRoot.activeElement === focusable : false };
+    });
   assert.match(await veiled(), /blur/);
+  assert.deepEqual(await unreachable(), { inert: true, hidden: 'true', focused: false });
+  // a few words of the instrument's own text: not in the section's accessibility tree until revealed
+  const sample = await page.evaluate(() => document.querySelector('variance-lab').shadowRoot.querySelector('p')?.textContent.trim().split(/\s+/).slice(0, 4).join(' '));
+  assert.ok(sample, 'the instrument has drawn');
+  const spoken = () => page.locator('section[data-part="variance"]').ariaSnapshot();
+  assert.ok(!(await spoken()).includes(sample), `“${sample}” is not read out while veiled`);
+  assert.equal(await page.locator(predict).evaluate((el) => el.shadowRoot.querySelector('.veiled').hidden), false, 'the prediction says why');
   // Check with nothing chosen asks for a choice
   await page.locator(`${predict} button.check`).focus();
   await page.keyboard.press('Enter');
   assert.equal(await feedback(predict), en['predict.chooseFirst']);
   assert.match(await veiled(), /blur/, 'still veiled');
+  assert.equal((await unreachable()).inert, true, 'still inert');
   // the radio group: focus it, arrow to the third option ("grows about 4 times"), Tab to Check
   await page.locator(`${predict} input[value="same"]`).focus();
   await page.keyboard.press('ArrowDown');
@@ -89,6 +106,9 @@ test('a prediction by keyboard: the instrument is veiled, Check reveals the meas
   assert.equal(await page.evaluate((s) => document.querySelector(s).shadowRoot.activeElement?.className, predict), 'check');
   await page.keyboard.press('Enter');
   assert.equal(await veiled(), '', 'revealed');
+  assert.deepEqual(await page.evaluate(() => [document.querySelector('variance-lab').inert, document.querySelector('variance-lab').hasAttribute('aria-hidden')]), [false, false], 'reachable');
+  assert.equal(await page.locator(predict).evaluate((el) => el.shadowRoot.querySelector('.veiled').hidden), true);
+  assert.ok((await spoken()).includes(sample), `“${sample}” is read out once revealed`);
   const text = await feedback(predict);
   assert.equal(await page.locator(predict).evaluate((el) => el.shadowRoot.querySelector('.feedback').getAttribute('role')), 'status');
   // its numbers are the variance instrument's, in its words
@@ -162,7 +182,7 @@ test('the other predictions state the instruments’ own numbers', async () => {
   assert.ok(read.min > 0 && Math.abs(read.sum - 1) < 1e-6);
   assert.ok(read.distribution.startsWith('The measurement says “None negative, and together they add up to 1”.'));
   assert.ok(read.mean >= 0.8 && read.saturation.startsWith('The measurement says “close to 1'), read.saturation);
-  assert.ok(read.factor >= 10 && read.gradient.startsWith('The measurement says “much smaller”.'), read.gradient);
+  assert.ok(read.factor >= 10 && read.gradient.startsWith(`The measurement says “${en['predict.gradientMuchSmaller']}”.`), read.gradient);
 });
 
 test('the output states the lab’s own weights and output row', async () => {
@@ -271,3 +291,41 @@ for (const lang of ['en', 'nb']) {
     assert.deepEqual(runs.flatMap((r) => r.violations), [], describeViolations(runs));
   });
 }
+
+test('scaling is a temperature: the story’s buttons set T = √d_k and back, on both pages; the line reads the lab’s own row', async () => {
+  await openIndex('?projection=random&dk=1024&scaled=false');
+  const lab = page.locator('attention-lab');
+  const button = (which) => page.locator(`#overflow .story-actions button[data-temperature="${which}"]`);
+  const line = () => page.locator('#overflow .story-now').textContent();
+  const labRow = () => lab.evaluate((el) => ({ max: el.state.result.maxWeight[el.state.selected].toFixed(3), weights: Array.from(el.state.result.weights), t: el.settings.temperature }));
+  assert.equal(await button('root').textContent(), 'Set T = √dk = 32');
+  await button('root').click();
+  await until(() => lab.evaluate((el) => el.settings.temperature), (t) => t === 32, { what: 'T = 32 in the lab' });
+  const unscaledT = await labRow();
+  // the line says the lab's own largest weight of the selected row, at the setting it names
+  await until(line, (text) => text.startsWith('Now: unscaled, dk = 1024, T = 32.') && text.includes(` puts ${unscaledT.max} on its largest key`), { what: 'the line at T = 32', timeout: 15000 });
+  // unscaled at T = √d_k gives the weights of scaled at T = 1, as the paragraph says
+  await lab.evaluate((el) => el.set({ scaled: true }));
+  await button('one').click();
+  await until(() => lab.evaluate((el) => [el.settings.scaled, el.settings.temperature]), ([s, t]) => s && t === 1, { what: 'scaled at T = 1' });
+  const scaled1 = await labRow();
+  assert.ok(unscaledT.weights.every((w, i) => Math.abs(w - scaled1.weights[i]) <= 1e-6), 'the same weights');
+  // scaled with T = √d_k on top: every weight near 1 ÷ the number of keys
+  await button('root').click();
+  await until(() => lab.evaluate((el) => el.settings.temperature), (t) => t === 32, { what: 'T = 32 again' });
+  const flat = await labRow();
+  const keys = await lab.evaluate((el) => el.state.m);
+  assert.ok(flat.weights.every((w) => Math.abs(w * keys - 1) < 0.1), 'nearly flat');
+  // lesson.html: no lab; the lesson's request reaches the page's own store
+  await page.goto(`${browser.url}lesson.html`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  await page.evaluate(() => {
+    document.getElementById('dk').value = '10';
+    document.getElementById('controls').dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('#overflow').scrollIntoViewIfNeeded();
+  await until(() => button('root').textContent(), (t) => t === 'Set T = √dk = 32', { what: 'the button at d_k = 1024', timeout: 15000 });
+  await button('root').click();
+  await until(() => page.locator('#status').textContent(), (t) => t.includes('Temperature T = 32'), { what: 'T = 32 on lesson.html' });
+  await until(line, (text) => text.startsWith('Now: scaled by 1/√dk, dk = 1024, T = 32.'), { what: 'the line on lesson.html', timeout: 15000 });
+});

@@ -1,6 +1,7 @@
 // Every number a sentence of the pages states, held to the instrument it describes. Each claim
 // below is a key of the string tables: the test reads the numbers out of its English AND its
-// Norwegian text (tags, link labels such as "Claim 3", and placeholders left out; a decimal comma
+// Norwegian text (tags, link labels — the guide's links name the story's steps by their
+// questions — and placeholders left out; a decimal comma
 // read as a point), and they must be exactly the numbers listed here, in order — a number added
 // to a sentence without a measurement here fails. Each listed number is then measured by the
 // engine at the setting the sentence speaks of (the guide's settings are read from index.html's
@@ -14,6 +15,7 @@ import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { WORD_DIM } from '../../web/lab/inputs.js';
 import { SWEEP_DIMS } from '../../web/lesson/model.js';
+import { MUCH_SMALLER, SAME_WITHIN, gradientAnswer } from '../../web/lesson/story.js';
 import { MATCHED_INIT_DK, PRESETS } from '../../web/train/presets.js';
 import { labFixture } from '../support/lab.mjs';
 
@@ -77,6 +79,11 @@ function claims() {
   const sameWeights = unscaledT.weights.every((w, i) => Math.abs(w - scaledT1.weights[i]) <= 1e-6);
   const flat = state(DIVIDE_DK).result;
   const flatMax = Math.max(...flat.maxWeight);
+  // "each weight close to 1 ÷ the number of keys": within 10 % of it, every weight of every row
+  const even = 1 / flat.maxWeight.length;
+  const nearlyFlat = [...flat.weights].every((w) => Math.abs(w / even - 1) < 0.1);
+  // the gradient prediction's options, as r = the peaked row's gradient / the spread row's ("as large")
+  const answerAt = (r) => gradientAnswer(1 / r);
 
   // the training experiment at its defaults, seed 1; and seeds 1–20 at step 50
   const defaults = engine.trainDefaults;
@@ -244,6 +251,35 @@ function claims() {
     'lab.identityNote': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
     'controls.identityHtml': [{ text: '100', holds: (w) => w === identity.d && selfBest.filter(Boolean).length > identity.n / 2 }],
     'lab.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
+    'lessonPage.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
+    'heads.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
+    'modelView.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
+    'page.whyIntroHtml': [{ text: '100', holds: setting(identity.d) }], // Identity: d_k = 100
+    // scaling is a temperature (the story's last step): unscaled at T = √d_k is scaled at T = 1;
+    // scaled with T = √d_k on top divides by d_k, and at d_k = 1024 every weight is near 1/m
+    'story.scalingTemperature': [
+      { text: '1', holds: () => sameWeights && UNSCALED_T.temperature === Math.sqrt(UNSCALED_T.dk) },
+      { text: '1024', holds: (w) => w === DIVIDE_DK.dk && DIVIDE_DK.temperature === Math.sqrt(w) },
+      { text: '1', holds: () => nearlyFlat && flatMax < 1.1 * even },
+    ],
+    'story.setT1': [{ text: '1', holds: setting(1) }], // the button sets T = 1 (attention-lesson.js)
+    // the gradient prediction's options state the bounds its measurement uses (web/lesson/story.js)
+    'predict.gradientLarger': [{ text: '2', holds: (w) => w === SAME_WITHIN && answerAt(w) === 'larger' && answerAt(w * 0.999) !== 'larger' }],
+    'predict.gradientSame': [
+      { text: '1', holds: label() }, // of 1/2
+      { text: '2', holds: (w) => answerAt(1 / w) !== 'same' && answerAt((1 / w) * 1.001) === 'same' },
+      { text: '2', holds: (w) => answerAt(w * 0.999) === 'same' && answerAt(w) !== 'same' },
+    ],
+    'predict.gradientSmaller': [
+      { text: '1', holds: label() }, // of 1/10
+      { text: '10', holds: (w) => w === MUCH_SMALLER && answerAt(1 / w) !== 'smaller' && answerAt((1 / w) * 1.001) === 'smaller' },
+      { text: '1', holds: label() }, // of 1/2
+      { text: '2', holds: (w) => w === SAME_WITHIN && answerAt(1 / w) === 'smaller' && answerAt((1 / w) * 1.001) !== 'smaller' },
+    ],
+    'predict.gradientMuchSmaller': [
+      { text: '1', holds: label() }, // of 1/10
+      { text: '10', holds: (w) => w === MUCH_SMALLER && answerAt(1 / w) === 'muchSmaller' && answerAt((1 / w) * 1.001) !== 'muchSmaller' },
+    ],
     'controls.randomHtml': [{ text: '100', holds: setting(WORD_DIM) }],
   };
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { ANSWER_TOLERANCE, DIAGNOSIS_KEYS, EXERCISES, EXERCISE_IDS, SATURATED, checkExercise, parseAnswer } from '../../web/lesson/exercises.js';
 import { SWEEP_DIMS } from '../../web/lesson/model.js';
-import { PREDICTIONS, STORY, measurePrediction } from '../../web/lesson/story.js';
+import { MUCH_SMALLER, PREDICTIONS, SAME_WITHIN, STORY, gradientAnswer, measurePrediction } from '../../web/lesson/story.js';
 import { fixed, fmt } from '../../web/views/format.js';
 import { toMarkup } from '../../web/views/h.js';
 import { SHOWN_COMPONENTS, outputView } from '../../web/views/output.js';
@@ -96,7 +96,7 @@ test('the predictions measure what the claims say', () => {
   assert.equal(sat.values.t, 10);
   // the most saturated row passes back at least 10× less gradient than the same row scaled
   const g = measurePrediction('gradient', model.gradient(s));
-  assert.equal(g.answer, 'smaller');
+  assert.equal(g.answer, 'muchSmaller');
   assert.ok(g.values.factor >= 10 && g.values.maxUnscaled > 0.99, JSON.stringify(g.values));
   // every prediction's options, question and measurement are in both string tables
   for (const [id, prediction] of Object.entries(PREDICTIONS)) {
@@ -108,6 +108,14 @@ test('the predictions measure what the claims say', () => {
   }
   assert.equal(measurePrediction('saturation', { empty: 'x' }), null);
   assert.throws(() => measurePrediction('nope', {}), RangeError);
+});
+
+test('the gradient prediction’s options cover every factor, at the bounds their words state', () => {
+  // f = the spread row's gradient / the peaked row's; the options' words say "as large" (1/f)
+  const cases = [[1e9, 'muchSmaller'], [MUCH_SMALLER, 'muchSmaller'], [9.99, 'smaller'], [SAME_WITHIN, 'smaller'], [1.99, 'same'], [1, 'same'],
+    [1 / 1.99, 'same'], [1 / SAME_WITHIN, 'larger'], [1e-3, 'larger']];
+  for (const [factor, answer] of cases) assert.equal(gradientAnswer(factor), answer, `f = ${factor}`);
+  assert.deepEqual(PREDICTIONS.gradient.options, ['larger', 'same', 'smaller', 'muchSmaller']);
 });
 
 test('exercises: the right answers are softmax in float64, typed to 3 decimals', () => {

@@ -30,6 +30,11 @@ export default Object.freeze({
   'story.leadOverflow':
     'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
   'story.score': 'Exercises solved: {raw} of {max}.',
+  'story.scalingTemperature':
+    'Scaling is a temperature too: dividing the scores q·k by √d_k is what a temperature T = √d_k does to them. So unscaled at T = √d_k gives the same weights as scaled at T = 1. Scaled with T = √d_k on top divides q·k by d_k: the scores shrink √d_k times more, and at d_k = 1024 every row goes nearly flat: each weight close to 1 ÷ the number of keys. Try it with these buttons and the scaling setting.',
+  'story.setRootT': 'Set T = √d_k = {root}',
+  'story.setT1': 'Back to T = 1',
+  'story.scalingNow': 'Now: {setting}, d_k = {d}, T = {t}. The row of “{word}” puts {max} on its largest key.',
 
   'output.noValues': 'These vectors have no V: paste a V to see the output.',
   'output.explain': 'The row of “{word}” above gives each key a weight p_j. The output of “{word}” is the sum of the value vectors v_j, each multiplied by its weight:',
@@ -57,6 +62,8 @@ export default Object.freeze({
   'predict.right': 'Right: {answer}.',
   'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
+  'predict.veiled':
+    'Until you check or choose “Just show me”, the instrument below stays hidden: blurred, and skipped by the keyboard and by screen readers.',
   'predict.distributionQuestion': 'Softmax turns a query’s row of scores into weights, and scores can be negative. What will the weights be?',
   'predict.distributionNegative': 'Some negative, where the scores are negative',
   'predict.distributionDistribution': 'None negative, and together they add up to 1',
@@ -77,9 +84,10 @@ export default Object.freeze({
   'predict.saturationMeasured':
     'Measured on the {t} rows of the sentence (the plot below): unscaled at d_k = 1024 the largest weight is {mean} on average, and {peaked} of the {t} rows are extremely peaked; scaled, it is {scaled} (a flat row would give {uniform}).',
   'predict.gradientQuestion': 'Take a row that puts nearly all its weight on one key, and the same row spread out. The gradient the peaked row passes back to its scores is …',
-  'predict.gradientLarger': 'larger',
-  'predict.gradientSame': 'about the same',
-  'predict.gradientSmaller': 'much smaller',
+  'predict.gradientLarger': 'larger: 2 times as large or more',
+  'predict.gradientSame': 'about the same: more than 1/2 and less than 2 times as large',
+  'predict.gradientSmaller': 'smaller: more than 1/10 and up to 1/2 as large',
+  'predict.gradientMuchSmaller': 'much smaller: 1/10 as large or less',
   'predict.gradientMeasured':
     'Measured on the row of “{word}”, the sentence’s most peaked at d_k = 1024 (the chart below): unscaled, with largest weight {maxUnscaled}, it passes back a gradient of size {gUnscaled}; scaled, with largest weight {maxScaled}, {gScaled} — {factor} times as much. Averaged over all the rows: {meanUnscaled} unscaled, {meanScaled} scaled.',
 
@@ -138,7 +146,7 @@ export default Object.freeze({
   'lab.barsHintRow':
     'Query {index} of {count}: its weight on each key. Entropy, in nats (units of the natural logarithm), is 0 when all the weight is on one key and largest when it is spread evenly. Select another row in the heatmap or a chip.',
   'lab.caveat':
-    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). Nothing here is trained: the weights show the arithmetic.',
+    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or vectors you paste, not meaning it has learned.',
   'lab.probe': 'Cross-attention probe',
   'lab.probeHint': 'One extra query word (n = 1) attends over the sentence’s tokens (m keys).',
   'lab.probeWord': 'Probe word',
@@ -187,6 +195,7 @@ export default Object.freeze({
   'controls.projection': 'Projection',
   'controls.identity': 'Identity',
   'controls.random': 'Random',
+  'controls.randomLabel': 'Random + LayerNorm',
   'controls.pasted': 'Pasted',
   'controls.identityHtml':
     'q = k = x: the word vectors themselves, d<sub>k</sub> = 100. A word’s key is its own vector, so it usually matches itself best.',
@@ -382,7 +391,7 @@ export default Object.freeze({
   'gradient.explain':
     'Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below (the table of derivatives ∂p_i/∂z_j) says how much each weight p_i (row) moves when each softmax input z_j (column) is nudged, for the row of "{word}" with the lab’s own q and k. When one weight is almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little of it gets through to that row’s scores.',
   'gradient.identityRow':
-    'The lab is on Identity (q = k = x): these Jacobians use that q and k, where "{word}" matches itself, so they read differently from claim 2’s row of "{word}" at d_k = 100, which uses a random projection.',
+    'The lab is on Identity (q = k = x): these Jacobians use that q and k, where "{word}" matches itself, so they read differently from the saturation plot’s row of "{word}" at d_k = 100, which uses a random projection.',
   'gradient.temperature':
     'At T = {t} the softmax’s input is z = scores / T: the Jacobian and ‖∂L/∂z‖ are taken against z; against the scores themselves they are 1/T times as large.',
   'gradient.positive': 'positive',
@@ -458,6 +467,8 @@ export default Object.freeze({
   'heads.concatBox': 'Concatenated output',
   'heads.concatLabel': 'Concatenated output of {heads} heads, {t} rows × {cols} columns, values from −{extent} to {extent}',
   'heads.concatNote': 'Blue positive, red negative (scale ±{extent}). Each block is one head\'s output P·V for every word.',
+  'heads.caveat':
+    'These heads are untrained (seeded random projections): their weights show the arithmetic, not roles learned from text. And even in a trained model, where a head looks is not why the model decides: reading attention weights as an explanation is disputed (Jain & Wallace 2019; Wiegreffe & Pinter 2019), and what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al. 2020).',
 
   // ---- the demo page (index.html) ----
   'page.description': 'An interactive explainer of scaled dot-product attention on real word vectors.',
@@ -467,18 +478,18 @@ export default Object.freeze({
   'page.tryHtml':
     'Type a sentence in the lab above. The words become real GloVe word vectors; pick a token to see where it looks. The lab opens on <em>Identity</em>, q = k = x: a word’s key is its own vector, so it usually matches itself best — by construction, not because of meaning. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
   'page.whyIntroHtml':
-    'Four claims about the <code>√d<sub>k</sub></code>, each measured live by the same core, on random vectors and on your sentence. The instruments below follow the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature; there is one set of controls. They make their own seeded random projections W<sub>Q</sub> ≠ W<sub>K</sub> of the word vectors to d<sub>k</sub>: with the lab on <em>Identity</em> that is d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the instruments alone are on <a href="./lesson.html">a page of their own</a>.)',
+    'The story below goes from one query’s scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. Each step opens with a question; at some you predict the answer first, and then the same core measures it live, on random vectors and on your sentence. The instruments follow the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature; there is one set of controls. The sweeps over d<sub>k</sub> and the heads make their own seeded random projections W<sub>Q</sub> ≠ W<sub>K</sub> of the word vectors to d<sub>k</sub>: with the lab on <em>Identity</em> that is d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the story alone is on <a href="./lesson.html">a page of its own</a>.)',
   'page.guide': 'See it in under a minute',
   'page.guide1Html':
-    'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. <a href="#claim-1">Claim 1</a>: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
+    'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. The story’s step “<a href="#claim-1">What happens to q·k as d<sub>k</sub> grows?</a>” measures it: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
   'page.guide2Html':
-    'Switch off <b>Scale by √d<sub>k</sub></b>. <a href="#claim-2">Claim 2</a>: the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of claim 2); the row of “cat” gets close (its bars above show the same numbers as the instruments below).',
+    'Switch off <b>Scale by √d<sub>k</sub></b>. The step “<a href="#claim-2">What do wider scores do to an unscaled row?</a>” shows the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of its plot); the row of “cat” gets close (its bars above show the same numbers as the instruments below).',
   'page.guide3Html':
-    '<a href="#claim-3">Claim 3</a>: a row that has collapsed passes back almost no gradient: its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. In the chart at d<sub>k</sub> = 1024 the unscaled mean over rows is only about <b>4×</b> below the scaled one (0.067 against 0.248), and so is the row of “cat”, which has not quite collapsed (0.049 against 0.205) — but the rows at max weight 1.000 fall by a factor of <b>10⁸ or more</b>. Whether that slows learning is measured in the training experiment below. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
+    'The step “<a href="#claim-3">How much gradient does a saturated row pass back?</a>” answers: almost none once a row has collapsed — its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. In the chart at d<sub>k</sub> = 1024 the unscaled mean over rows is only about <b>4×</b> below the scaled one (0.067 against 0.248), and so is the row of “cat”, which has not quite collapsed (0.049 against 0.205) — but the rows at max weight 1.000 fall by a factor of <b>10⁸ or more</b>. Whether that slows learning is measured in the training experiment below. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
   'page.guide4Html':
-    'Switch scaling back on: the weights spread out again. <a href="#claim-4">Claim 4</a>: follow one row step by step — every weight is positive and the row adds up to 1.',
+    'Switch scaling back on: the weights spread out again. The story’s first step, “<a href="#claim-4">How does a query score the keys, and turn the scores into weights?</a>”, follows one row step by step — every weight is positive and the row adds up to 1.',
   'page.guide5Html':
-    'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. Switch scaling off and set the <b>Temperature</b> to √1024 = <b>32</b>: every weight is the one scaled at T = 1. Or divide by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): the rows go flat — every max weight below <b>0.11</b>, where an even row of 10 tokens has 0.1.',
+    'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. Switch scaling off and set the <b>Temperature</b> to √1024 = <b>32</b>: every weight is the one scaled at T = 1. Or divide by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): the rows go flat — every max weight below <b>0.11</b>, where an even row of 10 tokens has 0.1. The story’s last step, “<a href="#overflow">Why does softmax subtract the max, and what does a temperature do?</a>”, makes the same comparison, with a button that sets T = √d<sub>k</sub> at any d<sub>k</sub>.',
   'page.doIt': 'Do it',
   'page.unscaledT':
     'Unscaled, T = 32',
@@ -512,7 +523,9 @@ export default Object.freeze({
   'lessonPage.title': 'Attention Lab — why scaled dot-product attention divides by √d_k',
   'lessonPage.headingHtml': 'Why attention divides by √d<sub>k</sub>',
   'lessonPage.lede':
-    'Four claims about scaled dot-product attention, each computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
+    'One story about scaled dot-product attention: from a query’s scores to the output, then why the scores are divided by √d_k. At some steps you predict first; every answer is computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
+  'lessonPage.caveat':
+    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). The story’s instruments are untrained — word vectors and seeded random projections — so they show the arithmetic, not learned meaning; the training experiment and the model at the end of the page are trained, and the same caution holds for their weights.',
   'lessonPage.controls': 'The lesson’s settings',
   'lessonPage.sentence': 'Sentence',
   'lessonPage.query': 'Query word',
@@ -649,7 +662,7 @@ export default Object.freeze({
     'At d_k = 4 the two runs are hard to tell apart: the unscaled scores are not spread widely enough to saturate the softmax (the step-50 losses differ by at most 0.15 nats over 20 seeds; at d_k = 8 already by up to 0.48). Plain SGD without momentum hides it too — at learning rate 0.1 the unscaled run reached 90 % held-out accuracy first on 4 of seeds 1–5. A small init scale (0.25) starts the unscaled run unsaturated, and at step 10 it was ahead on 4 of seeds 1–5 (at 0.5 it was behind on 4 of them). Adam does not remove the difference: at learning rates 0.001 and 0.005, as at 0.002, the unscaled run was behind at step 50 on every one of 20 seeds. And with SGD at learning rate 0.3 and momentum 0.9 the unscaled run learns, then loses what it learned (seeds 1–5: a best held-out accuracy of 0.93 or more, 0.73 or less at step 150), while the scaled run does not (1.00 at the end).',
   'training.larger': 'Why is the unscaled run’s gradient larger, not smaller?',
   'training.largerText':
-    'Claim 3 above says why: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k times more to W_Q, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
+    'The story’s gradient step above says why: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k times more to W_Q, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
   'training.reparam':
     'What does scaling buy?',
   'training.reparamText':
@@ -658,7 +671,7 @@ export default Object.freeze({
   // the training experiment's section on the pages
   'page.trainingTitle': 'Does scaling keep learning alive?',
   'page.trainingIntro':
-    'Claim 3 says a saturated softmax passes back almost no gradient. Does that slow learning down? Train a small attention model below and see — with the defaults, and with the settings where the difference stops holding.',
+    'The story’s step “How much gradient does a saturated row pass back?” found that a saturated row of softmax passes back almost no gradient. Does that slow learning down? Train a small attention model below and see — with the defaults, and with the settings where the difference stops holding.',
 
   // ---- a lab figure (web/views/figure.js: the page's export, the command line) ----
   'figure.probeTitle': 'Where the probe “{word}” looks',

@@ -32,6 +32,11 @@ export default Object.freeze({
   'story.leadOverflow':
     'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
   'story.score': 'Oppgaver løst: {raw} av {max}.',
+  'story.scalingTemperature':
+    'Skalering er også en temperatur: å dele poengene q·k på √d_k er det en temperatur T = √d_k gjør med dem. Uskalert ved T = √d_k gir derfor de samme vektene som skalert ved T = 1. Skalert og med T = √d_k i tillegg deler q·k på d_k: poengene krymper √d_k ganger mer, og ved d_k = 1024 blir hver rad nesten flat: hver vekt nær 1 ÷ antall nøkler. Prøv det med disse knappene og skaleringsinnstillingen.',
+  'story.setRootT': 'Sett T = √d_k = {root}',
+  'story.setT1': 'Tilbake til T = 1',
+  'story.scalingNow': 'Nå: {setting}, d_k = {d}, T = {t}. Raden til «{word}» legger {max} på sin største nøkkel.',
 
   'output.noValues': 'Disse vektorene har ingen V: lim inn en V for å se utdataene.',
   'output.explain': 'Raden til «{word}» ovenfor gir hver nøkkel en vekt p_j. Utdataene til «{word}» er summen av verdivektorene v_j, hver multiplisert med vekten sin:',
@@ -59,6 +64,8 @@ export default Object.freeze({
   'predict.right': 'Riktig: {answer}.',
   'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
+  'predict.veiled':
+    'Til du sjekker eller velger «Bare vis meg», er instrumentet nedenfor skjult: uskarpt, og hoppet over av tastaturet og av skjermlesere.',
   'predict.distributionQuestion': 'Softmax gjør en spørrings rad med poeng til vekter, og poeng kan være negative. Hva blir vektene?',
   'predict.distributionNegative': 'Noen negative, der poengene er negative',
   'predict.distributionDistribution': 'Ingen negative, og til sammen blir de 1',
@@ -79,9 +86,10 @@ export default Object.freeze({
   'predict.saturationMeasured':
     'Målt på de {t} radene i setningen (plottet nedenfor): uskalert ved d_k = 1024 er den største vekten {mean} i snitt, og {peaked} av de {t} radene er ekstremt spisse; skalert er den {scaled} (en flat rad ville gitt {uniform}).',
   'predict.gradientQuestion': 'Ta en rad som legger nesten all vekten på én nøkkel, og den samme raden spredt ut. Gradienten den spisse raden sender tilbake til poengene sine, er …',
-  'predict.gradientLarger': 'større',
-  'predict.gradientSame': 'omtrent like stor',
-  'predict.gradientSmaller': 'mye mindre',
+  'predict.gradientLarger': 'større: 2 ganger så stor eller mer',
+  'predict.gradientSame': 'omtrent like stor: mer enn 1/2 og mindre enn 2 ganger så stor',
+  'predict.gradientSmaller': 'mindre: mer enn 1/10 og opptil 1/2 så stor',
+  'predict.gradientMuchSmaller': 'mye mindre: 1/10 så stor eller mindre',
   'predict.gradientMeasured':
     'Målt på raden til «{word}», setningens spisseste ved d_k = 1024 (diagrammet nedenfor): uskalert, med største vekt {maxUnscaled}, sender den tilbake en gradient av størrelse {gUnscaled}; skalert, med største vekt {maxScaled}, {gScaled} — {factor} ganger så mye. I snitt over alle radene: {meanUnscaled} uskalert, {meanScaled} skalert.',
 
@@ -140,7 +148,7 @@ export default Object.freeze({
   'lab.barsHintRow':
     'Spørring {index} av {count}: vekten den gir hver nøkkel. Entropien, i nat (enheter med naturlig logaritme), er 0 når all vekten ligger på én nøkkel, og størst når den er jevnt fordelt. Velg en annen rad i varmekartet eller en annen brikke.',
   'lab.caveat':
-    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Ingenting her er trent: vektene viser regnestykket.',
+    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Laben trener ingenting: vektene dens er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller vektorer du limer inn, ikke betydning den har lært.',
   'lab.probe': 'Kryssoppmerksomhet med et sondeord',
   'lab.probeHint': 'Ett ekstra spørreord (n = 1) fordeler oppmerksomheten over tokenene i setningen (m nøkler).',
   'lab.probeWord': 'Sondeord',
@@ -188,6 +196,7 @@ export default Object.freeze({
   'controls.projection': 'Projeksjon',
   'controls.identity': 'Identitet',
   'controls.random': 'Tilfeldig',
+  'controls.randomLabel': 'Tilfeldig + LayerNorm',
   'controls.pasted': 'Innlimt',
   'controls.identityHtml':
     'q = k = x: selve ordvektorene, d<sub>k</sub> = 100. Nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv.',
@@ -383,7 +392,7 @@ export default Object.freeze({
   'gradient.explain':
     'Læring justerer skårene ved hjelp av gradienten som flyter tilbake gjennom softmax. Jacobi-matrisen nedenfor (tabellen over de deriverte ∂p_i/∂z_j) viser hvor mye hver vekt p_i (rad) flytter seg når hver inndata z_j til softmax (kolonne) endres litt, for raden til «{word}» med labens egne q og k. Når én vekt er nesten 1 og de andre nesten 0, er hvert element nesten 0: uansett hvilket signal som kommer tilbake, slipper lite av det gjennom til radens skårer.',
   'gradient.identityRow':
-    'Laben står på Identitet (q = k = x): disse Jacobi-matrisene bruker de q og k, der «{word}» passer best med seg selv, så tallene blir andre enn i påstand 2s rad for «{word}» ved d_k = 100, som bruker en tilfeldig projeksjon.',
+    'Laben står på Identitet (q = k = x): disse Jacobi-matrisene bruker de q og k, der «{word}» passer best med seg selv, så tallene blir andre enn i metningsplottets rad for «{word}» ved d_k = 100, som bruker en tilfeldig projeksjon.',
   'gradient.temperature':
     'Ved T = {t} er inndataene til softmax z = skårer / T: Jacobi-matrisen og ‖∂L/∂z‖ er regnet mot z; mot selve skårene er de 1/T ganger så store.',
   'gradient.positive': 'positiv',
@@ -459,6 +468,8 @@ export default Object.freeze({
   'heads.concatBox': 'Konkatenerte utdata',
   'heads.concatLabel': 'Konkatenerte utdata fra {heads} hoder, {t} rader × {cols} kolonner, verdier fra −{extent} til {extent}',
   'heads.concatNote': 'Blått er positivt, rødt negativt (skala ±{extent}). Hver blokk er utdataene P·V fra ett hode for hvert ord.',
+  'heads.caveat':
+    'Disse hodene er utrente (tilfeldige projeksjoner bestemt av frøet): vektene viser regnestykket, ikke roller lært fra tekst. Og selv i en trent modell er ikke hvor et hode ser, hvorfor modellen bestemmer seg: å lese oppmerksomhetsvekter som en forklaring er omstridt (Jain og Wallace 2019; Wiegreffe og Pinter 2019), og hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl. 2020).',
 
   // ---- demosiden (index.html) ----
   'page.description': 'En interaktiv forklaring av skalert skalarprodukt-oppmerksomhet på ekte ordvektorer.',
@@ -468,18 +479,18 @@ export default Object.freeze({
   'page.tryHtml':
     'Skriv en setning i laben ovenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Laben åpner på <em>Identitet</em>, q = k = x: nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv — slik er det bygd, ikke fordi det betyr noe. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
   'page.whyIntroHtml':
-    'Fire påstander om <code>√d<sub>k</sub></code>, hver målt direkte av den samme kjernen, på tilfeldige vektorer og på setningen din. Instrumentene nedenfor følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen; det finnes bare ett sett med kontroller. De lager sine egne tilfeldige projeksjoner, bestemt av frøet, W<sub>Q</sub> ≠ W<sub>K</sub> av ordvektorene til d<sub>k</sub>: med laben på <em>Identitet</em> er det d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: instrumentene alene finnes på <a href="./lesson.html">en egen side</a>.)',
+    'Fortellingen nedenfor går fra poengene til én spørring til utdataene dens, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Hvert steg begynner med et spørsmål; ved noen spår du svaret først, og så måler den samme kjernen det direkte, på tilfeldige vektorer og på setningen din. Instrumentene nedenfor følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen; det finnes bare ett sett med kontroller. Gjennomløpene over d<sub>k</sub> og hodene lager sine egne tilfeldige projeksjoner, bestemt av frøet, W<sub>Q</sub> ≠ W<sub>K</sub> av ordvektorene til d<sub>k</sub>: med laben på <em>Identitet</em> er det d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: fortellingen alene finnes på <a href="./lesson.html">en egen side</a>.)',
   'page.guide': 'Se det på under ett minutt',
   'page.guide1Html':
-    'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. <a href="#claim-1">Påstand 1</a>: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
+    'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. Steget «<a href="#claim-1">Hva skjer med q·k når d<sub>k</sub> vokser?</a>» i fortellingen måler det: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
   'page.guide2Html':
-    'Slå av <b>Skaler med √d<sub>k</sub></b>. <a href="#claim-2">Påstand 2</a>: radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i påstand 2); raden til «cat» kommer nær (søylene ovenfor viser de samme tallene som instrumentene nedenfor).',
+    'Slå av <b>Skaler med √d<sub>k</sub></b>. Steget «<a href="#claim-2">Hva gjør bredere poeng med en uskalert rad?</a>» viser at radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i plottet der); raden til «cat» kommer nær (søylene ovenfor viser de samme tallene som instrumentene nedenfor).',
   'page.guide3Html':
-    '<a href="#claim-3">Påstand 3</a>: en rad som har falt sammen, sender nesten ingen gradient tilbake: softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. I diagrammet ved d<sub>k</sub> = 1024 ligger det uskalerte gjennomsnittet over radene bare omtrent <b>4×</b> under det skalerte (0,067 mot 0,248), og det samme gjør raden til «cat», som ikke helt har falt sammen (0,049 mot 0,205) — men radene med største vekt 1,000 faller med en faktor på <b>10⁸ eller mer</b>. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
+    'Steget «<a href="#claim-3">Hvor mye gradient sender en mettet rad tilbake?</a>» svarer: nesten ingen når en rad har falt sammen — softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. I diagrammet ved d<sub>k</sub> = 1024 ligger det uskalerte gjennomsnittet over radene bare omtrent <b>4×</b> under det skalerte (0,067 mot 0,248), og det samme gjør raden til «cat», som ikke helt har falt sammen (0,049 mot 0,205) — men radene med største vekt 1,000 faller med en faktor på <b>10⁸ eller mer</b>. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
   'page.guide4Html':
-    'Slå skaleringen på igjen: vektene sprer seg ut igjen. <a href="#claim-4">Påstand 4</a>: følg én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
+    'Slå skaleringen på igjen: vektene sprer seg ut igjen. Det første steget i fortellingen, «<a href="#claim-4">Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?</a>», følger én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
   'page.guide5Html':
-    'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Slå av skaleringen og sett <b>Temperatur</b> til √1024 = <b>32</b>: hver vekt er den samme som skalert ved T = 1. Eller del på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): radene blir flate — hver største vekt under <b>0,11</b>, der en jevn rad med 10 tokener har 0,1.',
+    'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Slå av skaleringen og sett <b>Temperatur</b> til √1024 = <b>32</b>: hver vekt er den samme som skalert ved T = 1. Eller del på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): radene blir flate — hver største vekt under <b>0,11</b>, der en jevn rad med 10 tokener har 0,1. Det siste steget i fortellingen, «<a href="#overflow">Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?</a>», gjør den samme sammenligningen, med en knapp som setter T = √d<sub>k</sub> ved enhver d<sub>k</sub>.',
   'page.doIt': 'Gjør det',
   'page.unscaledT':
     'Uskalert, T = 32',
@@ -513,7 +524,9 @@ export default Object.freeze({
   'lessonPage.title': 'Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k',
   'lessonPage.headingHtml': 'Hvorfor oppmerksomhet deler på √d<sub>k</sub>',
   'lessonPage.lede':
-    'Fire påstander om skalert skalarprodukt-oppmerksomhet, hver beregnet direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
+    'Én fortelling om skalert skalarprodukt-oppmerksomhet: fra poengene til en spørring til utdataene, og så hvorfor poengene deles på √d_k. Ved noen steg spår du først; hvert svar beregnes direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
+  'lessonPage.caveat':
+    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Instrumentene i fortellingen er utrente — ordvektorer og tilfeldige projeksjoner bestemt av frøet — så de viser regnestykket, ikke lært betydning; treningseksperimentet og modellen nederst på siden er trent, og den samme forsiktigheten gjelder vektene deres.',
   'lessonPage.controls': 'Innstillingene for leksjonen',
   'lessonPage.sentence': 'Setning',
   'lessonPage.query': 'Spørreord',
@@ -650,7 +663,7 @@ export default Object.freeze({
     'Ved d_k = 4 er de to kjøringene vanskelige å skille: de uskalerte skårene er ikke spredt nok til å mette softmax (tapene ved steg 50 skiller seg med høyst 0,15 nat over 20 frø; ved d_k = 8 allerede med opptil 0,48). Vanlig SGD uten moment skjuler det også — ved læringsrate 0,1 nådde den uskalerte kjøringen 90 % treffsikkerhet på testdata først for 4 av frøene 1–5. En liten startskala (0,25) lar den uskalerte kjøringen starte umettet, og ved steg 10 lå den foran for 4 av frøene 1–5 (ved 0,5 lå den bak for 4 av dem). Adam fjerner ikke forskjellen: ved læringsrate 0,001 og 0,005, som ved 0,002, lå den uskalerte kjøringen bak ved steg 50 for hvert eneste av 20 frø. Og med SGD ved læringsrate 0,3 og moment 0,9 lærer den uskalerte kjøringen, for så å miste det den har lært (frø 1–5: en beste treffsikkerhet på testdata på 0,93 eller mer, 0,73 eller mindre ved steg 150), mens den skalerte ikke gjør det (1,00 til slutt).',
   'training.larger': 'Hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
   'training.largerText':
-    'Påstand 3 ovenfor forklarer hvorfor: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k ganger mer tilbake til W_Q, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
+    'Gradientsteget i fortellingen ovenfor forklarer hvorfor: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k ganger mer tilbake til W_Q, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
   'training.reparam':
     'Hva kjøper skaleringen?',
   'training.reparamText':
@@ -659,7 +672,7 @@ export default Object.freeze({
   // treningseksperimentets seksjon på sidene
   'page.trainingTitle': 'Holder skaleringen læringen i live?',
   'page.trainingIntro':
-    'Påstand 3 sier at en mettet softmax sender nesten ingen gradient tilbake. Gjør det læringen tregere? Tren en liten oppmerksomhetsmodell nedenfor og se selv — med standardinnstillingene, og med innstillingene der forskjellen slutter å holde.',
+    'Steget «Hvor mye gradient sender en mettet rad tilbake?» i fortellingen viste at en mettet softmax-rad sender nesten ingen gradient tilbake. Gjør det læringen tregere? Tren en liten oppmerksomhetsmodell nedenfor og se selv — med standardinnstillingene, og med innstillingene der forskjellen slutter å holde.',
 
   // ---- en figur fra laben ----
   'figure.probeTitle': 'Hva sondeordet «{word}» retter oppmerksomheten mot',

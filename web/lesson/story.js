@@ -1,4 +1,4 @@
-// The lesson's story: before each of four claims the learner predicts, then the instrument
+// The lesson's story: before four of its steps the learner predicts, then the instrument
 // shows the measured answer. Each prediction names the part of the lesson whose results
 // (web/lesson/model.js) measure it, its options,
 // the keys of its words (keys: question, measured, and one per option) and `measure(results)`: which option the measurement makes right, and the measured numbers
@@ -15,8 +15,14 @@ export const WIDE_DK = 1024;
 export const NEAR_ONE = 0.8;
 /** A row whose weights sum to 1 within this is a distribution (float32 sums: ~1e-7). */
 export const SUM_TOLERANCE = 1e-4;
-/** A gradient this many times smaller than the scaled row's (or more) is "much smaller". */
+/**
+ * The bounds of the gradient prediction's options, as factors f = (scaled row's gradient) /
+ * (unscaled row's): "much smaller" from MUCH_SMALLER on, "smaller" from SAME_WITHIN to
+ * MUCH_SMALLER, "about the same" strictly within SAME_WITHIN either way, "larger" from
+ * 1/SAME_WITHIN down. The options' words state these bounds (a test holds them to these).
+ */
 export const MUCH_SMALLER = 10;
+export const SAME_WITHIN = 2;
 
 const at = (dk) => SWEEP_DIMS.indexOf(dk);
 
@@ -73,8 +79,15 @@ export const PREDICTIONS = Object.freeze({
   },
   gradient: {
     part: 'gradient',
-    options: ['larger', 'same', 'smaller'],
-    keys: { question: 'predict.gradientQuestion', measured: 'predict.gradientMeasured', larger: 'predict.gradientLarger', same: 'predict.gradientSame', smaller: 'predict.gradientSmaller' },
+    options: ['larger', 'same', 'smaller', 'muchSmaller'],
+    keys: {
+      question: 'predict.gradientQuestion',
+      measured: 'predict.gradientMeasured',
+      larger: 'predict.gradientLarger',
+      same: 'predict.gradientSame',
+      smaller: 'predict.gradientSmaller',
+      muchSmaller: 'predict.gradientMuchSmaller',
+    },
     measure(r) {
       // the sentence's most saturated row unscaled at the widest d_k, against the same row scaled
       const i = at(WIDE_DK);
@@ -85,7 +98,7 @@ export const PREDICTIONS = Object.freeze({
       const gUnscaled = unscaled.gradNorm[i * t + row];
       const gScaled = scaled.gradNorm[i * t + row];
       const factor = gScaled / gUnscaled;
-      const answer = factor >= MUCH_SMALLER ? 'smaller' : factor > 1 / 2 && factor < 2 ? 'same' : factor <= 1 / 2 ? 'larger' : 'smaller';
+      const answer = gradientAnswer(factor);
       return {
         answer,
         values: {
@@ -103,6 +116,14 @@ export const PREDICTIONS = Object.freeze({
     },
   },
 });
+
+/** The gradient prediction's option for a factor f = scaled gradient / unscaled gradient. */
+export function gradientAnswer(factor) {
+  if (factor >= MUCH_SMALLER) return 'muchSmaller';
+  if (factor >= SAME_WITHIN) return 'smaller';
+  if (factor > 1 / SAME_WITHIN) return 'same';
+  return 'larger';
+}
 
 /**
  * What a prediction's results say, or null when they cannot say it (an instrument's empty

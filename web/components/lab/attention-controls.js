@@ -57,7 +57,7 @@ export class AttentionControls extends AlElement {
           <legend data-t="controls.projection"></legend>
           <div class="segmented">
             <label><input type="radio" name="projection" value="identity" aria-describedby="proj-hint pasted-hint"><span data-t="controls.identity"></span></label>
-            <label><input type="radio" name="projection" value="random" aria-describedby="proj-hint pasted-hint"><span data-t="controls.random"></span></label>
+            <label><input type="radio" name="projection" value="random" aria-describedby="proj-hint pasted-hint"><span data-t="controls.randomLabel"></span></label>
             <label><input type="radio" name="projection" value="pasted" aria-describedby="proj-hint pasted-hint"><span data-t="controls.pasted"></span></label>
           </div>
           <p class="hint" id="proj-hint"></p>

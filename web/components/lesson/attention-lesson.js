@@ -31,6 +31,7 @@ import { h, subscripts, toDom } from '../../views/h.js';
 import { settingsInWords } from '../../lab/settings.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
 import { ElementBase, define } from '../base.js';
+import { sheet } from '../theme.js';
 import { STORY } from '../../lesson/story.js';
 
 // The order of the lesson is a story: one query's row (q·k, the scores, softmax), the output (the
@@ -39,15 +40,18 @@ import { STORY } from '../../lesson/story.js';
 // Each entry: tag, section id (kept: links name them), the model's results for it (part); its
 // heading asks the question the section answers (title), a lead joins it to the one before
 // (lead), and web/lesson/story.js adds the prediction made before the
-// instrument and the exercises after it.
+// instrument and the exercises after it. A `note` follows the instrument (the heads' caveat);
+// `scaling` adds "scaling is a temperature" with its two buttons. The ids claim-1 … claim-4 are
+// those of the lesson's first version (numbered claims): links, tests and an LMS's saved place
+// (web/lms/) name them, so they stay although the headings are questions now.
 const SECTIONS = [
   { tag: 'step-by-step', id: 'claim-4', part: 'step', title: 'story.headingStep', lead: 'story.leadStep' },
   { tag: 'attention-output', id: 'output', part: 'output', title: 'story.headingOutput', lead: 'story.leadOutput' },
-  { tag: 'multi-head-view', id: 'heads', part: 'heads', title: 'story.headingHeads', lead: 'story.leadHeads' },
+  { tag: 'multi-head-view', id: 'heads', part: 'heads', title: 'story.headingHeads', lead: 'story.leadHeads', note: 'heads.caveat' },
   { tag: 'variance-lab', id: 'claim-1', part: 'variance', title: 'story.headingVariance', lead: 'story.leadVariance' },
   { tag: 'saturation-plot', id: 'claim-2', part: 'saturation', title: 'story.headingSaturation', lead: 'story.leadSaturation' },
   { tag: 'gradient-view', id: 'claim-3', part: 'gradient', title: 'story.headingGradient', lead: 'story.leadGradient' },
-  { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow' },
+  { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow', scaling: true },
 ].map((section) => ({ ...section, ...STORY[section.part] }));
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
 
@@ -89,6 +93,18 @@ export function followingStatus(state, strings = english()) {
   const where = rich(t(state.projection === 'random' ? 'lesson.whereRandom' : 'lesson.whereIdentity', { d: String(d), rowViews }));
   return h('p', { class: 'lesson-status' }, rich(t('lesson.status', { count: n, cut }), { query, setting, where }));
 }
+
+// The buttons of "scaling is a temperature": the lesson is light DOM and a page's sheet does not
+// know them, so the lesson brings these few rules (a constructable sheet adopted by the document:
+// allowed under style-src 'self'); :where() keeps them weaker than any rule of the page.
+const STORY_SHEET = sheet(`
+  :where(attention-lesson .story-note, attention-lesson .story-scaling p) { max-width: 75ch; }
+  :where(attention-lesson .story-note) { font-size: 0.875em; }
+  :where(attention-lesson .story-actions) { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 8px; }
+  :where(attention-lesson .story-actions button) { font: inherit; font-size: 0.875rem; min-height: 28px; padding: 2px 12px;
+    border: 1px solid currentColor; border-radius: 999px; background: transparent; color: inherit; cursor: pointer; }
+  :where(attention-lesson .story-actions button:disabled) { cursor: not-allowed; }
+`);
 
 // The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
@@ -139,6 +155,7 @@ export class AttentionLesson extends ElementBase {
   }
 
   connectedCallback() {
+    if (STORY_SHEET && !document.adoptedStyleSheets.includes(STORY_SHEET)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, STORY_SHEET];
     if (!this.#sections.length) this.#build();
     this.#observer = new IntersectionObserver((entries) => this.#onIntersect(entries), { rootMargin: NEAR_VIEWPORT });
     for (const s of this.#sections) this.#observer.observe(s.section);
@@ -178,6 +195,7 @@ export class AttentionLesson extends ElementBase {
   set state(state) {
     this.#pendingState = null;
     this.#state = state;
+    this.#writeScaling();
     this.#invalidateAll();
   }
 
@@ -253,8 +271,10 @@ export class AttentionLesson extends ElementBase {
       const heading = s.section.querySelector(`h${level}`);
       heading.replaceChildren(...subscripts(strings.t(s.title)).map((node) => toDom(node)));
       s.leadElement.replaceChildren(...subscripts(strings.t(s.lead)).map((node) => toDom(node)));
+      s.noteElement?.replaceChildren(...subscripts(strings.t(s.note)).map((node) => toDom(node)));
       for (const element of s.story) if (customElements.get(element.localName)) element.strings = strings;
     }
+    this.#writeScaling();
     this.#writeScore();
     if (this.#status) {
       this.#status.lang = strings.lang;
@@ -279,7 +299,7 @@ export class AttentionLesson extends ElementBase {
       this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
-    this.#sections = SECTIONS.map(({ tag, id, title, lead, part, predict, exercises }) => {
+    this.#sections = SECTIONS.map(({ tag, id, title, lead, part, predict, exercises, note, scaling }) => {
       const section = toDom(
         h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
@@ -287,12 +307,28 @@ export class AttentionLesson extends ElementBase {
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
           h(tag),
           exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
+          note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
+          scaling
+            ? h('div', { class: 'story-scaling' }, [
+              h('p', { class: 'story-scaling-text' }),
+              h('p', { class: 'story-actions' }, [
+                h('button', { type: 'button', 'data-temperature': 'root', disabled: true }),
+                h('button', { type: 'button', 'data-temperature': 'one', disabled: true }),
+              ]),
+              h('p', { class: 'story-now' }),
+            ])
+            : null,
         ]),
       );
       this.append(section);
+      section.querySelector('.story-actions')?.addEventListener('click', (event) => this.#onTemperatureButton(event));
       const story = [...section.querySelectorAll('lesson-predict, lesson-exercise')];
-      return { tag, title, lead, part, section, element: section.querySelector(tag), leadElement: section.querySelector('.story-lead'), story, loaded: false, near: false, stale: false };
+      return {
+        tag, title, lead, note, part, section, element: section.querySelector(tag), leadElement: section.querySelector('.story-lead'),
+        noteElement: section.querySelector('.story-note'), scalingElement: section.querySelector('.story-scaling'), story, loaded: false, near: false, stale: false,
+      };
     });
+    this.#writeScaling();
     this.#score = toDom(h('p', { class: 'lesson-score', role: 'status', lang: strings.lang }, ''));
     this.append(this.#score);
     this.#writeScore();
@@ -319,6 +355,53 @@ export class AttentionLesson extends ElementBase {
       this.#schedule();
     }, SETTLE_MS);
   };
+
+  // "Scaling is a temperature": its words, its buttons (T = √d_k of the state shown, or 1) and the
+  // line that reads the selected row's largest weight from the lab's result — the lab's own
+  // number, so a press shows its effect where it was made.
+  #writeScaling() {
+    const strings = this.#strings;
+    const t = (key, params) => strings.t(key, params);
+    const state = this.#pendingState ?? this.#state;
+    const write = (element, nodes) => {
+      const fresh = nodes.flat(Infinity).map((node) => toDom(node));
+      if (element.textContent !== fresh.map((node) => node.textContent).join('')) element.replaceChildren(...fresh);
+    };
+    for (const s of this.#sections) {
+      const box = s.scalingElement;
+      if (!box) continue;
+      write(box.querySelector('.story-scaling-text'), subscripts(t('story.scalingTemperature')));
+      const [root, one] = box.querySelectorAll('.story-actions button');
+      write(root, subscripts(t('story.setRootT', { root: state ? strings.fmt(Math.sqrt(state.d), 3) : '…' })));
+      write(one, subscripts(t('story.setT1')));
+      root.disabled = one.disabled = !state;
+      const now = box.querySelector('.story-now');
+      if (!state?.result) {
+        now.replaceChildren();
+        continue;
+      }
+      const row = state.selected;
+      const params = {
+        setting: t(state.scaled ? 'lesson.statusScaled' : 'lesson.statusUnscaled'),
+        d: String(state.d),
+        t: strings.fmt(state.temperature),
+        max: strings.fixed(state.result.maxWeight[row], 3),
+      };
+      write(now, withNodes(t('story.scalingNow', params), { word: shortLabel(state.queryLabels[row]) }, subscripts));
+    }
+  }
+
+  // A button of "scaling is a temperature": T = √d_k of the state shown, or T = 1, asked of the
+  // lab (or, on a page without one, announced as this element's `input`/`change`).
+  #onTemperatureButton(event) {
+    const button = event.target.closest?.('button[data-temperature]');
+    const state = this.#pendingState ?? this.#state;
+    if (!button || !state) return;
+    const temperature = button.dataset.temperature === 'root' ? Math.sqrt(state.d) : 1;
+    this.#value = Object.freeze({ temperature });
+    this.#lab?.set(this.#value);
+    for (const type of ['input', 'change']) this.dispatchEvent(new Event(type, { bubbles: true }));
+  }
 
   // An instrument's request: the lesson's own settings are kept here; lab settings go to the lab.
   #onRequest(event) {
@@ -401,6 +484,7 @@ export class AttentionLesson extends ElementBase {
         this.#status.replaceWith(status);
         this.#status = status;
       }
+      this.#writeScaling();
       for (const s of this.#sections) s.stale = true;
     }
     if (!this.#state || !this.#engine) return;

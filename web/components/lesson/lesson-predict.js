@@ -2,11 +2,12 @@
 // (a group of radio buttons), then "Check" reveals the measured answer — the instrument's own
 // numbers (web/lesson/story.js measures them from the results the lesson hands the
 // instrument) — with feedback on the guess in a live region. Until then the instrument below is
-// blurred (`target`, set through the CSSOM); "Show me" reveals it without a guess. Nothing is
-// graded or kept: a reload starts again.
+// veiled (`target`): blurred (set through the CSSOM) and inert, so that neither Tab nor a screen
+// reader reaches its numbers before the learner has committed; "Show me" reveals it without a
+// guess. Nothing is graded or kept: a reload starts again.
 //
 //   predict.prediction = 'variance';   // an id of PREDICTIONS
-//   predict.target = instrumentElement; // blurred until revealed
+//   predict.target = instrumentElement; // veiled (blurred, inert) until revealed
 //   predict.results = model.variance(state);
 //   predict.strings = strings;
 //
@@ -52,6 +53,7 @@ const styles = sheet(`
   .feedback { margin: .6em 0 0; padding: .45em .7em; border-radius: 6px; background: var(--_bg); border: 1px solid var(--_border); }
   .feedback b { font-weight: 600; }
   .feedback.right .verdict { color: var(--_accent); }
+  .veiled { margin: .5em 0 0; font-size: 13px; color: var(--_muted); }
 `);
 
 /** The blur of an instrument not yet revealed. */
@@ -67,6 +69,7 @@ export class LessonPredict extends AlElement {
         <button type="button" class="check" data-t="predict.check"></button>
         <button type="button" class="skip" data-t="predict.skip"></button>
       </div>
+      <p class="veiled" data-t="predict.veiled"></p>
       <p class="feedback" role="status" aria-live="polite"></p>
     </fieldset>`;
 
@@ -81,13 +84,13 @@ export class LessonPredict extends AlElement {
     this.$('.skip').addEventListener('click', () => this.#reveal('skip'));
   }
 
-  /** The element blurred until the answer is revealed. */
+  /** The element veiled (blurred and inert) until the answer is revealed. */
   get target() {
     return this.#target;
   }
 
   set target(element) {
-    if (this.#target && this.#target !== element) this.#target.style.removeProperty('filter');
+    if (this.#target && this.#target !== element) unveil(this.#target);
     this.#target = element;
     this.#veil();
   }
@@ -106,10 +109,15 @@ export class LessonPredict extends AlElement {
     if (event.target.name === 'option') this.#choice = event.target.value;
   }
 
+  // Blurred for the eye; inert (and hidden from the accessibility tree) for the keyboard and a
+  // screen reader, which would otherwise read the measured answer before the guess.
   #veil() {
+    this.$('.veiled').hidden = Boolean(this.#revealed);
     if (!this.#target) return;
-    if (this.#revealed) this.#target.style.removeProperty('filter');
-    else this.#target.style.setProperty('filter', VEIL);
+    if (this.#revealed) return unveil(this.#target);
+    this.#target.style.setProperty('filter', VEIL);
+    this.#target.inert = true;
+    this.#target.setAttribute('aria-hidden', 'true');
   }
 
   #check() {
@@ -192,6 +200,12 @@ export class LessonPredict extends AlElement {
       meanScaled: f(v.meanScaled),
     };
   }
+}
+
+function unveil(element) {
+  element.style.removeProperty('filter');
+  element.inert = false;
+  element.removeAttribute('aria-hidden');
 }
 
 // prediction: the one shown, an id of PREDICTIONS (web/lesson/story.js); results: the
