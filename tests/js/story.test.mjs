@@ -17,16 +17,9 @@ import { DIAGNOSES } from '../../web/testing.js';
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { labFixture } from '../support/lab.mjs';
+import { softmax64 } from '../support/reference.mjs';
 
 const { engine, model, state } = await labFixture();
-
-// float64 softmax of one row
-function softmax64(z) {
-  const top = Math.max(...z);
-  const e = z.map((x) => Math.exp(x - top));
-  const sum = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / sum);
-}
 
 const WEIGHT_TOLERANCE = 2e-6; // float32 weights against float64
 const OUTPUT_TOLERANCE = 2e-5; // a float32 sum of 10 terms of |v| ≲ 3

@@ -14,6 +14,7 @@ import {
   EVERYDAY, applyMap, contextSums, cosine, fitLinearMap, induce, isHeldOutDocument, readBrown,
 } from '../../scripts/induce-vocab.mjs';
 import { tokenize } from '../../web/lab/tokenize.js';
+import { uniforms } from '../support/reference.mjs';
 
 const GLOVE_DIR = new URL('../../web/assets/glove/', import.meta.url);
 const DOC = fs.readFileSync(new URL('../../docs/vocabulary.md', import.meta.url), 'utf8');
@@ -21,12 +22,6 @@ const DOC = fs.readFileSync(new URL('../../docs/vocabulary.md', import.meta.url)
 const SOLVER_TOL = 1e-9;
 // An induced vector through the 12-bit code: every component within max|x| / 4094 (+ float32 rounding).
 const CODE_TOL = 1 / 4094 + 2 ** -22;
-
-// Seeded uniform numbers in [−1, 1) (an LCG of its own).
-function lcg(seed) {
-  let x = seed >>> 0;
-  return () => ((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 31) - 1;
-}
 
 // The test's own least squares: min ‖U x − y‖ per column of V by Householder QR of U (n × d).
 function householderLeastSquares(U, V) {
@@ -65,7 +60,8 @@ function householderLeastSquares(U, V) {
 }
 
 test('fitLinearMap: the least-squares A of v ≈ A u equals an independent Householder QR solve (float64)', () => {
-  const rand = lcg(7);
+  const uniform = uniforms(7);
+  const rand = () => 2 * uniform() - 1; // in [−1, 1)
   const d = 12, n = 300;
   const truth = Array.from({ length: d * d }, rand);
   const U = Array.from({ length: n }, () => Array.from({ length: d }, rand));
