@@ -149,5 +149,7 @@ test('the guide names the story’s steps by their questions, and the links made
   // an old link to a claim opens its step
   await page.goto(`${browser.url}#claim-3`);
   await page.locator('attention-lab').evaluate((lab) => lab.ready);
-  assert.equal(await page.evaluate(() => document.getElementById('claim-3')?.dataset.part), 'gradient');
+  // the lesson writes its sections once its element is defined, which may be after the lab is ready
+  const part = await page.waitForFunction(() => document.getElementById('claim-3')?.dataset.part, null, { timeout: 20000 });
+  assert.equal(await part.jsonValue(), 'gradient');
 });
