@@ -33,8 +33,12 @@ const opened = async () => (await text('.opened h3'))[0];
 
 async function openModel(path = '') {
   await openLab(page, browser.url + path);
-  await page.locator('#model').scrollIntoViewIfNeeded();
-  await until(() => text('.thumb'), (t) => t.length === 8, { what: 'the eight heads', timeout: 30000 });
+  // scrolled to again at each look: the sections above draw as the page gets to them and can push
+  // the view back out of reach before it starts loading (it loads once near the viewport)
+  await until(async () => {
+    await page.locator('#model').scrollIntoViewIfNeeded();
+    return text('.thumb');
+  }, (t) => t.length === 8, { what: 'the eight heads', timeout: 30000 });
 }
 
 // Waits for the view to show a new state after `act`.
@@ -55,8 +59,12 @@ test('the model loads near its section, reads the lab\'s sentence, and states th
   page.on('request', (r) => requests.push(r.url()));
   await openLab(page, browser.url);
   assert.ok(!requests.some((u) => u.endsWith('.weights')), 'weights fetched before the section came near');
-  await page.locator('#model').scrollIntoViewIfNeeded();
-  await until(() => text('.thumb'), (t) => t.length === 8, { what: 'the eight heads', timeout: 30000 });
+  // scrolled to again at each look: the sections above draw as the page gets to them and can push
+  // the view back out of reach before it starts loading (it loads once near the viewport)
+  await until(async () => {
+    await page.locator('#model').scrollIntoViewIfNeeded();
+    return text('.thumb');
+  }, (t) => t.length === 8, { what: 'the eight heads', timeout: 30000 });
   assert.deepEqual(requests.filter((u) => u.endsWith('.weights')).map((u) => u.split('/').pop()), ['scaled.weights']);
   const sentence = await page.locator('attention-lab').evaluate((lab) => lab.state.tokens.map((t) => t.text));
   assert.deepEqual(await tokens(), sentence);
