@@ -189,7 +189,9 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
   await page.waitForTimeout(200);
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   assertClean(await inspect(), 'the lesson, placeholder words as chips');
-  const text = (tag, selector) => page.locator(tag).evaluate((el, s) => el.shadowRoot.querySelector(s).textContent, selector);
+  // read once the instrument has drawn the new words (pending can turn false before it starts)
+  const text = (tag, selector) =>
+    until(() => page.locator(tag).evaluate((el, s) => el.shadowRoot?.querySelector(s)?.textContent ?? null, selector), (t) => t !== null && t.includes('{max}'), { what: `${tag} ${selector}`, timeout: 15000 });
   assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" in these sweeps \(a seeded random projection to d_k = 100, as on Random\): unscaled max weight \d\.\d{3}, entropy/);
   assert.match(await text('step-by-step', '.row-stats'), /^Row "\{max\}": max weight \d\.\d{3}, entropy \d\.\d{3} nats/);
 });
