@@ -17,24 +17,26 @@ useBrowser({}, (opened) => ({ browser, page } = opened));
 const sum = (meters) => meters.reduce((total, m) => total + m.value, 0);
 const meter = (meters, name) => meters.find((m) => m.name === name);
 
-test('the first result is drawn well under a second after navigation', async () => {
+// How fast is a benchmark's question (npm run bench:page, target 400 ms to the first bars); this
+// test holds what that benchmark reads: one mark, set when the first bars are drawn.
+test('the first result is marked once, when the first bars are drawn, on a first and a second visit', async () => {
   const measure = async () => {
     await openLab(page, browser.url);
-    return page.evaluate(
-      () =>
-        new Promise((resolve) => {
-          const first = performance.getEntriesByName('attention-lab:first-result')[0].startTime;
-          // "painted" is an upper bound: at least one frame after the first bars were drawn
-          requestAnimationFrame(() => setTimeout(() => resolve({ first, painted: performance.now() })));
-        }),
-    );
+    return page.evaluate(() => {
+      const marks = performance.getEntriesByName('attention-lab:first-result');
+      const lab = document.querySelector('attention-lab');
+      const meters = lab.shadowRoot.querySelector('#bars').shadowRoot.querySelectorAll('[role="meter"]').length;
+      return { marks: marks.length, first: marks[0]?.startTime, meters };
+    });
   };
   const cold = await measure(); // a fresh browser profile: nothing compiled or cached yet
   const warm = await measure();
-  const ms = ({ first, painted }) => `${first.toFixed(0)} ms (painted by ${painted.toFixed(0)} ms)`;
-  console.log(`# navigation → first result: first visit ${ms(cold)}, second visit ${ms(warm)}`);
-  assert.ok(warm.first < 1000, `first result after ${warm.first} ms`);
-  assert.ok(cold.first < 2500, `first result of the first visit after ${cold.first} ms`);
+  console.log(`# navigation → first result (not a benchmark: see npm run bench:page): first visit ${cold.first?.toFixed(0)} ms, second visit ${warm.first?.toFixed(0)} ms`);
+  for (const visit of [cold, warm]) {
+    assert.equal(visit.marks, 1, 'one mark per page load');
+    assert.ok(visit.first > 0, `the mark's time: ${visit.first}`);
+    assert.ok(visit.meters > 0, 'bars are drawn when the mark is read');
+  }
 });
 
 test('the page hints what its first view fetches, and each hinted file is fetched once', async () => {
@@ -346,9 +348,9 @@ test('one very long word and 10,000 tokens: the page answers at once, cut labels
   // Before, a 5,000-character word took ~2 s and a 100,000-character one never answered (labels
   // were cut one character and one measurement at a time). Now a long word costs what a short one
   // does, and 10,000 tokens what the 128 shown do (~30–60 ms here, most of it laying out 128
-  // chips, bars and heatmap labels). A generous bound for a shared, noisy machine; the numbers
-  // above are the measurement.
-  for (const [what, took] of Object.entries(ms)) assert.ok(took < 500, `${what}: ${took} ms`);
+  // chips, bars and heatmap labels). The bound only tells an answer from a hang, on any machine;
+  // the numbers above are the measurement.
+  for (const [what, took] of Object.entries(ms)) assert.ok(took < 5000, `${what}: ${took} ms: the page hung`);
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0, 'the page grew wider than the screen');
 
   // the word, cut with "…" where it is shown; more of it in tooltips, all of it in the table
@@ -451,8 +453,8 @@ test('interaction stays at interactive speed with 64 tokens', async () => {
       `+ style/layout median ${median(total).toFixed(1)} ms (max ${Math.max(...total).toFixed(1)}); ` +
       `key presses over 16 ms to next paint (of 8): ${slowKeys.length ? slowKeys.join(', ') + ' ms' : 'none'}`,
   );
-  // A loose bound for a shared, noisy CI machine; the numbers above are the measurement.
-  assert.ok(median(total) < 50, `median input → layout ${median(total)} ms`);
+  // The bound only tells an answer from a hang; the speed target is npm run bench:page's.
+  assert.ok(median(total) < 2000, `median input → layout ${median(total)} ms: the page hung`);
 });
 
 test('64 keys: every meter is current at once, the rows on screen too; the rest once input settles or on the first scroll', async () => {
