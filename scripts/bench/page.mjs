@@ -158,10 +158,15 @@ async function sliderInputs(context, url) {
 // The trained model on 64 tokens: Enter on one head's thumbnail, then another's, and Space on
 // "remove √d_k", each a real key press; keydown → a task queued from the next animation frame,
 // as sliderInputs measures (the view runs the model and draws in that frame).
+// null where the page has no model (an older copy given with --root, for a side-by-side run).
 async function modelInputs(context, url) {
   const page = await context.newPage();
   await page.goto(url);
   await page.evaluate(firstBars);
+  if (!(await page.evaluate(() => Boolean(document.getElementById('model'))))) {
+    await page.close();
+    return null;
+  }
   await page.locator('attention-lab').evaluate(async (lab, sentence) => {
     const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
     lab.set({ sentence });
@@ -236,7 +241,7 @@ async function main() {
         samplesMs: input.rafMs.map((x) => Number(x.toFixed(1))),
         eventTiming: { keydowns: input.keydowns, over16ms: input.slow.length, durations: input.slow },
       },
-      modelInput: Object.fromEntries(['head', 'scale'].map((kind) => [kind, {
+      modelInput: model && Object.fromEntries(['head', 'scale'].map((kind) => [kind, {
         tokens: model.tokens, inputs: model[kind].length, medianMs: median(model[kind]), p90Ms: quantile(model[kind], 0.9), maxMs: Math.max(...model[kind]),
       }])),
     };
@@ -265,7 +270,7 @@ function print(r) {
   console.log(`| navigation → first bars painted, later visits (median of ${r.firstBars.warmMs.length}) | ${ms(r.firstBars.warmMedianMs)} | ≤ 400 ms | ${ok(r.firstBars.warmMedianMs, r.targets.firstBarsMs)} |`);
   console.log(`| d_k slider input → next paint, ${s.tokens} tokens (median of ${s.inputs}; p90 ${ms(s.p90Ms)}, max ${ms(s.maxMs)}) | ${s.medianMs.toFixed(1)} ms | ≤ 16 ms | ${ok(s.medianMs, r.targets.inputToPaintMs)} |`);
   console.log(`| Event Timing: key presses with input → next paint ≥ 16 ms | ${s.eventTiming.over16ms} of ${s.eventTiming.keydowns} | — | |`);
-  for (const [kind, what] of [['head', 'another head opened'], ['scale', '"remove √d_k" toggled']]) {
+  for (const [kind, what] of r.modelInput ? [['head', 'another head opened'], ['scale', '"remove √d_k" toggled']] : []) {
     const m = r.modelInput[kind];
     console.log(`| trained model, ${what} → next paint, ${m.tokens} tokens (median of ${m.inputs}; p90 ${ms(m.p90Ms)}, max ${ms(m.maxMs)}) | ${m.medianMs.toFixed(1)} ms | ≤ 16 ms | ${ok(m.medianMs, r.targets.modelInputToPaintMs)} |`);
   }
