@@ -17,10 +17,16 @@ function numberFormat(lang, options) {
 // Intl writes "-" in English and "−" in Norwegian: one sign for every language.
 const trueMinus = (text) => text.replace('-', '−');
 
+// fixed() draws most numbers of a redraw (every bar's value): its formats by a short key
+const fixedFormats = new Map(); // `${lang} ${digits}` → Intl.NumberFormat
+
 /** x with `digits` decimals, or "—" when x is not a finite number. */
 export function fixed(x, digits = 3, lang = 'en') {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
-  return trueMinus(numberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(x));
+  const key = `${lang} ${digits}`;
+  let format = fixedFormats.get(key);
+  if (!format) fixedFormats.set(key, (format = numberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })));
+  return trueMinus(format.format(x));
 }
 
 /** A score for a tooltip: 3 significant digits (exponent notation far from 1), "−∞" for a hidden key. */

@@ -79,6 +79,14 @@ function causalMask(n) {
 }
 
 const openedData = new WeakMap(); // a head's rows → the data last made of them
+
+// Each run has its own array of tokens; the heatmap fits and paints its labels again for a new
+// array, so the same words (√d_k toggled, the other twin) are handed over as the same array.
+let lastLabels = [];
+function sameLabels(tokens) {
+  if (tokens.length !== lastLabels.length || tokens.some((token, i) => token !== lastLabels[i])) lastLabels = tokens;
+  return lastLabels;
+}
 /**
  * The opened head as the data of the lab's <attention-heatmap> (web/components/lab/attention-heatmap.js):
  * its n×n causal rows, the tokens as queries and keys, the looking word's row selected. The same
@@ -90,7 +98,8 @@ export function openedHeadData(r) {
   const previous = openedData.get(weights);
   if (previous?.selected === run.position) return previous;
   const n = run.tokens.length;
-  const data = Object.freeze({ n, m: n, weights, scores: causalMask(n), dots: null, queryLabels: run.tokens, keyLabels: run.tokens, selected: run.position });
+  const labels = sameLabels(run.tokens);
+  const data = Object.freeze({ n, m: n, weights, scores: causalMask(n), dots: null, queryLabels: labels, keyLabels: labels, selected: run.position });
   openedData.set(weights, data);
   return data;
 }
@@ -288,9 +297,18 @@ function thumbnail(svg) {
   return { ...svg, attrs: { ...svg.attrs, role: null, 'aria-label': null, 'aria-hidden': 'true', focusable: 'false' } };
 }
 
-// The twins' curves, or how loading them goes.
+// The twins' curves, or how loading them goes. The chart is made again only when what it shows
+// changes: the same nodes are then patched in no time (a head opened redraws everything else).
+const drawnCharts = new WeakMap(); // curves → { key, nodes }
 function curves(r, s, theme, heading, width) {
-  if (r.curves) return curveChart(r.curves, { strings: s, heading }, theme, { width });
+  if (r.curves) {
+    const key = [s.lang, heading, width, JSON.stringify(theme)].join('|');
+    const drawn = drawnCharts.get(r.curves);
+    if (drawn?.key === key && drawn.strings === s) return drawn.nodes;
+    const nodes = curveChart(r.curves, { strings: s, heading }, theme, { width });
+    drawnCharts.set(r.curves, { key, strings: s, nodes });
+    return nodes;
+  }
   if (r.curvesStatus?.state === 'failed') return failure(r.curvesStatus, s, 'modelView.curveFailed');
   return h('p', { class: 'note' }, s.t('modelView.curveLoading'));
 }

@@ -131,6 +131,9 @@ function message(text) {
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const texSources = new WeakMap(); // a typeset formula's element → the TeX (and mode) it shows
+// an element → the view node it was last brought to. Views hand back the same node for what they
+// draw again unchanged (a head's cells, the twins' curves); such a subtree is not walked again.
+const applied = new WeakMap();
 
 /** Makes `parent`'s children the DOM of `nodes`, reusing every node of the same kind in its place. */
 function patch(parent, nodes, tex = null, svg = parent.namespaceURI === SVG_NS && parent.localName !== 'foreignObject') {
@@ -162,21 +165,28 @@ function update(current, node, tex, svg) {
     return true;
   }
   if (node.tag === '#tex') return texSources.get(current) === texKey(node);
+  if (applied.get(current) === node) return true;
   const inSvg = svg || node.tag === 'svg';
   if (current.nodeType !== Node.ELEMENT_NODE || current.localName !== node.tag) return false;
   if ((current.namespaceURI === SVG_NS) !== inSvg) return false;
-  for (const attribute of [...current.attributes]) {
-    const value = node.attrs[attribute.name];
-    if (value === undefined || value === null || value === false) current.removeAttribute(attribute.name);
-  }
-  for (const [name, value] of Object.entries(node.attrs)) {
+  let kept = 0; // the node's attributes, all set below: any other the element has is removed after
+  for (const name in node.attrs) {
+    const value = node.attrs[name];
     if (value === null || value === undefined || value === false) continue;
+    kept++;
     const text = value === true ? '' : String(value);
     if (current.getAttribute(name) === text) continue;
     current.setAttribute(name, text);
     // an input the learner has moved no longer follows its value attribute: set the property too
     if (name === 'value' && 'value' in current) current.value = text;
   }
+  if (current.attributes.length > kept) {
+    for (const attribute of [...current.attributes]) {
+      const value = node.attrs[attribute.name];
+      if (value === undefined || value === null || value === false) current.removeAttribute(attribute.name);
+    }
+  }
   patch(current, node.children, tex, inSvg && node.tag !== 'foreignObject');
+  applied.set(current, node);
   return true;
 }
