@@ -40,6 +40,7 @@ const OPTIONS = {
   theme: { type: 'string' },
   width: { type: 'string' },
   'no-caption': { type: 'boolean' },
+  transparent: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
@@ -69,6 +70,7 @@ const HELP = [
     { option: 'theme', value: 'cli.valueName', words: 'cli.optionTheme', default: 'light' },
     { option: 'width', value: 'PX', words: 'cli.optionWidth' },
     { option: 'no-caption', words: 'cli.optionCaption' },
+    { option: 'transparent', words: 'cli.optionTransparent' },
     { option: 'output', value: 'cli.valueFile', words: 'cli.optionOutput' },
     { option: 'help', words: 'cli.optionHelp' },
     { option: 'version', words: 'cli.optionVersion' },
@@ -224,6 +226,7 @@ function parse(args, t) {
     theme,
     width,
     caption: !values['no-caption'],
+    background: !values.transparent,
     output: values.output,
     notices,
   };
@@ -262,7 +265,7 @@ async function render(request, strings) {
     throw error;
   }
   if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
-  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption, strings });
+  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption, background: request.background, strings });
 }
 
 // --row: a query's token (its first occurrence), else its position from 1.

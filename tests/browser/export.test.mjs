@@ -131,15 +131,19 @@ test('exports: each file parses and holds the page’s numbers; the PNGs are twi
   await page.waitForTimeout(300);
   const shown = await lab.evaluate((el) => [...el.shadowRoot.querySelector('#bars').shadowRoot.querySelectorAll('.value')].map((v) => v.textContent));
 
-  // each button, pressed from the keyboard, downloads its file
+  // each button, pressed from the keyboard, downloads its file, named for what it holds: the
+  // selected query (not for the numbers: every row), d_k 16, unscaled, causal, temperature 0.5
+  const word = state.tokens[state.selected];
+  assert.match(word, /^[a-z]+$/, 'the selected query of SETTINGS is a plain word');
   const files = {};
   for (const [what, format] of [['heatmap', 'svg'], ['heatmap', 'png'], ['bars', 'svg'], ['bars', 'png'], ['numbers', 'csv'], ['numbers', 'json']]) {
     const label = { heatmap: 'Heatmap', bars: 'Bars', numbers: 'Numbers' }[what];
+    const name = `attention-${what === 'numbers' ? '' : `${word}-`}dk16-unscaled-causal-t0_5-${what}.${format}`;
     await share.getByRole('button', { name: `${label}, ${format.toUpperCase()}` }).focus();
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    assert.equal(download.suggestedFilename(), `attention-lab-${what}.${format}`);
+    assert.equal(download.suggestedFilename(), name);
     files[`${what}.${format}`] = await readFile(await download.path());
-    await until(() => share.getByRole('status').textContent(), (t) => t === `Saved attention-lab-${what}.${format}.`, { what: 'the confirmation' });
+    await until(() => share.getByRole('status').textContent(), (t) => t === `Saved ${name}.`, { what: 'the confirmation' });
   }
 
   // SVG: parses as XML in the browser; every cell's weight and every bar's number is the page's
@@ -206,6 +210,40 @@ test('exports: each file parses and holds the page’s numbers; the PNGs are twi
     assert.equal(Math.fround(row.entropy), state.entropy[i]);
   });
   assert.deepEqual(json.probe.weights.map(Math.fround), state.probe);
+});
+
+test('exports for slides: light or dark whatever the reader’s scheme, on a transparent background if asked; the name says the settings', async () => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  const { share } = await openShared({ sentence: 'The cat sat on the mat', projection: 'random', dk: 64, seed: 1, scaled: false, temperature: 1, causal: false, selected: 1 });
+  // the figure's background (a rect as large as the SVG, first) and its title's colour
+  const look = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), share.getByRole('button', { name: 'Bars, SVG' }).click()]);
+    const text = (await readFile(await download.path())).toString();
+    return page.evaluate(([svg, name]) => {
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
+      const first = doc.firstElementChild;
+      const whole = first.localName === 'rect' && first.getAttribute('width') === doc.getAttribute('width') && first.getAttribute('height') === doc.getAttribute('height');
+      return { name, background: whole ? first.getAttribute('fill') : null, title: doc.querySelector('text').getAttribute('fill') };
+    }, [text, download.suggestedFilename()]);
+  };
+  const colours = share.getByRole('combobox', { name: 'Colours of PNG and SVG' });
+  const transparent = share.getByRole('checkbox', { name: 'transparent background (for slides)' });
+  // web/views/theme.js's PALETTE: bg and text, light then dark
+  // as on screen: the colours the page computed
+  assert.deepEqual(await look(), { name: 'attention-cat-dk64-unscaled-bars.svg', background: 'rgb(255, 255, 255)', title: 'rgb(27, 31, 36)' }, 'as on screen (light)');
+  await colours.selectOption('dark');
+  assert.deepEqual(await look(), { name: 'attention-cat-dk64-unscaled-bars.svg', background: '#12151a', title: '#e7eaee' }, 'dark on a light page');
+  await transparent.check();
+  assert.deepEqual(await look(), { name: 'attention-cat-dk64-unscaled-bars.svg', background: null, title: '#e7eaee' }, 'dark, transparent');
+  await colours.selectOption('light');
+  assert.deepEqual(await look(), { name: 'attention-cat-dk64-unscaled-bars.svg', background: null, title: '#1b1f24' }, 'light, transparent');
+  // on a dark screen, "light" is still light
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await transparent.uncheck();
+  assert.deepEqual(await look(), { name: 'attention-cat-dk64-unscaled-bars.svg', background: '#ffffff', title: '#1b1f24' }, 'light on a dark screen');
+  const wrong = await share.evaluate((el) => el.export('bars', 'svg', { colours: 'sepia' }).then(() => null, (e) => e.message));
+  assert.match(wrong, /colours must be one of shown, light, dark, got "sepia"/);
+  await page.emulateMedia({ colorScheme: 'light' });
 });
 
 test('the PNG is the SVG’s picture: the browser’s drawing of the SVG and the PNG agree pixel for pixel but for anti-aliasing', async (t) => {

@@ -169,6 +169,18 @@ test('a sentence longer than the lab takes: the first 128 tokens, and the captio
   assert.equal([...captioned.out.matchAll(/<g data-key=/g)].length, 128);
 });
 
+test('--transparent: the same SVG without the background behind it, for a slide; --theme dark keeps dark text colours', async () => {
+  const plain = await run('render', '--view', 'bars', '--theme', 'dark');
+  const clear = await run('render', '--view', 'bars', '--theme', 'dark', '--transparent');
+  assert.equal(clear.status, EXIT_OK);
+  // web/views/theme.js's PALETTE: dark bg #12151a, dark text #e7eaee
+  const background = /^<svg [^>]*>\s*<rect width="(\d+)" height="(\d+)" fill="#12151a"\s*\/>/;
+  assert.match(plain.out, background);
+  assert.doesNotMatch(clear.out, /fill="#12151a"/);
+  assert.match(clear.out, /<text [^>]*fill="#e7eaee"/);
+  assert.equal(clear.out, plain.out.replace(background.exec(plain.out)[0], plain.out.match(/^<svg [^>]*>\s*/)[0]), 'the rest is the same figure');
+});
+
 test('--output writes the file, in the format of its extension; --help names every option; --version is the package’s', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'attention-lab-cli-'));
   try {
@@ -183,7 +195,7 @@ test('--output writes the file, in the format of its extension; --help names eve
   const help = await run('--help');
   assert.equal(help.status, EXIT_OK);
   for (const option of ['sentence', 'probe', 'projection', 'dk', 'seed', 'no-scale', 'temperature', 'causal', 'positional', 'q FILE', 'k FILE', 'v FILE',
-    'view', 'row', 'format', 'theme', 'width', 'no-caption', 'output', 'help', 'version']) {
+    'view', 'row', 'format', 'theme', 'width', 'no-caption', 'transparent', 'output', 'help', 'version']) {
     assert.match(help.out, new RegExp(`--${option}\\b`), option);
   }
   const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));

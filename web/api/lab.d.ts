@@ -162,6 +162,8 @@ export interface FigureOptions {
   width?: number;
   /** the settings under the SVG (default true) */
   caption?: boolean;
+  /** false: no background behind the SVG, for a slide's own colour (default true) */
+  background?: boolean;
   /** The words of the SVG's titles and caption: loadStrings(lang) of attention-lab's web/i18n/i18n.js (default: English). */
   strings?: object;
 }

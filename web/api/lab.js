@@ -129,9 +129,10 @@ export const FIGURE_FORMATS = Object.freeze(Object.keys(FORMATS).filter((format)
  *   format  'svg' (a standalone SVG file) | 'csv' | 'json' (the numbers of the rows the view shows)
  *   theme   'light' | 'dark' (or a theme object with the keys of THEMES.light)
  *   width   room in px for the SVG (default 640); caption: the settings under the SVG (default true)
+ *   background  false: no background behind the SVG (a slide's own colour shows through; default true)
  *   strings the words of the SVG (web/i18n/i18n.js loadStrings; default English)
  */
-export function renderFigure(state, { view = 'both', format = 'svg', theme = 'light', width = 640, caption = true, strings = undefined } = {}) {
+export function renderFigure(state, { view = 'both', format = 'svg', theme = 'light', width = 640, caption = true, background = true, strings = undefined } = {}) {
   if (!state || typeof state !== 'object' || !state.result || !state.settings) {
     throw coded(new TypeError(`state must be a lab state of labState(), got ${literal(state)}`));
   }
@@ -147,9 +148,10 @@ export function renderFigure(state, { view = 'both', format = 'svg', theme = 'li
   if (!Number.isInteger(width) || width < 200 || width > 10000) {
     throw coded(new RangeError(`width ${literal(width)} is not valid: expected a whole number of px from 200 to 10000`));
   }
+  if (typeof background !== 'boolean') throw coded(new TypeError(`background ${literal(background)} is not valid: expected true or false`));
   if (view === 'probe' && !state.probe) throw coded(new RangeError('view "probe" needs a probe word: the settings have none'));
   const { of, write } = FORMATS[format];
-  if (of === 'figure') return `${write(figureSvg(state, { view, theme: colours, width, caption, strings }))}\n`;
+  if (of === 'figure') return `${write(figureSvg(state, { view, theme: colours, width, caption, background, strings }))}\n`;
   return write(state, view === 'bars' ? 'selected' : view === 'probe' ? 'probe' : 'all');
 }
 

@@ -565,6 +565,11 @@ export default Object.freeze({
   'share.saved': 'Saved {file}.',
   'share.exportFailed': 'Could not export: {message}',
   'share.notReady': 'Nothing to export yet: the lab is still loading.',
+  'share.colours': 'Colours of PNG and SVG',
+  'share.coloursShown': 'as on screen',
+  'share.coloursLight': 'light',
+  'share.coloursDark': 'dark',
+  'share.transparent': 'transparent background (for slides)',
 
   // ---- a page's link (web/page-url.js) ----
   'link.problems': 'This link could not be followed exactly:',
@@ -729,6 +734,7 @@ export default Object.freeze({
   'cli.optionTheme': '{themes}',
   'cli.optionWidth': 'room for the figure, {min} to {max} (default {width}); long sentences grow it',
   'cli.optionCaption': 'leave out the caption of the settings under an SVG',
+  'cli.optionTransparent': 'no background behind an SVG: the slide’s own colour shows through',
   'cli.optionOutput': 'write there instead of to standard output',
   'cli.optionHelp': 'this text',
   'cli.optionVersion': 'the package\'s version',

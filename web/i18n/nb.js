@@ -566,6 +566,11 @@ export default Object.freeze({
   'share.saved': 'Lagret {file}.',
   'share.exportFailed': 'Kunne ikke eksportere: {message}',
   'share.notReady': 'Ingenting å eksportere ennå: laben lastes fortsatt inn.',
+  'share.colours': 'Farger i PNG og SVG',
+  'share.coloursShown': 'som på skjermen',
+  'share.coloursLight': 'lyse',
+  'share.coloursDark': 'mørke',
+  'share.transparent': 'gjennomsiktig bakgrunn (for lysbilder)',
 
   // ---- lenken til en side (web/page-url.js) ----
   'link.problems': 'Lenken kunne ikke følges helt:',
@@ -730,6 +735,7 @@ export default Object.freeze({
   'cli.optionTheme': '{themes}',
   'cli.optionWidth': 'plass til figuren, {min} til {max} (standard {width}); lange setninger gjør den bredere',
   'cli.optionCaption': 'utelat bildeteksten med innstillingene under en SVG',
+  'cli.optionTransparent': 'ingen bakgrunn bak en SVG: lysbildets egen farge synes gjennom',
   'cli.optionOutput': 'skriv dit i stedet for til standard utdata',
   'cli.optionHelp': 'denne teksten',
   'cli.optionVersion': 'versjonen til pakken',

@@ -3,8 +3,8 @@
 // line (figure.js, numbers.js), never a screenshot. PNG paints the very SVG view on a canvas
 // (paint.js), so it needs a browser; the rest runs anywhere.
 //
-//   const file = await exportFile(lab.state, { what: 'heatmap', format: 'png', theme });
-//   file → { name: 'attention-lab-heatmap.png', type: 'image/png', blob, width, height }
+//   const file = await exportFile(lab.state, { what: 'heatmap', format: 'png', theme, background: false });
+//   file → { name: 'attention-cat-dk100-scaled-heatmap.png', type: 'image/png', blob, width, height }
 import { figureSvg } from './figure.js';
 import { toMarkup } from './h.js';
 import { numbersCsv, numbersJson } from './numbers.js';
@@ -39,20 +39,38 @@ export const EXPORTS = Object.freeze({ heatmap: Object.freeze(['png', 'svg']), b
 /** Room of a figure, in CSS px: the heatmap's cells fit it as they fit the page's card. */
 export const FIGURE_WIDTH = Object.freeze({ heatmap: 720, bars: 560 });
 
+// A word in a file name: its letters and digits (any script), lower case, the rest one "-".
+const NAME_WORD_CHARS = 24;
+const nameWord = (text) => String(text).toLowerCase().normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, NAME_WORD_CHARS).replace(/-+$/, '');
+
+/**
+ * The name of a file of `what` in `format` for `state`, saying what it holds: the selected query
+ * (the row a figure shows in full; not for the numbers, which hold every row), d_k, scaled or
+ * not, causal, a temperature other than 1, and what it is — attention-cat-dk64-unscaled-bars.png.
+ */
+export function exportName(state, what, format) {
+  const s = state.settings;
+  const word = what === 'numbers' ? '' : nameWord(state.queryLabels[state.selected]) || `query${state.selected + 1}`;
+  const parts = ['attention', word, `dk${state.d}`, s.scaled ? 'scaled' : 'unscaled', s.causal ? 'causal' : '', s.temperature === 1 ? '' : `t${String(s.temperature).replace('.', '_')}`, what];
+  return `${parts.filter(Boolean).join('-')}${FORMATS[format].extension}`;
+}
+
 /**
  * The file of `what` (a key of EXPORTS) in `format` for `state` (a LabState) in `theme`
- * (concrete colours), its words in `strings` (web/i18n/i18n.js; English by default): { name, type, blob } and, for a figure, its width and height in CSS px
- * (a PNG has PNG_SCALE times as many pixels). Throws a RangeError naming a wrong argument.
+ * (concrete colours), on the theme's background or, `background: false`, on none (a slide's own);
+ * its words in `strings` (web/i18n/i18n.js; English by default): { name, type, blob } and, for a
+ * figure, its width and height in CSS px (a PNG has PNG_SCALE times as many pixels). Throws a
+ * RangeError naming a wrong argument.
  */
-export async function exportFile(state, { what, format, theme, strings = undefined }) {
+export async function exportFile(state, { what, format, theme, background = true, strings = undefined }) {
   if (!Object.hasOwn(EXPORTS, what)) throw new RangeError(`what must be one of ${Object.keys(EXPORTS).join(', ')}, got ${JSON.stringify(what)}`);
   if (!EXPORTS[what].includes(format)) throw new RangeError(`format of ${what} must be one of ${EXPORTS[what].join(', ')}, got ${JSON.stringify(format)}`);
   if (!state) throw new RangeError('state must be a lab state, got null (the lab has not drawn a result yet)');
-  const name = `attention-lab-${what}${FORMATS[format].extension}`;
+  const name = exportName(state, what, format);
   const { type, write } = FORMATS[format];
   // the share panel's numbers: every query's row and the probe's
   if (what === 'numbers') return { name, type, blob: new Blob([write(state, 'all-and-probe')], { type }) };
-  const figure = figureSvg(state, { view: what, theme, width: FIGURE_WIDTH[what], strings });
+  const figure = figureSvg(state, { view: what, theme, width: FIGURE_WIDTH[what], background, strings });
   const width = Number(figure.attrs.width);
   const height = Number(figure.attrs.height);
   const written = await write(figure);

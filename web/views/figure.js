@@ -27,7 +27,7 @@ const NOTE_PX = 12;
  * colours (web/views/theme.js THEMES), `width` the room in px (the heatmap's cells fit it, as in
  * the page; a long sentence makes it wider), `caption` the settings and unknown words below.
  */
-export function figureSvg(state, { view = 'both', theme, width = 640, caption = true, strings = english() } = {}) {
+export function figureSvg(state, { view = 'both', theme, width = 640, caption = true, background = true, strings = english() } = {}) {
   const t = strings.t;
   if (!FIGURE_VIEWS.includes(view)) throw new RangeError(`view must be one of ${FIGURE_VIEWS.join(', ')}, got ${JSON.stringify(view)}`);
   if (view === 'probe' && !state.probe) throw new RangeError('view "probe" needs a probe word: the settings have none');
@@ -68,7 +68,8 @@ export function figureSvg(state, { view = 'both', theme, width = 640, caption = 
   const height = Math.ceil(y + PAD);
   return h('svg', { width: right, height, viewBox: `0 0 ${right} ${height}`, role: 'img',
     'aria-label': panels.map((panel) => panel.title).join('; '), 'font-family': theme.font },
-  h('rect', { width: right, height, fill: theme.bg }),
+  // no background: the figure on a slide's own colour (its text in the theme's colours)
+  background ? h('rect', { width: right, height, fill: theme.bg }) : null,
   children);
 }
 

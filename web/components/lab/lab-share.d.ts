@@ -14,7 +14,7 @@ export interface PageOptions {
 
 /** A file of share and export (web/views/export.js). */
 export interface ExportedFile {
-  /** e.g. 'attention-lab-heatmap.png' */
+  /** what it holds, e.g. 'attention-cat-dk64-unscaled-heatmap.png' (the numbers': no word) */
   name: string;
   /** 'image/png' | 'image/svg+xml' | 'text/csv' | 'application/json' */
   type: string;
@@ -22,6 +22,12 @@ export interface ExportedFile {
   /** a figure's size in CSS px (a PNG has twice as many pixels each way) */
   width?: number;
   height?: number;
+}
+
+/** How a figure is exported (the share panel's choices, by default). */
+export interface ExportOptions {
+  colours?: 'shown' | 'light' | 'dark';
+  background?: boolean;
 }
 
 /**
@@ -38,9 +44,13 @@ export class LabShare extends HTMLElement {
   readonly link: string;
   /** An <iframe> of embed.html with the lab's settings, and the <script> of embed.js. */
   readonly embedCode: string;
-  /** Rejects with a RangeError naming a wrong `what` or `format`, or a lab without a result yet. */
-  export(what: 'heatmap' | 'bars', format: 'png' | 'svg'): Promise<ExportedFile>;
-  export(what: 'numbers', format: 'csv' | 'json'): Promise<ExportedFile>;
+  /**
+   * Rejects with a RangeError naming a wrong `what`, `format` or `colours`, or a lab without a
+   * result yet. Options (by default the panel's choices): `colours` 'shown' (the lab's as on
+   * screen) | 'light' | 'dark'; `background` false for none (a slide's own colour shows through).
+   */
+  export(what: 'heatmap' | 'bars', format: 'png' | 'svg', options?: ExportOptions): Promise<ExportedFile>;
+  export(what: 'numbers', format: 'csv' | 'json', options?: ExportOptions): Promise<ExportedFile>;
 }
 
 declare global {

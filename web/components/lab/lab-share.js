@@ -10,13 +10,17 @@
 //   share.frameHeight = 1234               the iframe's height in the embed code (default: measured
 //                                          in a lesson column, COLUMN_WIDTH)
 //   share.link, share.embedCode            what the buttons copy
-//   await share.export('heatmap', 'png')   → { name, type, blob, width, height } (export.js)
+//   await share.export('heatmap', 'png')   → { name, type, blob, width, height } (export.js), in the
+//                                          colours chosen on the panel (as on screen, light or
+//                                          dark; a transparent background for slides), or
+//   await share.export('bars', 'svg', { colours: 'dark', background: false })
 // Types in lab-share.d.ts.
 import { writeUrl } from '../../lab/url.js';
 import { EXPORTS, exportFile } from '../../views/export.js';
 import { messageOf } from '../../i18n/i18n.js';
 import { AlElement, define, escapeHtml, setHidden } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
+import { THEMES } from '../../views/theme.js';
 
 const PAGE_URL = new URL('../../index.html', import.meta.url);
 const EMBED_URL = new URL('../../embed.html', import.meta.url);
@@ -37,6 +41,8 @@ const shortened = (text) => {
 };
 // The words of each export (the string tables' keys, named here so that their test finds them).
 const NAMES = { heatmap: 'share.heatmap', bars: 'share.bars', numbers: 'share.numbers' };
+// The colours a figure may be exported in: the lab's as shown, or one theme whatever the reader's.
+const COLOURS = { shown: 'share.coloursShown', light: 'share.coloursLight', dark: 'share.coloursDark' };
 
 const styles = sheet(`
   :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_surface);
@@ -50,6 +56,10 @@ const styles = sheet(`
     cursor: pointer; font-size: 0.875rem; }
   button:hover { border-color: var(--_accent); }
   button.primary { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
+  select { min-height: 32px; padding: 4px 8px; border-radius: 8px; border: 1px solid var(--_control); background: var(--_raised);
+    color: var(--_text); font: inherit; font-size: 0.875rem; }
+  label.group { font-size: 0.875rem; }
+  input[type=checkbox] { width: 24px; height: 24px; margin: 0; accent-color: var(--_accent); flex: none; }
   .status { margin: 4px 0 0; font-size: 0.875rem; min-height: 1.3em; }
   .output { display: grid; gap: 4px; margin-top: 8px; font-size: 0.8125rem; color: var(--_muted); }
   textarea { width: 100%; min-height: 4.5em; resize: vertical; padding: 6px 8px; border: 1px solid var(--_control); border-radius: 6px;
@@ -72,6 +82,11 @@ export class LabShare extends AlElement {
         <span class="group" role="group" aria-labelledby="${what}-name"><span id="${what}-name" data-t="${NAMES[what]}"></span>
           ${formats.map((f) => `<button type="button" data-what="${what}" data-format="${f}">${f.toUpperCase()}</button>`).join('')}
         </span>`).join('')}
+    </div>
+    <div class="row">
+      <label class="group"><span data-t="share.colours"></span>
+        <select name="colours">${Object.entries(COLOURS).map(([value, key]) => `<option value="${value}" data-t="${key}"></option>`).join('')}</select></label>
+      <label class="group"><input type="checkbox" name="transparent"><span data-t="share.transparent"></span></label>
     </div>
     <p class="status" role="status"></p>
     <label class="output" hidden><span data-t="share.copied"></span><textarea readonly spellcheck="false"></textarea></label>`;
@@ -179,10 +194,16 @@ export class LabShare extends AlElement {
       `<script src="${escapeHtml(RESIZER_URL.href)}" async></script>`;
   }
 
-  /** The file of `what` (heatmap, bars, numbers) in `format` (png, svg, csv, json), in the lab's colours. */
-  export(what, format) {
+  /**
+   * The file of `what` (heatmap, bars, numbers) in `format` (png, svg, csv, json), in `colours`
+   * ('shown': the lab's as on screen, 'light', 'dark') on the theme's background or, `background:
+   * false`, on none; by default as chosen on the panel.
+   */
+  export(what, format, { colours = this.$('select[name=colours]').value, background = !this.$('input[name=transparent]').checked } = {}) {
     const state = this.#lab?.state ?? null;
-    return exportFile(state, { what, format, theme: state && readTheme(this.#lab), strings: this.#lab?.strings });
+    if (!Object.hasOwn(COLOURS, colours)) return Promise.reject(new RangeError(`colours must be one of ${Object.keys(COLOURS).join(', ')}, got ${JSON.stringify(colours)}`));
+    const theme = state && (colours === 'shown' ? readTheme(this.#lab) : THEMES[colours]);
+    return exportFile(state, { what, format, theme, background: background !== false, strings: this.#lab?.strings });
   }
 
   render() {
