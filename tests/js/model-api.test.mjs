@@ -91,3 +91,27 @@ test('model API: bad input gets a clear error; long text is cut with a message',
   m.dispose();
   assert.throws(() => m.run('the cat'), /disposed/);
 });
+
+test('model API: loadModel tells how the weights arrive, over HTTP as the page reads them, up to the size model.json gives', async () => {
+  const { startServer } = await import('../../scripts/serve.mjs');
+  const server = await startServer({ port: 0 });
+  try {
+    const base = `http://127.0.0.1:${server.address().port}/assets/model/`;
+    const seen = [];
+    const model = await loadModel({ variant: 'unscaled', base, onProgress: (p) => seen.push(p) });
+    const size = fs.statSync(new URL('unscaled.weights', ASSETS)).size;
+    assert.equal(shipped.twins.unscaled.encodings[shipped.twins.unscaled.shipped].bytes, size, 'model.json gives the file’s size');
+    assert.ok(seen.length >= 2, `${seen.length} reports`);
+    assert.deepEqual(seen[0], { loaded: 0, total: size });
+    assert.deepEqual(seen.at(-1), { loaded: size, total: size });
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i].loaded >= seen[i - 1].loaded && seen[i].total === size, JSON.stringify(seen[i]));
+    assert.equal(model.run('the cat sat').tokens.length, 3);
+    // from files (Node), one report: all of it
+    const local = [];
+    await loadModel({ variant: 'unscaled', onProgress: (p) => local.push(p) });
+    assert.deepEqual(local, [{ loaded: size, total: size }]);
+    await assert.rejects(loadModel({ onProgress: 'yes' }), { code: 'ATTN_INVALID_ARGUMENT', message: /onProgress must be a function, got the string "yes"/ });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

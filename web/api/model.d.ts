@@ -86,7 +86,13 @@ export declare function modelDescription(options?: { base?: string | URL }): Pro
   [key: string]: unknown;
 }>;
 
-export declare function loadModel(options?: { variant?: Variant; engine?: Engine; base?: string | URL }): Promise<TrainedModel>;
+export declare function loadModel(options?: {
+  variant?: Variant;
+  engine?: Engine;
+  base?: string | URL;
+  /** told of the weights' bytes as they arrive (total: the file's size in model.json) */
+  onProgress?: (progress: { loaded: number; total: number }) => void;
+}): Promise<TrainedModel>;
 
 /** `repeats` sequences of `span` random words (of the `pool` most frequent), each followed by itself. */
 export declare function repeatedSequences(vocabulary: readonly string[], options?: { span?: number; repeats?: number; pool?: number; seed?: number }): string[][];

@@ -62,13 +62,21 @@ export async function modelDescription({ base } = {}) {
 
 /**
  * One twin, ready to run: `variant` 'scaled' (default) or 'unscaled'; `engine` to share one
- * (default: one made for the models); `base` the folder of the files (default the package's).
+ * (default: one made for the models); `base` the folder of the files (default the package's);
+ * `onProgress({ loaded, total })` told of the weights' bytes as they arrive (total: model.json's
+ * size of the file, 0 until it is read).
  */
-export async function loadModel({ variant = 'scaled', engine, base } = {}) {
+export async function loadModel({ variant = 'scaled', engine, base, onProgress } = {}) {
   if (!VARIANTS.includes(variant)) throw rangeError(`loadModel: variant ${literal(variant)} is not valid: expected 'scaled' or 'unscaled'`);
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw typeError(`loadModel: onProgress must be a function, got ${describe(onProgress)}`);
   const folder = new URL(base ?? DEFAULT_BASE, import.meta.url);
   engine ??= sharedEngine ??= await createEngine();
-  const [{ description, vocabulary, counts }, weights] = await Promise.all([assetsOf(folder), readBytes(new URL(`${variant}.weights`, folder))]);
+  const assets = assetsOf(folder);
+  const size = assets.then(({ description }) => {
+    const twin = description.twins[variant];
+    return twin.encodings[twin.shipped].bytes;
+  }).catch(() => 0); // what failed is said by the read of model.json itself
+  const [{ description, vocabulary, counts }, weights] = await Promise.all([assets, readBytes(new URL(`${variant}.weights`, folder), { onProgress, total: size })]);
   return new TrainedModel(await engine.loadModel(weights, vocabulary), variant, description, counts);
 }
 

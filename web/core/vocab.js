@@ -479,24 +479,50 @@ function checkWords(words) {
  * The bytes at `url`: node:fs for file: URLs (Node's fetch cannot read them), fetch otherwise.
  * Rejects with an Error naming the URL and the HTTP status or file-system error.
  */
-export async function readBytes(url, { signal } = {}) {
+export async function readBytes(url, { signal, onProgress = null, total = 0 } = {}) {
   const href = String(url);
   if (href.startsWith('file:')) {
     // Synchronous: a bucket is ~1.6 kB (~20 µs to read), all 2048 take ~45 ms, where async reads
     // cost ~10× that in thread-pool round trips and, started together, open every file at once
     // (EMFILE under a limit of 1024 open files).
     const { readFileSync } = await import('node:fs');
+    let bytes;
     try {
-      return new Uint8Array(readFileSync(new URL(href)));
+      bytes = new Uint8Array(readFileSync(new URL(href)));
     } catch (error) {
       throw coded(new Error(`${href}: ${error.code ?? error.message}`), LOAD_FAILED);
     }
+    onProgress?.({ loaded: bytes.length, total: bytes.length });
+    return bytes;
   }
-  const res = await fetch(href, { signal }).catch((error) => {
+  const failed = (error) => {
     throw coded(new Error(`${href}: ${error.message}`), LOAD_FAILED);
-  });
+  };
+  const res = await fetch(href, { signal }).catch(failed);
   if (!res.ok) throw coded(new Error(`${href}: HTTP ${res.status}`), LOAD_FAILED);
-  return new Uint8Array(await res.arrayBuffer());
+  if (!onProgress || !res.body) return new Uint8Array(await res.arrayBuffer().catch(failed));
+  // the bytes as they arrive. `total` (a number, or a promise of one: 0 unknown) is what the
+  // caller knows of the file's size; Content-Length would be the compressed size where a server
+  // compresses
+  const reader = res.body.getReader();
+  const chunks = [];
+  let loaded = 0;
+  const expected = await Promise.resolve(total).catch(() => 0);
+  onProgress({ loaded, total: expected });
+  for (;;) {
+    const { done, value } = await reader.read().catch(failed);
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress({ loaded, total: Math.max(expected, loaded) });
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 // Bounds-checked little-endian cursor: every read names what it was reading, so a truncated
