@@ -45,7 +45,10 @@ test('the language links carry the learner\'s changes, not the address the page 
   await lab.evaluate((el) => el.set({ dk: 32, seed: 7 }));
   await until(() => page.evaluate(() => location.search), (search) => search.includes('seed=7'), { what: 'the address' });
   const link = page.locator('nav.languages a[hreflang="nb"]');
-  await link.click();
+  // the Norwegian page, once it has loaded and defined the lab (before that, the locator may
+  // find the old page's lab, or the new one not yet upgraded)
+  await Promise.all([page.waitForURL((url) => url.searchParams.get('lang') === 'nb'), link.click()]);
+  await page.waitForFunction(() => customElements.get('attention-lab'));
   const after = page.locator('attention-lab');
   await after.evaluate((el) => el.ready);
   assert.deepEqual(await after.evaluate((el) => [el.settings.dk, el.settings.seed, el.settings.projection, document.documentElement.lang]), [32, 7, 'random', 'nb']);
@@ -61,7 +64,9 @@ test('a long address is served with the page; the page keeps its address to the 
   const params = new URLSearchParams(address);
   assert.equal(params.get('tokens').split(' ').length, 128);
   assert.equal(params.get('dk'), '8');
-  // the embed code too: its address is the bounded one, its title the sentence's start
+  // the embed code too: its address is the bounded one, its title the sentence's start (the
+  // share panel's module is loaded once the lab is ready: wait for it)
+  await page.waitForFunction(() => customElements.get('lab-share'));
   const code = await page.locator('lab-share').evaluate((share) => share.embedCode);
   assert.ok(code.length < 4096, `the embed code has ${code.length} characters`);
   assert.match(code, /title="Attention Lab: word0 word1 [^"]*…"/);
