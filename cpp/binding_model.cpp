@@ -1,7 +1,8 @@
 // The binding's adapters for the trained language model (cpp/model.hpp, cpp/model_file.hpp;
 // binding.hpp says how an adapter is written): a weights file loaded once, then one sentence at
 // a time — every layer's and head's attention, what each head does, and the next-word
-// distribution of one position, at a temperature — or one training step on a batch.
+// distribution of one position, at a temperature — or one training step on a batch; and attention
+// supplied from any other model, checked and its heads measured the same way.
 #include <emscripten/bind.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "binding.hpp"
 #include "model.hpp"
 #include "model_file.hpp"
+#include "supplied_attention.hpp"
 #include "train.hpp"  // clip_grad_norm
 
 namespace binding {
@@ -241,6 +243,35 @@ int model_dispose(int id) {
   return 0;
 }
 
+// Attention from any model (input 0: L×H×n×n weights, BertViz's shape without its batch),
+// checked whole (supplied_attention.hpp: finite, ≥ 0, rows summing to 1) and each head measured
+// as the trained model's heads are (its profile and role: L×H each; causal when every weight
+// above the diagonal is 0), with the largest |Σ row − 1| found.
+int supplied_attention(int layers, int heads, int n) {
+  attn::SuppliedReport report;
+  if (!attn::check_supplied_attention(input(0), layers, heads, n, &report, &g_error)) return failed();
+  const std::uint64_t count = static_cast<std::uint64_t>(layers) * heads;
+  attn::Outputs out = outputs();
+  const char* const shares[] = {"previous", "first", "self", "spread"};
+  attn::Outputs::Field profile[4];
+  for (int s = 0; s < 4; ++s) profile[s] = out.array(shares[s], count);
+  const auto roles = out.array("role", count);
+  const auto worst = out.number64("worstRowError");
+  const auto causal = out.flag("causal");
+  if (!out.allocate(&g_error)) return failed();
+  const float* w = input(0).data;
+  const std::size_t per_head = static_cast<std::size_t>(n) * n;
+  for (std::size_t head = 0; head < count; ++head) {
+    const lm::HeadProfile p = lm::head_profile(w + head * per_head, n, report.causal);
+    const float values[] = {p.previous, p.first, p.self, p.spread};
+    for (int s = 0; s < 4; ++s) out[profile[s]][head] = values[s];
+    out[roles][head] = static_cast<float>(lm::head_role(p));
+  }
+  out.set_float64(worst, report.worst_row_error);
+  out.set(causal, report.causal);
+  return 0;
+}
+
 }  // namespace
 }  // namespace binding
 
@@ -263,4 +294,10 @@ EMSCRIPTEN_BINDINGS(attention_lab_model) {
   function("modelPredict", &model_predict);
   function("modelTrainStep", &model_train_step);
   function("modelDispose", &model_dispose);
+  // attention from any model (supplied_attention.hpp): its limits and the tolerance of a row's sum
+  constant("suppliedMaxLayers", attn::kMaxSuppliedLayers);
+  constant("suppliedMaxHeads", attn::kMaxSuppliedHeads);
+  constant("suppliedMaxTokens", attn::kMaxSuppliedTokens);
+  constant("suppliedRowSumTolerance", attn::kRowSumTolerance);
+  function("suppliedAttention", &supplied_attention);
 }

@@ -616,7 +616,7 @@ float learning_rate(int t, int total_steps, int warmup, float lr_max, float lr_m
 namespace attn {
 namespace lm {
 
-HeadProfile head_profile(const float* weights, int T) noexcept {
+HeadProfile head_profile(const float* weights, int T, bool causal) noexcept {
   HeadProfile p;
   if (T < 2) return p;
   double previous = 0, first = 0, self = 0, spread = 0;
@@ -625,10 +625,11 @@ HeadProfile head_profile(const float* weights, int T) noexcept {
     previous += row[i - 1];
     first += row[0];
     self += row[i];
+    const int keys = causal ? i + 1 : T;
     double entropy = 0;
-    for (int j = 0; j <= i; ++j)
+    for (int j = 0; j < keys; ++j)
       if (row[j] > 0) entropy -= row[j] * std::log(static_cast<double>(row[j]));
-    spread += entropy / std::log(static_cast<double>(i + 1));
+    spread += entropy / std::log(static_cast<double>(keys));
   }
   const double rows = T - 1;
   p.previous = static_cast<float>(previous / rows);

@@ -14,6 +14,9 @@
 //     within a reasoned tolerance of a float64 reference written here; the SIMD path equal to its
 //     `_ref` twin and the streaming forward equal to the full forward, each pair within the sum of
 //     their tolerances to that reference.
+// Attention supplied from another model (check_supplied_attention) is given softmax rows, damaged
+// or not as the input says: the first fault in reading order, found here in float64, is the one
+// reported, and a tensor without one passes with the largest row error and the causal flag found here.
 // One more target gives the validate_* functions arrays with their lengths, right or wrong (wrapped
 // to 32 bits among them): a call succeeds exactly when every length is right.
 // A violated invariant prints the call and aborts (libFuzzer keeps the input as a crash file).
@@ -39,6 +42,7 @@
 #include "lesson.hpp"
 #include "model.hpp"
 #include "model_file.hpp"
+#include "supplied_attention.hpp"
 #include "train.hpp"
 
 namespace fuzz {
@@ -119,7 +123,7 @@ const char* const kTargetNames[] = {"attention",   "softmax",       "softmax_nai
                                     "softmax_backward", "step_by_step", "gradient_norm", "random_projection",
                                     "project",     "positional_encoding", "text_vector", "lengths",
                                     "dot_histograms", "variance_curves", "head_projections", "saturation_sweep",
-                                    "multi_head", "trainer", "model_weights"};
+                                    "multi_head", "trainer", "model_weights", "supplied_attention"};
 static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == static_cast<int>(Target::count), "one name per target");
 Target g_target;
 
@@ -1635,6 +1639,76 @@ void fuzz_model_weights(Reader& in) {
         expect_distribution(model.attention(l) + (static_cast<std::size_t>(h) * T + i) * T, i + 1, "model attention row");
 }
 
+// ---- attention supplied from another model: any tensor a user's file can give -----------------
+// L, H small or special, n small, large or special; rows softmax(scores) in float64 stored as
+// float32 (causal or not), then damaged as the input says: one value replaced (specials among
+// them), one row scaled, the array's length one off. The reference finds the first fault itself.
+void fuzz_supplied_attention(Reader& in) {
+  const int L = in.dim(3, 8), H = in.dim(3, 8), n = in.dim(12, 256);
+  const bool causal = in.byte() & 1;
+  const std::uint8_t mode = in.byte();
+  const std::uint8_t damage = in.byte() % 4;
+  const std::uint32_t where = (std::uint32_t(in.byte()) << 8) | in.byte();
+  const float scale = 1.0f + static_cast<float>(static_cast<int>(in.byte()) - 128) / 65536.0f;  // a row × (1 ± 2^-9)
+  describe_call("supplied_attention L=%d H=%d n=%d causal=%d mode=%d damage=%d at %u scale=%.9g", L, H, n, causal, mode,
+                damage, where, scale);
+  Verdict v;
+  attn::Error err;
+  attn::SuppliedReport report;
+  const bool dims_ok = in_range(L, 1, attn::kMaxSuppliedLayers) && in_range(H, 1, attn::kMaxSuppliedHeads) &&
+                       in_range(n, 1, attn::kMaxSuppliedTokens);
+  const std::int64_t floats = dims_ok ? std::int64_t(L) * H * n * n : 0;
+  if (!dims_ok || floats > kMaxFloats) {
+    // a dimension out of range, or too many floats to build here: refused without reading (no array)
+    v.invalid(dims_ok ? Status::too_large : Status::invalid_shape);
+    if (dims_ok) v.invalid(Status::invalid_argument);  // within the budget: the missing array is named
+    outcome("supplied_attention", attn::check_supplied_attention(attn::Input{}, L, H, n, &report, &err), err, v);
+    return;
+  }
+  std::vector<float> w(static_cast<std::size_t>(floats));
+  const std::int64_t rows = floats / n;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const int keys = causal ? static_cast<int>(r % n) + 1 : n;
+    std::vector<double> e(static_cast<std::size_t>(keys));
+    double largest = -HUGE_VAL, sum = 0;
+    for (double& x : e) largest = std::max(largest, x = in.value(mode & 3));
+    for (double& x : e) sum += x = std::exp(x - largest);
+    for (int j = 0; j < n; ++j) w[static_cast<std::size_t>(r * n + j)] = j < keys ? static_cast<float>(e[j] / sum) : 0.0f;
+  }
+  std::uint64_t length = w.size();
+  const std::size_t place = where % w.size();
+  if (damage == 1) w[place] = in.value(kSpecialsAllowed | (mode & 3));
+  if (damage == 2)
+    for (int j = 0; j < n; ++j) w[place / n * n + j] *= scale;
+  if (damage == 3) length = (where & 1) ? length + 1 : length - 1;
+  if (length != w.size()) v.invalid(Status::invalid_shape);
+  // the reference: the first bad value or row, in reading order
+  double worst = 0;
+  bool ref_causal = true, faulted = false;
+  for (std::int64_t r = 0; r < rows && !faulted && !v.must; ++r) {
+    double sum = 0;
+    for (int j = 0; j < n && !faulted; ++j) {
+      const float x = w[static_cast<std::size_t>(r * n + j)];
+      if (!std::isfinite(x)) v.invalid(Status::non_finite_input), faulted = true;
+      else if (x < 0.0f) v.invalid(Status::invalid_argument), faulted = true;
+      sum += x;
+      if (j > r % n && x != 0.0f) ref_causal = false;
+    }
+    if (faulted) break;
+    const double miss = std::fabs(sum - 1.0);
+    worst = std::max(worst, miss);
+    if (std::fabs(miss - attn::kRowSumTolerance) < 1e-12) v.borderline(Status::invalid_argument);
+    else if (miss > attn::kRowSumTolerance) v.invalid(Status::invalid_argument), faulted = true;
+  }
+  const std::unique_ptr<float[]> copy(new float[w.size()]);  // exactly its size: ASan sees a read past it
+  std::copy(w.begin(), w.end(), copy.get());
+  if (!outcome("supplied_attention", attn::check_supplied_attention({copy.get(), length}, L, H, n, &report, &err), err, v))
+    return;
+  if (v.may) return;  // a borderline row passed: the worst error is at the edge
+  expect_close(report.worst_row_error, worst, 1e-12, "supplied_attention worst row error", 0);
+  EXPECT(report.causal == ref_causal, "supplied_attention: causal %d, the reference says %d", report.causal, ref_causal);
+}
+
 }  // namespace fuzz
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
@@ -1666,6 +1740,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case Target::multi_head: fuzz::fuzz_multi_head(in); break;
     case Target::trainer: fuzz::fuzz_trainer(in); break;
     case Target::model_weights: fuzz::fuzz_model_weights(in); break;
+    case Target::supplied_attention: fuzz::fuzz_supplied_attention(in); break;
     case Target::count: break;
   }
   return 0;

@@ -329,6 +329,24 @@ Seeds seeds() {
   add("model-weights-cut", weights(1, 2, 50));
   add("model-weights-padded", weights(0, 3));
   add("model-weights-forged-scaled", weights(2, 4, 28));  // 8 + 28 = byte 36: the scaled flag
+  // attention supplied from another model: L, H, n, causal, magnitude, damage (0 none, 1 a value
+  // replaced, 2 a row scaled, 3 the length one off), where (2 bytes), the row's scale (128 = ×1)
+  const auto supplied = [](std::uint8_t n, bool causal, std::uint8_t damage, std::uint8_t scale = 128, std::uint8_t L = small(2),
+                           std::uint8_t mode = 0) {
+    Encoder e;
+    e.target(Target::supplied_attention).raw(L).raw(small(3)).raw(n).raw(causal ? 1 : 0).raw(mode).raw(damage);
+    return e.raw(0).raw(7).raw(scale);
+  };
+  add("supplied-attention", supplied(small(6), false, 0));
+  add("supplied-attention-causal", supplied(small(5), true, 0));
+  add("supplied-attention-value-replaced", supplied(small(6), false, 1));
+  add("supplied-attention-row-over", supplied(small(4), false, 2, 255));
+  add("supplied-attention-row-within", supplied(small(4), false, 2, 160));
+  add("supplied-attention-length", supplied(small(4), true, 3));
+  add("supplied-attention-n-large", supplied(large(15), false, 0, 128, small(1)));
+  add("supplied-attention-n-past-max", supplied(special(past_lesson_width), false, 0));
+  add("supplied-attention-layers-zero", supplied(small(3), false, 0, 128, special(zero_dim)));
+  add("supplied-attention-large-scores", supplied(small(6), true, 0, 128, small(2), 3));
 
   return s;
 }

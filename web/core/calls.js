@@ -141,6 +141,17 @@ const CALLS = {
    * with head r) and width d: weights (h×t×t), entropy and maxWeight (h×t), and the
    * concatenated outputs (t×h·d) before any output projection.
    */
+  // ---- attention from any model (cpp/supplied_attention.hpp) ----
+
+  /**
+   * Another model's attention (BertViz's shape without its batch: layers×heads×n×n, row-major)
+   * checked whole — every weight finite and ≥ 0, every row summing to 1 within
+   * limits.supplied.rowSumTolerance; a failure names the first bad place (layer, head, row,
+   * column, from 1) — and each head measured as the trained model's are: { previous, first,
+   * self, spread, role (layers·heads each, layer by layer), worstRowError (the largest |Σ row − 1|),
+   * causal (every weight above the diagonal is 0) }.
+   */
+  checkAttention: { core: 'suppliedAttention', args: [['layers', INT], ['heads', INT], ['n', INT], ['attention', F32]] },
   multiHead: { core: 'lessonMultiHead', echo: ['heads', 't', 'd', 'scaled'],
     args: [...TOKENS, ['seed', SEED, 1], ['heads', INT, 4], ['d', INT, 16], ['scaled', BOOL, true]] },
 };

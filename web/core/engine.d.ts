@@ -114,6 +114,27 @@ export interface EngineLimits {
     maxModels: number;
     maxTop: number;
   };
+  /** attention from any model (checkAttention): layers (256), heads (256), tokens (4096); a row's sum may miss 1 by rowSumTolerance (0.001) */
+  supplied: {
+    maxLayers: number;
+    maxHeads: number;
+    maxTokens: number;
+    rowSumTolerance: number;
+  };
+}
+
+/** checkAttention's result: each head measured (layers·heads entries, layer by layer). */
+export interface AttentionCheck {
+  previous: Float32Array;
+  first: Float32Array;
+  self: Float32Array;
+  spread: Float32Array;
+  /** a head's role by number: headRoles names it */
+  role: Float32Array;
+  /** the largest |Σ row − 1| */
+  worstRowError: number;
+  /** every weight above the diagonal is 0 */
+  causal: boolean;
 }
 
 export interface Engine {
@@ -324,6 +345,14 @@ export interface Engine {
   softmaxGradientNorm(p: Floats, options?: { seed?: number; row?: number }): number;
   softmaxNaive(scores: Floats, options?: { temperature?: number }): NaiveSoftmax;
   multiHead(options: LessonTokens & { heads?: number; d?: number; scaled?: boolean }): MultiHeadResult;
+  /**
+   * Another model's attention (layers×heads×n×n, row-major) checked — finite, ≥ 0, rows summing
+   * to 1 within limits.supplied.rowSumTolerance; else a RangeError naming the first bad place —
+   * and each head measured.
+   */
+  checkAttention(input: { layers: number; heads: number; n: number; attention: Floats }): AttentionCheck;
+  /** the names of a head's roles, by the number checkAttention and a model give them */
+  readonly headRoles: HeadProfile['role'][];
 }
 
 // ---- training (cpp/train.hpp, docs/training.md) ----

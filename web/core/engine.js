@@ -167,6 +167,7 @@ class Engine {
         maxTrainers: w.trainMaxTrainers,
       },
       model: { maxModels: w.modelMaxModels, maxTop: w.modelMaxTop },
+      supplied: { maxLayers: w.suppliedMaxLayers, maxHeads: w.suppliedMaxHeads, maxTokens: w.suppliedMaxTokens, rowSumTolerance: w.suppliedRowSumTolerance },
     };
   }
 
@@ -266,12 +267,16 @@ class Engine {
       refuse: (where) => {
         throw rangeError(`${where}: this model was disposed`, 'ATTN_INVALID_ARGUMENT');
       },
-      // a head's role by the number the core gives it (cpp/model.hpp, HeadRole)
-      roles: Object.entries(this.#wasm.HeadRole).filter(([, e]) => typeof e?.value === 'number').sort(([, a], [, b]) => a.value - b.value).map(([name]) => name),
+      roles: this.headRoles,
       thresholds: { share: shortestFloat32(this.#wasm.modelRoleShare), spread: shortestFloat32(this.#wasm.modelBroadSpread) },
     };
     const { LanguageModel } = await import('./language-model.js');
     return new LanguageModel(core, this.#models, loaded, words);
+  }
+
+  /** A head's role by the number the core gives it (cpp/model.hpp, HeadRole): its name. */
+  get headRoles() {
+    return Object.entries(this.#wasm.HeadRole).filter(([, e]) => typeof e?.value === 'number').sort(([, a], [, b]) => a.value - b.value).map(([name]) => name);
   }
 
   // ---- the one call path: check the arguments, place the inputs, call, read the result the core describes ----
