@@ -96,3 +96,28 @@ export declare function loadModel(options?: {
 
 /** `repeats` sequences of `span` random words (of the `pool` most frequent), each followed by itself. */
 export declare function repeatedSequences(vocabulary: readonly string[], options?: { span?: number; repeats?: number; pool?: number; seed?: number }): string[][];
+
+/** Attention from any model, as attentionFromBertViz reads it: a model's run() without its next word. */
+export interface SuppliedAttention {
+  tokens: string[];
+  /** [layer][head]: n×n, row-major, row = query */
+  attention: Float32Array[][];
+  /** what each head does, measured as the trained model's heads are (layer and head from 1) */
+  heads: { layer: number; head: number; role: string; previous: number; first: number; self: number; spread: number }[];
+  /** every weight above the diagonal is 0 (a left-to-right model) */
+  causal: boolean;
+  /** the largest |Σ row − 1| found (at most engine.limits.supplied.rowSumTolerance, 0.001) */
+  worstRowError: number;
+}
+
+/**
+ * Attention from any model in BertViz's shape — `{ tokens, attention: [layer][batch?][head][n][n] }`
+ * as JSON text or its value, an array of layers with `tokens` given, or the bytes of a JSON or
+ * .npy file (float32/float64, little-endian, C order, (L, 1, H, n, n) or (L, H, n, n)) — checked:
+ * the shape (ATTN_INVALID_SHAPE), then every weight finite and ≥ 0 and every row summing to 1
+ * within 0.001 (the core's codes); each error names the first bad place, layers and heads from 1.
+ */
+export declare function attentionFromBertViz(
+  data: string | object | unknown[] | ArrayBuffer | ArrayBufferView,
+  options?: { tokens?: string[]; engine?: Engine },
+): Promise<SuppliedAttention>;

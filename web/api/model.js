@@ -7,6 +7,7 @@
 //   r.attention[0][2];          // layer 1, head 3: n×n, row = query, causal
 //   r.next.top[0];              // { word, p }: the most likely next word
 //   model.run('the cat sat on the', { scaleAtInference: false });   // the rows without √d_k
+//   await attentionFromBertViz(jsonText);   // any model's attention, in BertViz's shape, checked
 //
 // Node reads the files with node:fs; a browser fetches them relative to this module (2 MB per
 // twin). Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT, or the engine's own).
@@ -15,6 +16,7 @@ import { describe, literal, rangeError, typeError } from '../core/errors.js';
 import { mulberry32 } from '../core/random.js';
 import { readBytes } from '../core/vocab.js';
 import { tokenize } from '../lab/tokenize.js';
+import { readAttention } from './supplied.js';
 
 /** The twins: trained with scores × 1/√d_k, and without. */
 export const VARIANTS = Object.freeze(['scaled', 'unscaled']);
@@ -53,6 +55,16 @@ async function assetsOf(base) {
     loading.catch(() => described.delete(key)); // a failed read is tried again next time
   }
   return described.get(key);
+}
+
+/**
+ * Attention from any model in BertViz's shape (web/api/supplied.js): JSON text, its parsed value
+ * ({ tokens, attention } or an array of layers with `tokens` given), or the bytes of a JSON or
+ * .npy file → { tokens, attention: [layer][head] Float32Array n×n, heads, causal, worstRowError },
+ * checked by the core (finite, ≥ 0, each row summing to 1 within engine.limits.supplied.rowSumTolerance).
+ */
+export async function attentionFromBertViz(data, { tokens, engine } = {}) {
+  return readAttention(data, { tokens, engine: engine ?? (sharedEngine ??= await createEngine()) });
 }
 
 /** What the package's twins are (model.json: their settings, corpus, perplexities), without loading weights. */
