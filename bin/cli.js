@@ -15,7 +15,10 @@ import { DEFAULT_LANGUAGE, english, loadStrings, matchLanguage, messageOf } from
 import { readSetting } from '../web/lab/settings.js';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
 import { FileError, describeFileError, inputNamedBy, readBounded } from './io.js';
-import { modelCommand } from './model.js';
+import { attentionCsv, modelCommand } from './model.js';
+import { attentionFromBertViz } from '../web/api/model.js';
+import { toMarkup } from '../web/views/h.js';
+import { suppliedFigure } from '../web/views/model.js';
 import { scormCommand } from './scorm.js';
 
 export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE };
@@ -41,10 +44,19 @@ const OPTIONS = {
   width: { type: 'string' },
   'no-caption': { type: 'boolean' },
   transparent: { type: 'boolean' },
+  attention: { type: 'string' },
+  tokens: { type: 'string' },
+  layer: { type: 'string' },
+  head: { type: 'string' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 };
+// Options that set the lab's computation or its drawing of a query: they do not apply to attention
+// read from a file (--attention), which is drawn as given.
+const LAB_ONLY = [...SETTING_OPTIONS, ...Object.keys(SWITCHES).flatMap((name) => [name, `no-${name}`]), 'q', 'k', 'v', 'row', 'view', 'no-caption', 'transparent'];
+// The most bytes of an --attention file: 12 layers × 12 heads at n = 128 is ~50 MB of JSON.
+const MAX_ATTENTION_BYTES = 1 << 28;
 
 // The help, in the order a reader looks for the options: each row an option of OPTIONS (or a
 // switch of SWITCHES, shown on the side that is not the default; or lines of options), the name
@@ -75,6 +87,11 @@ const HELP = [
     { option: 'help', words: 'cli.optionHelp' },
     { option: 'version', words: 'cli.optionVersion' },
   ]],
+  ['cli.helpAttention', [
+    { option: 'attention', value: 'cli.valueFile', words: 'cli.optionAttention' },
+    { option: 'tokens', value: 'cli.valueFile', words: 'cli.optionTokens' },
+    { names: ['--layer L --head H'], covers: ['layer', 'head'], words: 'cli.optionLayerHead' },
+  ]],
 ];
 // Every text the command line writes, from the string tables (cli.*, web/i18n/) in the language
 // of the environment (LC_ALL, else LC_MESSAGES, else LANG: nb_NO.UTF-8 speaks bokmål; C,
@@ -103,12 +120,12 @@ function cliText(strings) {
     return { ...row, more, names: [`--${SETTINGS[SWITCHES[row.switch]].default ? 'no-' : ''}${row.switch}`], covers: [row.switch, `no-${row.switch}`] };
   };
   return {
-    help: () =>
+    help: (limits) =>
       helpText({
         top: [t('cli.helpUsage', { name: NAME }), t('cli.helpIntro', { element: '<attention-lab>' })],
         sections: HELP.map(([heading, rows]) => [heading, rows.map(helpRow)]),
         bottom: [t('cli.helpLanguage'), t('cli.helpPng'), t('cli.helpExamples', { name: NAME })],
-      }, OPTIONS, t, params),
+      }, OPTIONS, t, { ...params, tolerance: String(limits.supplied.rowSumTolerance) }),
     usage: t('cli.usage', { name: NAME }),
     noCommand: t('cli.noCommand', { name: NAME }),
     unknownCommand: (command) => t('cli.unknownCommand', { command: JSON.stringify(command) }),
@@ -126,6 +143,9 @@ function cliText(strings) {
     inFile: (option, file, message) => t('cli.inFile', { option, file, message }),
     fileError: (error) => describeFileError(error, t),
     outputIsInput: (output, option, file) => t('cli.outputIsInput', { output, option, file }),
+    notWithAttention: (option) => t('cli.notWithAttention', { option }),
+    layerHeadNeedAttention: t('cli.layerHeadNeedAttention'),
+    countRange: (most) => t('settings.mustBe', { expected: { key: 'modelCli.countRange', params: { most } } }),
   };
 }
 
@@ -153,10 +173,10 @@ export async function main(args, { stdout = process.stdout, stderr = process.std
   try {
     const request = parse(args, t);
     notify(stderr, NAME, request.notices);
-    if (request.help) return await deliver(TEXT.help(), { stdout, stdoutClosed, t });
+    if (request.help) return await deliver(TEXT.help((await createEngine()).limits), { stdout, stdoutClosed, t });
     if (request.version) return await deliver(`${await version()}\n`, { stdout, stdoutClosed, t });
     await refuseOutputOverInput(request);
-    const text = await render(request, strings);
+    const text = request.attention ? await renderSupplied(request, strings) : await render(request, strings);
     return await deliver(text, { output: request.output, stdout, stdoutClosed, fs, t });
   } catch (error) {
     const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';
@@ -169,8 +189,9 @@ export async function main(args, { stdout = process.stdout, stderr = process.std
 
 // An --output that names one of the input files would replace it with the result.
 async function refuseOutputOverInput(request) {
-  if (!request.output || !request.files) return;
-  const named = await inputNamedBy(request.output, { '--q': request.files.q, '--k': request.files.k, '--v': request.files.v });
+  if (!request.output || !(request.files || request.attention)) return;
+  const inputs = request.attention ? { '--attention': request.attention.file, '--tokens': request.attention.tokens } : { '--q': request.files.q, '--k': request.files.k, '--v': request.files.v };
+  const named = await inputNamedBy(request.output, inputs);
   if (named) throw new UsageError(TEXT.outputIsInput(request.output, ...named));
 }
 
@@ -189,6 +210,7 @@ function parse(args, t) {
   if (positionals[0] !== 'render') throw new UsageError(TEXT.unknownCommand(positionals[0]));
   if (positionals.length > 1) throw new UsageError(TEXT.unknownCommand(positionals.slice(0, 2).join(' ')));
 
+  const attention = attentionRequest(values);
   const settings = {};
   for (const key of SETTING_OPTIONS) {
     if (values[key] === undefined) continue;
@@ -219,6 +241,7 @@ function parse(args, t) {
   }
   return {
     settings,
+    attention,
     files: pasted ? { q: values.q, k: values.k, v: values.v } : null,
     row: values.row,
     view,
@@ -230,6 +253,18 @@ function parse(args, t) {
     output: values.output,
     notices,
   };
+}
+
+// --attention FILE [--tokens FILE] [--layer L --head H]: which head of which file (the layer and
+// head are checked once the file says how many there are), or null; no option of the lab's beside it.
+function attentionRequest(values) {
+  if (values.attention === undefined) {
+    if (['layer', 'head', 'tokens'].some((name) => values[name] !== undefined)) throw new UsageError(TEXT.layerHeadNeedAttention);
+    return null;
+  }
+  const given = LAB_ONLY.find((name) => values[name] !== undefined);
+  if (given) throw new UsageError(TEXT.notWithAttention(`--${given}`));
+  return { file: values.attention, tokens: values.tokens, layer: values.layer ?? '1', head: values.head ?? '1' };
 }
 
 function choice(option, value, values) {
@@ -266,6 +301,42 @@ async function render(request, strings) {
   }
   if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
   return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption, background: request.background, strings });
+}
+
+// Attention from another model (--attention): one head as its figure (SVG), its n×n rows under
+// the tokens (CSV), or those rows with what the file holds (JSON: the input's numbers, as float32).
+async function renderSupplied(request, strings) {
+  const { file, tokens: tokensFile } = request.attention;
+  const read = (option, path, bytes) => readBounded(path, MAX_ATTENTION_BYTES, { bytes }).catch((error) => {
+    const message = TEXT.readFailed(option, path, TEXT.fileError(error));
+    throw error instanceof FileError && error.code === 'TOO_LARGE' ? new UsageError(message) : new Error(message);
+  });
+  const bytes = await read('--attention', file, true);
+  const tokens = tokensFile === undefined ? undefined : (await read('--tokens', tokensFile, false)).replace(/\r?\n$/, '').split(/\r?\n/);
+  let supplied;
+  try {
+    supplied = await attentionFromBertViz(bytes, { tokens });
+  } catch (error) {
+    // what is wrong with the file: not a usage error (exit 1), said with the file's name
+    throw new Error(TEXT.inFile('--attention', file, error.message));
+  }
+  const layers = supplied.attention.length, heads = supplied.attention[0].length;
+  const index = (option, text, most) => {
+    const value = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+    if (!(value >= 1 && value <= most)) throw new UsageError(TEXT.invalid(option, text, TEXT.countRange(most)));
+    return { value };
+  };
+  const layer = index('--layer', request.attention.layer, layers), head = index('--head', request.attention.head, heads);
+  if (request.format === 'svg') return `${toMarkup(suppliedFigure(supplied, { layer: layer.value, head: head.value, theme: THEMES[request.theme], width: request.width, strings }))}\n`;
+  if (request.format === 'csv') return attentionCsv(supplied, layer.value, head.value);
+  const n = supplied.tokens.length;
+  const w = supplied.attention[layer.value - 1][head.value - 1];
+  const measured = supplied.heads[(layer.value - 1) * heads + head.value - 1];
+  return `${JSON.stringify({
+    source: 'supplied', tokens: supplied.tokens, layers, heads, layer: layer.value, head: head.value,
+    causal: supplied.causal, worstRowError: supplied.worstRowError, measured,
+    rows: Array.from({ length: n }, (_, i) => Array.from(w.subarray(i * n, (i + 1) * n))),
+  }, null, 1)}\n`;
 }
 
 // --row: a query's token (its first occurrence), else its position from 1.

@@ -30,26 +30,33 @@ export class FileError extends Error {
   }
 }
 
-/** Reads `path` as UTF-8, at most `limit` bytes; a larger input rejects with FileError('TOO_LARGE'). */
-export async function readBounded(path, limit = MAX_INPUT_BYTES) {
+/**
+ * Reads `path` as UTF-8 (or its bytes, with `bytes`), at most `limit` bytes; a larger input
+ * rejects with FileError('TOO_LARGE'). Memory grows with what is read, not with the bound.
+ */
+export async function readBounded(path, limit = MAX_INPUT_BYTES, { bytes = false } = {}) {
   const handle = await fsPromises.open(path, constants.O_RDONLY);
   try {
     const info = await handle.stat();
     if (info.isDirectory()) throw new FileError('EISDIR');
     if (info.isFile() && info.size > limit) throw new FileError('TOO_LARGE');
-    const buffer = Buffer.alloc(limit + 1);
+    const chunks = [];
     let length = 0;
     while (length <= limit) {
-      const { bytesRead } = await handle.read(buffer, length, limit + 1 - length, null);
+      const chunk = Buffer.alloc(Math.min(READ_CHUNK, limit + 1 - length));
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
       if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
       length += bytesRead;
     }
     if (length > limit) throw new FileError('TOO_LARGE');
-    return buffer.toString('utf8', 0, length);
+    const buffer = Buffer.concat(chunks, length);
+    return bytes ? new Uint8Array(buffer.buffer, buffer.byteOffset, length) : buffer.toString('utf8');
   } finally {
     await handle.close();
   }
 }
+const READ_CHUNK = 1 << 20;
 
 // The real path of `path`, also when the file does not exist yet (its folder's real path + its name).
 async function realPath(path) {

@@ -91,7 +91,7 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
       if (run.message) notify(stderr, name, [t('modelView.truncated', { context: model.info.context, count: run.truncated })]);
       text = format === 'svg'
         ? `${toMarkup(modelFigure(run, { info: model.info, layer: layer ?? 1, head: head ?? 1, theme: THEMES[theme], strings }))}\n`
-        : format === 'csv' ? csv(run, layer, head) : `${JSON.stringify(json(run, model, layer, head), null, 1)}\n`;
+        : format === 'csv' ? attentionCsv(run, layer, head) : `${JSON.stringify(json(run, model, layer, head), null, 1)}\n`;
     } finally {
       model.dispose(); // its memory back to the engine, whatever happened (main() may run again in-process)
     }
@@ -103,8 +103,11 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
   }
 }
 
-// One head: its n×n rows under the tokens; every head: one line per (layer, head, query, key).
-function csv(run, layer, head) {
+/**
+ * One head: its n×n rows under the tokens; every head: one line per (layer, head, query, key) of
+ * the causal rows. `run` is a model's run or attention supplied from another model (one head).
+ */
+export function attentionCsv(run, layer, head) {
   const n = run.tokens.length;
   // tokens as safe text cells (RFC 4180, no formulas), weights as their shortest float32 text
   const cells = (row) => row.map((x) => (typeof x === 'number' ? float32Text(x) : csvText(x))).join(',');

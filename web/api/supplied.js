@@ -31,7 +31,13 @@ export function readAttention(data, { tokens, engine } = {}) {
   const { L, H, n, values } = shape;
   if (words.length !== n)
     throw rangeError(`attention: ${words.length} tokens but rows of ${n}: give one token per row and column`, SHAPE);
-  const check = engine.checkAttention({ layers: L, heads: H, n, attention: values });
+  let check;
+  try {
+    check = engine.checkAttention({ layers: L, heads: H, n, attention: values });
+  } catch (error) {
+    error.message = error.message.replace(/^checkAttention:/, 'attention:'); // one prefix for every fault of the data
+    throw error;
+  }
   const roles = engine.headRoles;
   const attention = Array.from({ length: L }, (_, l) =>
     Array.from({ length: H }, (_, h) => values.subarray((l * H + h) * n * n, (l * H + h + 1) * n * n)));

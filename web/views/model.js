@@ -362,14 +362,36 @@ function nextWordBars(run, theme, width, s) {
  */
 export function modelFigure(run, { info, layer, head, theme, width = 640, strings = english() }) {
   const s = strings;
-  const PAD = 16;
-  const scene = heatmapScene({ n: run.tokens.length, m: run.tokens.length, weights: run.attention[layer - 1][head - 1], scores: null, causal: true,
-    queryLabels: run.tokens, keyLabels: run.tokens, selected: run.position }, { width: width - 2 * PAD, theme, strings: s });
+  return headFigure(run, {
+    layer, head, causal: true, selected: run.position, theme, width, strings,
+    title: s.t('modelView.figureTitle', { layer, head, model: s.t(info.scaled ? 'modelView.twinScaled' : 'modelView.twinUnscaled') }),
+    more: { title: s.t('modelView.nextTitle', { word: shortLabel(run.tokens[run.position]) }), plot: nextWordBars(run, theme, Math.min(width - 2 * FIGURE_PAD, 480), s) },
+    caption: s.t(run.scaleAtInference ? 'modelView.figureCaption' : 'modelView.figureCaptionRemoved', { temperature: s.fixed(run.temperature, 2), perplexity: s.fixed(info.heldOutPerplexity, 2) }),
+  });
+}
+
+/**
+ * One head of attention supplied from another model (attentionFromBertViz) as a standalone
+ * figure: its heatmap (the last token's row selected) and a caption saying whose attention it is.
+ */
+export function suppliedFigure(supplied, { layer, head, theme, width = 640, strings = english() }) {
+  const s = strings;
+  const n = supplied.tokens.length;
+  return headFigure(supplied, {
+    layer, head, causal: supplied.causal, selected: n - 1, theme, width, strings,
+    title: s.t('suppliedView.figureTitle', { layer, head }),
+    caption: s.t('suppliedView.figureCaption', { layers: supplied.attention.length, heads: supplied.attention[0].length, n }),
+  });
+}
+
+const FIGURE_PAD = 16;
+
+// A title, one head's heatmap, `more` ({ title, plot }) when given, and a caption, stacked.
+function headFigure(run, { layer, head, causal, selected, theme, width, strings: s, title, more, caption }) {
+  const PAD = FIGURE_PAD;
+  const scene = heatmapScene({ n: run.tokens.length, m: run.tokens.length, weights: run.attention[layer - 1][head - 1], scores: null, causal,
+    queryLabels: run.tokens, keyLabels: run.tokens, selected }, { width: width - 2 * PAD, theme, strings: s });
   const heat = heatmapSvg(scene);
-  const bars = nextWordBars(run, theme, Math.min(width - 2 * PAD, 480), s);
-  const title = s.t('modelView.figureTitle', { layer, head, model: s.t(info.scaled ? 'modelView.twinScaled' : 'modelView.twinUnscaled') });
-  const nextTitle = s.t('modelView.nextTitle', { word: shortLabel(run.tokens[run.position]) });
-  const caption = s.t(run.scaleAtInference ? 'modelView.figureCaption' : 'modelView.figureCaptionRemoved', { temperature: s.fixed(run.temperature, 2), perplexity: s.fixed(info.heldOutPerplexity, 2) });
   let y = PAD;
   const children = [];
   const place = (node, height) => {
@@ -379,9 +401,11 @@ export function modelFigure(run, { info, layer, head, theme, width = 640, string
   children.push(h('text', { x: PAD, y: y + 15, 'font-size': 15, 'font-weight': 650, fill: theme.text }, title));
   y += 25;
   place(heat, Number(heat.attrs.height) + 20);
-  children.push(h('text', { x: PAD, y: y + 13, 'font-size': 13, 'font-weight': 600, fill: theme.text }, nextTitle));
-  y += 22;
-  place(bars, Number(bars.attrs.height) + 12);
+  if (more) {
+    children.push(h('text', { x: PAD, y: y + 13, 'font-size': 13, 'font-weight': 600, fill: theme.text }, more.title));
+    y += 22;
+    place(more.plot, Number(more.plot.attrs.height) + 12);
+  }
   children.push(h('text', { x: PAD, y: y + 12, 'font-size': 12, fill: theme.muted }, caption));
   y += 12 + PAD;
   const w = Math.ceil(Math.max(width, Number(heat.attrs.width) + 2 * PAD));
