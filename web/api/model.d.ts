@@ -106,8 +106,10 @@ export interface SuppliedAttention {
   heads: { layer: number; head: number; role: string; previous: number; first: number; self: number; spread: number }[];
   /** every weight above the diagonal is 0 (a left-to-right model) */
   causal: boolean;
-  /** the largest |Σ row − 1| found (at most engine.limits.supplied.rowSumTolerance, 0.001) */
+  /** the largest |Σ row − 1| found (at most `tolerance`) */
   worstRowError: number;
+  /** how far a row's sum may miss 1: engine.limits.supplied.rowSumTolerance, 0.001 */
+  tolerance: number;
 }
 
 /**

@@ -19,7 +19,7 @@ const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
 /**
  * `data` (JSON text, its parsed value, or the bytes of a JSON or .npy file) → { tokens,
  * attention: [layer][head] Float32Array n×n row-major, heads: [{ layer, head (from 1), role,
- * previous, first, self, spread }], causal, worstRowError }: the shape of a trained model's
+ * previous, first, self, spread }], causal, worstRowError, tolerance }: the shape of a trained model's
  * run() without its next word. `tokens` is required when `data` holds no tokens (a bare array,
  * an .npy file); given as well, it must agree.
  */
@@ -47,7 +47,7 @@ export function readAttention(data, { tokens, engine } = {}) {
       const i = l * H + h;
       heads.push({ layer: l + 1, head: h + 1, role: roles[check.role[i]], previous: check.previous[i], first: check.first[i], self: check.self[i], spread: check.spread[i] });
     }
-  return { tokens: words, attention, heads, causal: check.causal, worstRowError: check.worstRowError };
+  return { tokens: words, attention, heads, causal: check.causal, worstRowError: check.worstRowError, tolerance: engine.limits.supplied.rowSumTolerance };
 }
 
 // ---- the container: JSON text, a value, or bytes ----------------------------------------------

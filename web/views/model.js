@@ -16,6 +16,8 @@ import { curveChart } from './model-curve.js';
 
 const THUMB_MAX = 120;
 const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
+/** The most thumbnails in one row (the element's style sheet has a grid for each count). */
+export const THUMB_MAX_PER_ROW = 16;
 // a head's role (cpp/model.hpp, HeadRole) in a word, and what it means
 const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
 const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
@@ -66,14 +68,16 @@ export function modelFacts(r) {
 
 // Where the model gives no score: its runs hold weights only. A causal row hides the keys after
 // its query (−Infinity, as the lab marks them); the others are NaN, "not given" (never drawn as a
-// number: the lab's heatmap writes "—" for its score).
-const masks = new Map(); // n → Float32Array n×n
-function causalMask(n) {
-  let mask = masks.get(n);
+// number: the lab's heatmap writes "—" for its score). Attention supplied from another model may
+// be causal or not (run.causal); a trained model's run always is.
+const masks = new Map(); // `${n}|${causal}` → Float32Array n×n
+function scoreMask(n, causal = true) {
+  const key = `${n}|${causal}`;
+  let mask = masks.get(key);
   if (!mask) {
     mask = new Float32Array(n * n).fill(NaN);
-    for (let i = 0; i < n; i++) mask.fill(-Infinity, i * n + i + 1, (i + 1) * n);
-    masks.set(n, mask);
+    if (causal) for (let i = 0; i < n; i++) mask.fill(-Infinity, i * n + i + 1, (i + 1) * n);
+    masks.set(key, mask);
   }
   return mask;
 }
@@ -99,7 +103,7 @@ export function openedHeadData(r) {
   if (previous?.selected === run.position) return previous;
   const n = run.tokens.length;
   const labels = sameLabels(run.tokens);
-  const data = Object.freeze({ n, m: n, weights, scores: causalMask(n), dots: null, queryLabels: labels, keyLabels: labels, selected: run.position });
+  const data = Object.freeze({ n, m: n, weights, scores: scoreMask(n, run.causal), dots: null, queryLabels: labels, keyLabels: labels, selected: run.position });
   openedData.set(weights, data);
   return data;
 }
@@ -138,8 +142,9 @@ function failure({ file, message }, s, otherwise) {
   ]);
 }
 
-/** (results of <model-view>, settings { strings, heading }, theme, { width }) → view nodes. */
+/** (results of <model-view>, settings { strings, heading }, theme, { width }) → view nodes; attention supplied from another model draws suppliedView. */
 export function modelView(r, { strings = english(), heading }, theme, { width }) {
+  if (r.supplied) return suppliedView(r, { strings, heading }, theme, { width });
   const s = strings;
   const status = statusBlock(r.status, s);
   if (!r.run) return h('div', { class: 'view' }, [status]);
@@ -186,23 +191,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   ].filter(Boolean).join(' ');
 
   // ---- every head, small ----
-  // a layer's heads in one row where a head's name fits under its picture, else two per row
-  const perRow = width >= info.heads * THUMB_MIN_ROOM ? info.heads : 2;
-  const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
-  const cell = size / n;
-  const thumbs = h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
-    run.attention.map((heads, l) => heads.map((w, hIndex) => {
-      const k = l * info.heads + hIndex;
-      const m = info.headMeasurements[k];
-      const open = l + 1 === layer && hIndex + 1 === head;
-      const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
-      // its name is its visible text: the layer, the head and its role over the test text
-      return h('button', { type: 'button', class: open ? 'thumb open' : 'thumb', 'aria-pressed': open ? 'true' : 'false', 'data-layer': l + 1, 'data-head': hIndex + 1 }, [
-        thumbnail(plot(theme, { width: size, height: size, label: '' }, cellPaths(w, n, cell, theme))),
-        h('span', { class: 'thumb-name' }, name),
-        h('span', { class: 'thumb-role' }, s.t(ROLE[m.role])),
-      ]);
-    })));
+  const thumbs = headThumbs(run, info.headMeasurements, { layer, head, width, theme, strings: s });
 
   // ---- the opened head: the lab's heatmap (its data set by the element: openedHeadData) and bars ----
   const m = f.measured;
@@ -271,17 +260,79 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   ]);
 }
 
+// Every head of a run, small: a layer's heads in one row where a head's name fits under its
+// picture, else two per row; each a button named by its layer, head and role (`measured[k].role`).
+function headThumbs(run, measured, { layer, head, width, theme, strings: s }) {
+  const n = run.tokens.length, heads = run.attention[0].length;
+  // a layer per row where it fits, else the largest share of a layer that fits (its heads stay aligned)
+  const fits = Math.max(1, Math.min(THUMB_MAX_PER_ROW, Math.floor(width / THUMB_MIN_ROOM)));
+  let perRow = Math.min(heads, fits);
+  while (heads % perRow !== 0) perRow--;
+  const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
+  const cell = size / n;
+  return h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
+    run.attention.map((layerHeads, l) => layerHeads.map((w, hIndex) => {
+      const open = l + 1 === layer && hIndex + 1 === head;
+      const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
+      // its name is its visible text: the layer, the head and its role
+      return h('button', { type: 'button', class: open ? 'thumb open' : 'thumb', 'aria-pressed': open ? 'true' : 'false', 'data-layer': l + 1, 'data-head': hIndex + 1 }, [
+        thumbnail(plot(theme, { width: size, height: size, label: '' }, cellPaths(w, n, cell, theme, run.causal))),
+        h('span', { class: 'thumb-name' }, name),
+        h('span', { class: 'thumb-role' }, s.t(ROLE[measured[l * heads + hIndex].role])),
+      ]);
+    })));
+}
+
+/**
+ * Attention supplied from another model (<model-view>.attention: attentionFromBertViz's result)
+ * drawn as a trained model's run is — every head small, one opened in the lab's heatmap, the
+ * selected row as bars — said to be the user's, with no next word (it has no vocabulary here).
+ * `r`: { supplied: { file }, run (the result, with position and known), layer, head, tolerance },
+ * or { supplied, error } for data that cannot be shown, or { supplied, loading }.
+ */
+export function suppliedView(r, { strings = english(), heading }, theme, { width }) {
+  const s = strings;
+  const back = h('button', { type: 'button', 'data-intent': 'trainedModel' }, s.t('suppliedView.backToModel'));
+  const file = r.supplied.file;
+  if (r.loading) return h('div', { class: 'view' }, h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }, s.t('suppliedView.loading', { file }))));
+  if (r.error) return h('div', { class: 'view' }, h('div', { class: 'status' }, [h('p', { role: 'alert', class: 'alert' }, s.t('suppliedView.failed', { message: file ? `${file}: ${r.error}` : r.error })), back]));
+  const hn = headingTag({ heading });
+  const { run, layer, head } = r;
+  const n = run.tokens.length, layers = run.attention.length, heads = run.attention[0].length;
+  const here = run.heads[(layer - 1) * heads + head - 1];
+  const fx = (x, d = 2) => s.fixed(x, d);
+  return h('div', { class: 'view' }, [
+    h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }, file ? s.t('suppliedView.fromFile', { file }) : '')),
+    h('p', { class: 'explain supplied' }, s.t('suppliedView.intro', { layers, heads, n })),
+    h('p', { class: 'note' }, s.t('suppliedView.checked', { tolerance: String(r.tolerance) })),
+    back,
+    h(hn, {}, s.t('suppliedView.tokensTitle')),
+    h('p', { class: 'tokens', 'aria-label': s.t('modelView.tokensLabel', { count: n }) }, run.tokens.map((token) => h('span', { class: 'token' }, shortLabel(token)))),
+    h(hn, {}, s.t('modelView.thumbsTitle', { layers, heads })),
+    headThumbs(run, run.heads, { layer, head, width, theme, strings: s }),
+    h('section', { class: 'opened' }, [
+      h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
+      h('p', {}, s.t('modelView.here', { previous: fx(here.previous), first: fx(here.first), self: fx(here.self), spread: fx(here.spread) })),
+      h('p', {}, s.t(ROLE_MEANS[here.role])),
+      h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('suppliedView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
+      h('p', { class: 'note' }, s.t(run.causal ? 'suppliedView.heatmapNoteCausal' : 'suppliedView.heatmapNote')),
+      h(hn, {}, s.t('modelView.rowTitle', { word: shortLabel(run.tokens[run.position]) })),
+      rowMeters(r, theme, s),
+    ]),
+  ]);
+}
+
 // A head's weights as small cells, one <path> per colour (a few dozen elements, not n·(n+1)/2
 // rects: eight of these redraw within a frame at 64 tokens).
 const drawnCells = new WeakMap(); // a head's rows → { key, paths }: the same rows, size and colours draw once
-function cellPaths(w, n, cell, theme) {
-  const key = `${n}|${cell}|${theme.accent}|${theme.cell}`;
+function cellPaths(w, n, cell, theme, causal = true) {
+  const key = `${n}|${cell}|${causal}|${theme.accent}|${theme.cell}`;
   const drawn = drawnCells.get(w);
   if (drawn?.key === key) return drawn.paths;
   const side = Math.max(0.5, cell - 0.4);
   const byColor = new Map();
   for (let i = 0; i < n; i++)
-    for (let j = 0; j <= i; j++) {
+    for (let j = 0; j <= (causal ? i : n - 1); j++) {
       const color = weightColor(theme, w[i * n + j]);
       let d = byColor.get(color);
       if (d === undefined) byColor.set(color, (d = []));
@@ -321,10 +372,12 @@ function rowMeters(r, theme, s) {
   const { run, layer, head } = r;
   const n = run.tokens.length, i = run.position;
   const weights = run.attention[layer - 1][head - 1].subarray(i * n, (i + 1) * n);
+  const causal = run.causal ?? true;
   let largest = 0;
-  for (let j = 0; j <= i; j++) largest = Math.max(largest, weights[j]);
-  const scene = barsScene({ labels: run.tokens, weights, scores: causalMask(n).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known }, s);
-  return h('div', { class: 'rowbars', role: 'list', 'aria-label': s.t('modelView.rowLabel', { word: shortLabel(run.tokens[i]), layer, head }) },
+  for (let j = 0; j <= (causal ? i : n - 1); j++) largest = Math.max(largest, weights[j]);
+  const scene = barsScene({ labels: run.tokens, weights, scores: scoreMask(n, causal).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known }, s);
+  const label = causal ? 'modelView.rowLabel' : 'suppliedView.rowLabel';
+  return h('div', { class: 'rowbars', role: 'list', 'aria-label': s.t(label, { word: shortLabel(run.tokens[i]), layer, head }) },
     scene.rows.map((row) => h('div', { role: 'listitem', class: ['row', row.max ? 'max' : null, row.masked ? 'masked' : null].filter(Boolean).join(' ') }, [
       h('span', { class: row.unknown ? 'label oov' : 'label', title: row.title, 'aria-hidden': 'true' }, row.label),
       h('div', { class: 'track', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 1, 'aria-valuenow': row.valueNow, 'aria-valuetext': row.valueText, 'aria-label': row.name },

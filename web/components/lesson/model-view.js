@@ -10,11 +10,17 @@
 // The element follows the sentence of the <attention-lab> named by `for` (its state's tokens), or
 // `tokens` set by the page, until the learner asks for the repeated words; its own settings
 // (twin, head, √d_k, temperature, position) live here.
+//
+// Attention from any other model, in BertViz's shape, is shown instead of the trained model's:
+//   view.attention = { tokens, attention: [layer][1][head][n][n] };   // or JSON text, an .npy file's bytes
+//   <model-view attention-src="bert.json">                              // a file of the same site
+// checked by the core (attention-lab/model, attentionFromBertViz) before anything is drawn; data
+// that cannot be shown is said on the page, with what is wrong. `attention = null` goes back.
 import { followLanguage } from '../../i18n/dom.js';
 import { define } from '../base.js';
 import '../lab/attention-heatmap.js';
 import { sheet } from '../theme.js';
-import { modelView, openedHeadData } from '../../views/model.js';
+import { THUMB_MAX_PER_ROW, modelView, openedHeadData } from '../../views/model.js';
 import { parseCurve } from '../../views/model-curve.js';
 import { Instrument } from './instrument.js';
 
@@ -40,7 +46,7 @@ export class ModelView extends Instrument {
       .token { padding: .1em .45em; border-radius: 4px; background: var(--_raised); border: 1px solid var(--_border); font-size: 13px; }
       .token.unknown { text-decoration: underline dotted; text-underline-offset: 3px; color: var(--_muted); }
       .thumbs { display: grid; grid-template-columns: repeat(4, max-content); gap: 10px 12px; margin: .4em 0 1em; }
-      .thumbs.per-row-2 { grid-template-columns: repeat(2, max-content); }
+      ${Array.from({ length: THUMB_MAX_PER_ROW }, (_, i) => `.thumbs.per-row-${i + 1} { grid-template-columns: repeat(${i + 1}, max-content); }`).join('\n      ')}
       .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: 12px; }
       .thumb.open { outline: 2px solid var(--_accent); outline-offset: 1px; font-weight: 600; }
       .thumb-role { color: var(--_muted); font-weight: normal; }
@@ -72,6 +78,7 @@ export class ModelView extends Instrument {
     `),
   ];
   static view = modelView;
+  static observedAttributes = ['attention-src'];
   // the caveat stands before the heads, and outside the drawn view: it shows while the model loads
   static template = `<p class="note caveat" data-t="modelView.caveat"></p>${Instrument.template}`;
 
@@ -90,8 +97,19 @@ export class ModelView extends Instrument {
   #curvesStatus = null; // { state: 'loading' | 'failed', file, message }
   #curvesLoading = null;
   #shown = {}; // the latest run's results
+  // attention from another model: { data (as given), file, read (attentionFromBertViz's result) |
+  // error (what is wrong) | loading }, or null for the trained model
+  #supplied = null;
+  #supplying = 0; // the latest request: an older one that settles later is dropped
+  #suppliedRun = null; // the supplied result with the row chosen, the same object while nothing changes
 
   connectedCallback() {
+    // attention set before the element was defined is an own property that hides the setter
+    if (Object.hasOwn(this, 'attention')) {
+      const data = this.attention;
+      delete this.attention;
+      this.attention = data;
+    }
     super.connectedCallback();
     this.settings = { heading: HEADING };
     this.#stopWatching = followLanguage(this);
@@ -114,6 +132,88 @@ export class ModelView extends Instrument {
     this.shadowRoot.removeEventListener('click', this.#onClick);
     this.#lab?.removeEventListener('change', this.#followLab);
     cancelAnimationFrame(this.#frame);
+  }
+
+  /**
+   * Attention from another model shown instead of the trained model's: what attentionFromBertViz
+   * reads ({ tokens, attention }, JSON text, a file's bytes), as it was given; null: the trained model.
+   */
+  get attention() {
+    return this.#supplied?.data ?? null;
+  }
+
+  set attention(data) {
+    if (data === null || data === undefined) {
+      ++this.#supplying;
+      this.#supplied = null;
+      this.#state.position = null;
+      this.#update();
+      return;
+    }
+    this.#supply(data, null);
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (name !== 'attention-src' || old === value) return;
+    if (value === null) this.attention = null;
+    else this.#fetchAttention(value);
+  }
+
+  // attention-src: a file of this site only (the page's policy allows no other), read as bytes.
+  async #fetchAttention(src) {
+    const request = ++this.#supplying;
+    const url = new URL(src, document.baseURI);
+    const file = decodeURIComponent(url.pathname.split('/').pop() || src);
+    if (url.origin !== location.origin) {
+      this.#supplied = { data: null, file, error: this.strings.t('suppliedView.notSameOrigin', { origin: location.origin, url: url.href }) };
+      return this.#update();
+    }
+    this.#supplied = { data: null, file, loading: true };
+    this.#update();
+    let bytes;
+    try {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch (error) {
+      if (request === this.#supplying) {
+        this.#supplied = { data: null, file, error: error.message };
+        this.#update();
+      }
+      return;
+    }
+    if (request === this.#supplying) this.#supply(bytes, file, request);
+  }
+
+  // Reads and checks `data` (attention-lab/model on the model's engine), then shows it from layer 1, head 1.
+  async #supply(data, file, request = ++this.#supplying) {
+    let supplied;
+    try {
+      this.#api ??= import('../../api/model.js');
+      supplied = { data, file, read: await (await this.#api).attentionFromBertViz(data) };
+    } catch (error) {
+      supplied = { data, file, error: error.message };
+    }
+    if (request !== this.#supplying) return;
+    this.#supplied = supplied;
+    Object.assign(this.#state, { layer: 1, head: 1, position: null });
+    this.#update();
+  }
+
+  // The results of the supplied attention: the opened head (within its layers and heads) and the row chosen.
+  #showSupplied() {
+    const { file, read, error, loading } = this.#supplied;
+    if (!read) {
+      this.results = { supplied: { file }, error, loading };
+      return;
+    }
+    const s = this.#state;
+    const n = read.tokens.length;
+    const position = Math.min(Math.max(0, Number(s.position ?? n - 1)), n - 1);
+    if (this.#suppliedRun?.source !== read || this.#suppliedRun.position !== position)
+      this.#suppliedRun = { ...read, source: read, position, known: read.tokens.map(() => true) };
+    const layer = Math.min(s.layer, read.attention.length), head = Math.min(s.head, read.attention[0].length);
+    this.results = { supplied: { file }, run: this.#suppliedRun, layer, head, tolerance: read.tolerance };
   }
 
   /** The sentence shown, as the lab's tokens (a page without an <attention-lab> sets it). */
@@ -158,6 +258,10 @@ export class ModelView extends Instrument {
     } else if (target.dataset.intent === 'demo') {
       s.demo = s.demo ? 0 : s.demo + 1 + Math.floor(Math.random() * 1e6);
       s.position = null;
+    } else if (target.dataset.intent === 'trainedModel') {
+      if (this.hasAttribute('attention-src')) this.removeAttribute('attention-src');
+      else this.attention = null;
+      return;
     } else if (target.dataset.intent === 'retry') {
       // what failed is asked for again: the twin (its load was forgotten) and the curves
       if (this.#status?.state === 'failed') this.#status = null;
@@ -181,6 +285,7 @@ export class ModelView extends Instrument {
 
   // Loads what is needed, then runs the model and draws, at most once a frame.
   #update() {
+    this.$('.caveat')?.toggleAttribute('hidden', Boolean(this.#supplied)); // the caveat is the trained model's
     if (!this.#wanted) return;
     cancelAnimationFrame(this.#frame);
     this.#frame = requestAnimationFrame(() => this.#run());
@@ -189,6 +294,7 @@ export class ModelView extends Instrument {
   // The results drawn: the latest run's, how loading goes, and the curves.
   #show(fields = this.#shown) {
     this.#shown = fields;
+    if (this.#supplied) return; // the trained model's loading goes on behind the supplied attention
     this.results = { ...fields, status: this.#status, curves: this.#curves, curvesStatus: this.#curvesStatus };
   }
 
@@ -203,6 +309,7 @@ export class ModelView extends Instrument {
   }
 
   async #run() {
+    if (this.#supplied) return this.#showSupplied();
     const s = { ...this.#state };
     this.#loadCurves();
     let api, model;
@@ -223,7 +330,7 @@ export class ModelView extends Instrument {
     } catch {
       return; // #load says what failed
     }
-    if (s.variant !== this.#state.variant) return; // the learner switched again meanwhile
+    if (s.variant !== this.#state.variant || this.#supplied) return; // the learner switched again meanwhile
     try {
       const tokens = s.demo ? api.repeatedSequences(model.vocab, { span: DEMO_SPAN, seed: s.demo })[0] : this.#tokens;
       const shown = tokens.slice(0, model.info.context);
