@@ -56,6 +56,15 @@ test('a random TransformerEncoder\'s attention, exported as the README says, loa
   assert.deepEqual(JSON.parse(out).rows, exported.attention[2][0][1]);
 });
 
+test('the README\'s snippet writes the file with the export this test runs', async () => {
+  const EXPORT = 'json.dumps({"tokens": tokens, "attention": [a.tolist() for a in attentions]})';
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const script = await readFile(SCRIPT, 'utf8');
+  assert.ok(readme.includes(`out.write(${EXPORT})`), 'README: the export line');
+  assert.ok(readme.includes('output_attentions=True') && readme.includes('convert_ids_to_tokens'), 'README: the attentions and the tokens');
+  assert.ok(script.includes(`return ${EXPORT}`), 'the fixture: the same line');
+});
+
 test('float32 softmax rows miss 1 by < 1e-6 and float16 rows by < 5e-4 for n up to 512: 0.001 passes both', { skip }, () => {
   const measured = JSON.parse(python('--measure'));
   assert.deepEqual(Object.keys(measured.float32).map(Number), [2, 8, 32, 128, 256, 512]);
