@@ -167,7 +167,13 @@ test('supplied attention: .npy faults and the core\'s limits are refused with a 
   const at = new TextDecoder('latin1').decode(fortran).indexOf('False');
   fortran.set(new TextEncoder().encode('True '), at);
   await assert.rejects(attentionFromBertViz(fortran, { engine, tokens }), /Fortran order/);
-  // n past the most tokens (4096): refused by the core, nothing drawn
+  // nested arrays that claim more than the core takes are refused before their numbers are copied
+  const rows = Array(4096).fill([0]);
+  await assert.rejects(attentionFromBertViz({ tokens, attention: [[rows], ...Array(255).fill(0)] }, { engine }),
+    (e) => e.code === 'ATTN_TOO_LARGE' && /256 layers × 1 heads × 4096² weights are more than one call may hold/.test(e.message));
+  await assert.rejects(attentionFromBertViz({ tokens, attention: Array(300).fill([[[1]]]) }, { engine }),
+    (e) => e.code === 'ATTN_INVALID_SHAPE' && /layers must be an integer from 1 to 256, got 300/.test(e.message));
+  // n past the most tokens (4096): refused, nothing drawn
   const n = engine.limits.supplied.maxTokens + 1;
   await assert.rejects(attentionFromBertViz(npyBytes(new Float32Array(n * n), [1, 1, n, n]), { engine, tokens: Array(n).fill('x') }),
     (e) => e.code === 'ATTN_INVALID_SHAPE' && /n must be an integer from 1 to 4096, got 4097/.test(e.message));

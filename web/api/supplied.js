@@ -24,10 +24,10 @@ const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
  * an .npy file); given as well, it must agree.
  */
 export function readAttention(data, { tokens, engine } = {}) {
-  const given = parsed(data);
+  const given = parsed(data, engine.limits);
   const layers = given.layers;
   const words = tokensOf(given.tokens, tokens);
-  const shape = given.flat ? given : flatten(layers);
+  const shape = given.flat ? given : flatten(layers, engine.limits);
   const { L, H, n, values } = shape;
   if (words.length !== n)
     throw rangeError(`attention: ${words.length} tokens but rows of ${n}: give one token per row and column`, SHAPE);
@@ -52,11 +52,11 @@ export function readAttention(data, { tokens, engine } = {}) {
 
 // ---- the container: JSON text, a value, or bytes ----------------------------------------------
 
-function parsed(data) {
+function parsed(data, limits) {
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
     const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    if (NPY_MAGIC.every((b, i) => bytes[i] === b)) return npy(bytes);
-    return parsed(new TextDecoder().decode(bytes));
+    if (NPY_MAGIC.every((b, i) => bytes[i] === b)) return npy(bytes, limits);
+    return parsed(new TextDecoder().decode(bytes), limits);
   }
   if (typeof data === 'string') {
     let value;
@@ -69,7 +69,7 @@ function parsed(data) {
         ? `attention: the file holds ${hint[1]}, which is not a JSON number: attention weights must be finite (${error.message})`
         : `attention: the text is not JSON: ${error.message}`);
     }
-    return parsed(value);
+    return parsed(value, limits);
   }
   if (Array.isArray(data)) return { layers: data };
   if (data !== null && typeof data === 'object') {
@@ -95,7 +95,16 @@ const sameTokens = (a, b) => Array.isArray(a) && Array.isArray(b) && a.length ==
 
 // ---- nested arrays: [layer][batch?][head][row][column] -----------------------------------------
 
-function flatten(layers) {
+// The core's limits, checked before the numbers are copied: a file that claims more layers, heads
+// or tokens than the core takes is refused before its array is made (in the core's words).
+function withinLimits(L, H, n, { supplied, memoryBudgetBytes }) {
+  for (const [name, value, most] of [['layers', L, supplied.maxLayers], ['heads', H, supplied.maxHeads], ['n', n, supplied.maxTokens]])
+    if (value > most) throw rangeError(`attention: ${name} must be an integer from 1 to ${most}, got ${value}`, SHAPE);
+  if (L * H * n * n * Float32Array.BYTES_PER_ELEMENT > memoryBudgetBytes)
+    throw rangeError(`attention: ${L} layers × ${H} heads × ${n}² weights are more than one call may hold (${memoryBudgetBytes} bytes)`, 'ATTN_TOO_LARGE');
+}
+
+function flatten(layers, limits) {
   if (!Array.isArray(layers)) throw typeError(`attention: "attention" must be an array of layers, got ${describe(layers)}`);
   if (layers.length === 0) throw rangeError('attention: there are no layers', SHAPE);
   const headsOf = (layer, l) => {
@@ -114,6 +123,7 @@ function flatten(layers) {
   if (!Array.isArray(firstHead) || firstHead.length === 0) throw rangeError('attention: layer 1, head 1 has no rows', SHAPE);
   const n = firstHead.length;
   const L = layers.length;
+  withinLimits(L, H, n, limits);
   const values = new Float32Array(L * H * n * n);
   let at = 0;
   layers.forEach((layer, l) => {
@@ -139,7 +149,7 @@ function flatten(layers) {
 
 // ---- .npy (NumPy's format, version 1 to 3): float32 or float64, little-endian, C order ----------
 
-function npy(bytes) {
+function npy(bytes, limits) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bad = (why) => rangeError(`attention: the .npy file ${why}`, SHAPE);
   if (bytes.length < 10) throw bad('is cut short');
@@ -164,6 +174,7 @@ function npy(bytes) {
   if (![L, H, n].every((d) => Number.isInteger(d) && d >= 1)) throw bad(`has shape (${shape.join(', ')}): every dimension must be at least 1`);
   const count = L * H * n * n;
   const data = start + headerLength;
+  if (limits) withinLimits(L, H, n, limits);
   if (bytes.length - data !== count * size) throw bad(`holds ${bytes.length - data} bytes of data, its shape says ${count * size}`);
   const values = new Float32Array(count);
   for (let i = 0; i < count; i++) values[i] = size === 4 ? view.getFloat32(data + 4 * i, true) : view.getFloat64(data + 8 * i, true);
