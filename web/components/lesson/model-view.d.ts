@@ -1,0 +1,15 @@
+// Types of <model-view>'s public API (web/components/lesson/model-view.js): the trained model,
+// or attention supplied from any other model in BertViz's shape.
+
+/** Attributes: `for` (the id of an <attention-lab> whose sentence it follows), `attention-src` (a JSON or .npy file of the same site, shown instead of the trained model). */
+export class ModelView extends HTMLElement {
+  /** The sentence the trained model reads, as the lab's tokens (a page without an <attention-lab> sets it). */
+  tokens: string[];
+  /**
+   * Attention from another model shown instead of the trained model's, as attentionFromBertViz
+   * of attention-lab/model reads it: { tokens, attention: [layer][batch?][head][n][n] }, its JSON
+   * text, or a JSON or .npy file's bytes. Checked before it is drawn; what is wrong is said on the
+   * page. null: the trained model.
+   */
+  attention: { tokens: string[]; attention: unknown[] } | unknown[] | string | ArrayBuffer | ArrayBufferView | null;
+}
