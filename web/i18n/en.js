@@ -854,7 +854,7 @@ export default Object.freeze({
   'modelView.notShown3': 'Where a head looks is not why the model predicts what it does: the values mixed and the layers after it matter too, and researchers disagree on how far attention weights explain a model.',
   'modelView.figureTitle': 'Layer {layer}, head {head} of the model {model}',
   'suppliedView.figureTitle': 'Layer {layer}, head {head} of the attention you supplied',
-  'suppliedView.figureCaption': 'Attention supplied from another model ({layers} layers × {heads} heads, {n} tokens), drawn as given: not Attention Lab\'s model.',
+  'suppliedView.figureCaption': 'Attention supplied from another model ({layers} layers × {heads} heads, {n} tokens),\ndrawn as given: not Attention Lab\'s model.',
   'suppliedView.intro': 'This is attention you supplied, from another model ({layers} layers × {heads} heads, {n} tokens): not Attention Lab\'s trained model. It is drawn as given; there is no next word to show, since that model\'s vocabulary is not here.',
   'suppliedView.checked': 'Every row was checked before drawing: each weight a finite number of at least 0, each row summing to 1 within {tolerance}.',
   'suppliedView.fromFile': 'Read from {file}.',

@@ -855,7 +855,7 @@ export default Object.freeze({
   'modelView.notShown3': 'Hvor et hode ser, er ikke hvorfor modellen forutsier det den gjør: verdiene som blandes og lagene etter betyr også noe, og forskere er uenige om hvor mye oppmerksomhetsvekter forklarer en modell.',
   'modelView.figureTitle': 'Lag {layer}, hode {head} i modellen {model}',
   'suppliedView.figureTitle': 'Lag {layer}, hode {head} av oppmerksomheten du har gitt',
-  'suppliedView.figureCaption': 'Oppmerksomhet fra en annen modell ({layers} lag × {heads} hoder, {n} tokener), tegnet slik den ble gitt: ikke Attention Labs modell.',
+  'suppliedView.figureCaption': 'Oppmerksomhet fra en annen modell ({layers} lag × {heads} hoder, {n} tokener),\ntegnet slik den ble gitt: ikke Attention Labs modell.',
   'suppliedView.intro': 'Dette er oppmerksomhet du har gitt, fra en annen modell ({layers} lag × {heads} hoder, {n} tokener): ikke Attention Labs trente modell. Den tegnes slik den ble gitt; det er ikke noe neste ord å vise, siden den modellens vokabular ikke er her.',
   'suppliedView.checked': 'Hver rad ble sjekket før tegning: hver vekt et endelig tall på minst 0, hver rad med sum 1 innenfor {tolerance}.',
   'suppliedView.fromFile': 'Lest fra {file}.',

@@ -439,7 +439,8 @@ export function suppliedFigure(supplied, { layer, head, theme, width = 640, stri
 
 const FIGURE_PAD = 16;
 
-// A title, one head's heatmap, `more` ({ title, plot }) when given, and a caption, stacked.
+// A title, one head's heatmap, `more` ({ title, plot }) when given, and a caption (its lines at
+// each "\n"), stacked.
 function headFigure(run, { layer, head, causal, selected, theme, width, strings: s, title, more, caption }) {
   const PAD = FIGURE_PAD;
   const scene = heatmapScene({ n: run.tokens.length, m: run.tokens.length, weights: run.attention[layer - 1][head - 1], scores: null, causal,
@@ -459,8 +460,11 @@ function headFigure(run, { layer, head, causal, selected, theme, width, strings:
     y += 22;
     place(more.plot, Number(more.plot.attrs.height) + 12);
   }
-  children.push(h('text', { x: PAD, y: y + 12, 'font-size': 12, fill: theme.muted }, caption));
-  y += 12 + PAD;
+  for (const line of caption.split('\n')) { // a long caption is written on lines of its own
+    children.push(h('text', { x: PAD, y: y + 12, 'font-size': 12, fill: theme.muted }, line));
+    y += 16;
+  }
+  y += PAD - 4;
   const w = Math.ceil(Math.max(width, Number(heat.attrs.width) + 2 * PAD));
   return h('svg', { width: w, height: Math.ceil(y), viewBox: `0 0 ${w} ${Math.ceil(y)}`, role: 'img', 'aria-label': title, 'font-family': theme.font },
     h('rect', { width: w, height: Math.ceil(y), fill: theme.bg }), children);
