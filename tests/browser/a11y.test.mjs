@@ -184,7 +184,7 @@ const LAB_STATES = {
   default: async () => {},
   // chips marked not in vocabulary (?: no known word within 5 tokens), made from the sentence (†)
   // and induced (*), and the notes that name them
-  'induced and unknown words': () => setLabs({ sentence: "qwfpgj zorblax blorfx snarxt wibblx frumx i don't have a cat since 1990" }),
+  'induced and unknown words': () => setLabs({ sentence: 'qwfpgj zorblax blorfx snarxt wibblx frumx i' }),
   'unscaled d_k = 1024': () => setLabs({ projection: 'random', dk: 1024, scaled: false }),
   pasted: pasteExample,
   error: showErrors,
