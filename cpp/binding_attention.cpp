@@ -128,6 +128,19 @@ int text_vector(const std::string& text, int d, double sigma) {
   return status(attn::text_vector(text.data(), text.size(), d, s, out[vector], &g_error));
 }
 
+// À la carte from the sentence itself: inputs x (t×d), known (t), a (d×d) in slots 0, 1, 2.
+int induce_in_sentence(int t, int d, int window) {
+  const attn::Input xs = input(0), known = input(1), as = input(2);
+  if (!attn::validate_induce_in_sentence(xs, known, t, d, window, as, &g_error)) return failed();
+  const std::uint64_t td = static_cast<std::uint64_t>(t) * d;
+  attn::Outputs out = outputs();
+  const auto vectors = out.array("vectors", td), context = out.array("context", td);
+  const auto contexts = out.array("contexts", t), induced = out.array("induced", t);
+  if (!out.allocate(&g_error)) return failed();
+  return status(attn::induce_in_sentence(xs.data, known.data, t, d, window, as.data,
+                                         {out[vectors], out[context], out[contexts], out[induced]}, &g_error));
+}
+
 }  // namespace
 }  // namespace binding
 
@@ -137,6 +150,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_attention) {
   using namespace binding;
   constant("maxDim", attn::kMaxDim);
   constant("maxSigma", attn::kMaxSigma);
+  constant("maxInductionWindow", attn::kMaxInductionWindow);
   constant("callScaleBySqrtD", static_cast<int>(kScaleBySqrtD));
   constant("callCausal", static_cast<int>(kCausal));
 
@@ -148,4 +162,5 @@ EMSCRIPTEN_BINDINGS(attention_lab_attention) {
   function("project", &project);
   function("addPositionalEncoding", &add_positional_encoding);
   function("textVector", &text_vector);
+  function("induceInSentence", &induce_in_sentence);
 }

@@ -85,4 +85,57 @@ bool text_vector(const char* bytes, std::size_t length, int d, float sigma, floa
   return true;
 }
 
+bool validate_induce_in_sentence(Input x, Input known, int t, int d, int window, Input a, Error* err) noexcept {
+  const std::uint64_t rows = t, width = d;
+  if (!(check_dim("t", t, 1, kMaxDim, err) && check_dim("d", d, 1, kMaxDim, err) &&
+        check_dim("window", window, 1, kMaxInductionWindow, err) && check_size("the vectors (t·d)", rows * width, err) &&
+        check_size("the map (d·d)", width * width, err) && check_length("x", x, rows * width, "t·d", err) &&
+        check_length("known", known, rows, "t", err) && check_length("a", a, width * width, "d·d", err) &&
+        check_finite("x", x.data, rows, width, err) && check_finite("a", a.data, width, width, err)))
+    return false;
+  for (int i = 0; i < t; ++i) {
+    const float k = known.data[i];
+    if (k != 0.0f && k != 1.0f) {
+      char text[24];
+      return fail(err, Status::invalid_argument, "known[%d] is %s: known must hold 1 (a known word) or 0 (unknown)", i,
+                  number_text(k, text));
+    }
+  }
+  return true;
+}
+
+bool induce_in_sentence(const float* x, const float* known, int t, int d, int window, const float* a,
+                        SentenceInduction out, Error* err) noexcept {
+  if (!validate_induce_in_sentence(Input(x), Input(known), t, d, window, Input(a), err)) return false;
+  const std::size_t width = static_cast<std::size_t>(d);
+  for (int i = 0; i < t; ++i) {
+    const std::size_t row = static_cast<std::size_t>(i) * width;
+    float* vec = out.vectors + row;
+    float* ctx = out.context + row;
+    const int lo = i > window ? i - window : 0, hi = i < t - window ? i + window : t - 1;  // no int overflow
+    int count = 0;
+    if (known[i] == 0.0f)
+      for (int j = lo; j <= hi; ++j) count += (j != i && known[j] != 0.0f) ? 1 : 0;
+    out.contexts[i] = static_cast<float>(count);
+    out.induced[i] = count > 0 ? 1.0f : 0.0f;
+    if (count == 0) {  // a known word, or an unknown one with no known neighbour: as given
+      for (std::size_t c = 0; c < width; ++c) {
+        vec[c] = x[row + c];
+        ctx[c] = 0.0f;
+      }
+      continue;
+    }
+    // u = the mean of the known neighbours, summed in double (no float32 overflow on the way)
+    for (std::size_t c = 0; c < width; ++c) {
+      double sum = 0;
+      for (int j = lo; j <= hi; ++j)
+        if (j != i && known[j] != 0.0f) sum += x[static_cast<std::size_t>(j) * width + c];
+      ctx[c] = static_cast<float>(sum / count);
+    }
+    matmul_qkt(ctx, a, 1, d, d, vec);  // (A·u)[r] = a row r · u
+  }
+  return check_result("vectors", out.vectors, static_cast<std::size_t>(t), width,
+                      "A·u is too large for float32 (|A|·|u| > 3.4e38)", err);
+}
+
 }  // namespace attn

@@ -41,4 +41,28 @@ std::uint64_t fnv1a64(const char* bytes, std::size_t length) noexcept;
 bool text_vector(const char* bytes, std::size_t length, int d, float sigma, float* out, Error* err) noexcept;
 bool validate_text_vector(int d, float sigma, Error* err) noexcept;
 
+// À la carte induction from one sentence (Khodak et al., ACL 2018, their one-context "nonce"
+// case): a word with no vector gets A·u, u the mean of the vectors of the KNOWN words within
+// `window` tokens on either side of it in the sentence (induced words are not context). Inputs:
+//   x (t×d)    the sentence's vectors; an unknown row holds any finite stand-in
+//   known (t)  1 where the row is a known word's vector, 0 where it is unknown (nothing else)
+//   a (d×d)    the map, row-major: (A·u)[r] = Σ_c a[r·d + c]·u[c]
+// Outputs (every array written whole):
+//   vectors (t×d)   known rows copied from x; an unknown row with ≥ 1 known word in its window: A·u;
+//                   an unknown row with none: its stand-in from x (it stays unknown)
+//   context (t×d)   u of each induced row, 0 in every other row
+//   contexts (t)    the known words in an unknown row's window (0 for a known row)
+//   induced (t)     1 where A·u was written, else 0
+// u is summed in double. Fails with overflow when A·u leaves float32.
+constexpr int kMaxInductionWindow = 255;  // tokens on either side: far beyond any sentence's context
+struct SentenceInduction {
+  float* vectors;
+  float* context;
+  float* contexts;
+  float* induced;
+};
+bool induce_in_sentence(const float* x, const float* known, int t, int d, int window, const float* a,
+                        SentenceInduction out, Error* err) noexcept;
+bool validate_induce_in_sentence(Input x, Input known, int t, int d, int window, Input a, Error* err) noexcept;
+
 }  // namespace attn

@@ -31,7 +31,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { GLOVE, NUMBER_SHAPES, bucketName, bucketOf, encodeBucket, numberShape, parseBucket, quantise, recordVector } from '../web/core/vocab.js';
+import { GLOVE, NUMBER_SHAPES, bucketName, bucketOf, encodeBucket, encodeContextMap, numberShape, parseBucket, quantise, recordVector } from '../web/core/vocab.js';
 import { tokenize } from '../web/lab/tokenize.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -252,6 +252,59 @@ function unknownShare(sentences, known) {
 }
 
 export const EVERYDAY = path.join(ROOT, 'tests/fixtures/everyday-sentences.txt');
+export const CONTEXT_MAP = path.join(GLOVE_DIR, GLOVE.contextMap);
+
+/**
+ * What the lab does for a word the files lack, measured on `sentences`: such a token gets
+ * A₁·u, u the mean of the vectors of the known tokens within `window` of it in its sentence
+ * (known: `vectors`, word → Float64Array, read by the token's key), and stays unknown when there
+ * are none. Returns
+ *   coverage  { tokens, unknown, share, induced, top }: tokens still unknown after that
+ *   withA, plain  for each word of isTest (a GloVe word held out of the fit), in order of first
+ *             occurrence: the cosine to its own vector of A₁·u and of u, induced from the first
+ *             sentence where it has a known word in its window, as if the files lacked it (its
+ *             own occurrences are then no context either)
+ */
+export function sentenceInduction(sentences, vectors, A1, { window = WINDOW, isTest = () => false } = {}) {
+  const vectorOf = (t) => vectors.get(numberShape(t) ?? t) ?? null;
+  const meanAround = (s, i, lacks) => {
+    let count = 0;
+    let u = null;
+    for (let j = Math.max(0, i - window); j <= Math.min(s.length - 1, i + window); j++) {
+      const v = j === i || lacks(s[j]) ? null : vectorOf(s[j]);
+      if (!v) continue;
+      u ??= new Float64Array(v.length);
+      for (let k = 0; k < v.length; k++) u[k] += v[k];
+      count++;
+    }
+    return count ? u.map((x) => x / count) : null;
+  };
+  let tokens = 0, unknown = 0, induced = 0;
+  const missed = new Map();
+  const seen = new Set(), withA = [], plain = [], words = [];
+  for (const s of sentences) {
+    s.forEach((t, i) => {
+      tokens++;
+      if (!vectorOf(t)) {
+        if (meanAround(s, i, () => false)) induced++;
+        else {
+          unknown++;
+          missed.set(t, (missed.get(t) ?? 0) + 1);
+        }
+      }
+      if (isTest(t) && !seen.has(t)) {
+        const u = meanAround(s, i, (x) => x === t);
+        if (!u) return;
+        seen.add(t);
+        words.push(t);
+        withA.push(cosine(applyMap(A1, u), vectors.get(t)));
+        plain.push(cosine(u, vectors.get(t)));
+      }
+    });
+  }
+  const top = [...missed].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 12);
+  return { coverage: { tokens, unknown, share: unknown / tokens, induced, top }, words, withA, plain };
+}
 
 // ---------- main ----------
 
@@ -291,8 +344,10 @@ export function induce({ window = WINDOW, minCount = MIN_COUNT, write = true, lo
   }
   const A = fitLinearMap(fitWords.map((w) => meanContext(stats.get(w))), fitWords.map((w) => glove.get(w)), dim);
   const bandStats = BANDS.map((k) => contextSums(train, glove, { window, dim, limit: k }));
+  const bandFitWords = [];
   const bandMaps = BANDS.map((k, j) => {
     const ws = fitWords.filter((w) => stats.get(w).count >= k && bandStats[j].get(w).contexts > 0);
+    bandFitWords.push(ws.length);
     return fitLinearMap(ws.map((w) => meanContext(bandStats[j].get(w))), ws.map((w) => glove.get(w)), dim);
   });
   const mapFor = (count) => (count >= FULL_FROM ? A : bandMaps[BANDS.findLastIndex((k) => k <= count)]);
@@ -353,8 +408,24 @@ export function induce({ window = WINDOW, minCount = MIN_COUNT, write = true, lo
     log(`  after: ${after.top.map(([t, c]) => `${t} ${c}`).join(', ')}`);
   }
 
+  // ---- one-sentence induction (the lab's, for a word the files lack): A₁ · the mean of the known
+  // words within the window in the sentence itself, measured on the held-out documents ----
+  const decoded = new Map([...glove, ...[...vectors].map(([w, v]) => [w, Float64Array.from(recordVector(quantise(v)))])]);
+  // A₁ as the file stores it (float32), and every vector as the files decode it: what the lab uses
+  const A1 = Float64Array.from(Float32Array.from(bandMaps[0]));
+  const inSentence = sentenceInduction(heldOut, decoded, A1, { window, isTest: (w) => glove.has(w) && isHeldOutWord(w) });
+  figures.inSentence = inSentence;
+  const c = inSentence.coverage;
+  log(`held-out Brown documents with one-sentence induction (A₁, window ±${window}): unknown ${c.unknown} of ${c.tokens} (${(100 * c.share).toFixed(2)} %); ` +
+    `${c.induced} tokens induced from their sentence`);
+  log(`  still unknown: ${c.top.map(([t, n]) => `${t} ${n}`).join(', ')}`);
+  log(`held-out GloVe words induced from one held-out sentence: A₁·u ${fmtSummary(summary(inSentence.withA))}`);
+  log(`                                                    baseline u ${fmtSummary(summary(inSentence.plain))}`);
+
   // ---- the files ----
   if (write) {
+    fs.writeFileSync(CONTEXT_MAP, encodeContextMap({ a: Float32Array.from(bandMaps[0]), dim, window, occurrences: BANDS[0], fitWords: bandFitWords[0] }));
+    log(`${path.relative(ROOT, CONTEXT_MAP)}: A₁, fitted on ${bandFitWords[0]} words`);
     const extra = Array.from({ length: GLOVE.buckets }, () => []);
     for (const w of words) extra[bucketOf(w)].push({ word: w, ...quantise(vectors.get(w)), induced: true });
     let total = 0;
@@ -367,7 +438,7 @@ export function induce({ window = WINDOW, minCount = MIN_COUNT, write = true, lo
     if (words.length !== GLOVE.induced) console.warn(`warning: GLOVE.induced in web/core/vocab.js says ${GLOVE.induced}: make it ${words.length}`);
   }
   log(`${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  return { gloveHas: (w) => glove.has(w), A, words, vectors, stats, fitWords, testWords, withA, plain, figures };
+  return { gloveHas: (w) => glove.has(w), A, A1: bandMaps[0], A1FitWords: bandFitWords[0], words, vectors, stats, fitWords, testWords, withA, plain, figures };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -182,8 +182,9 @@ const labsReady = () => page.waitForFunction(() => Promise.all([...document.quer
 
 const LAB_STATES = {
   default: async () => {},
-  // chips marked induced (*) and not in vocabulary (?), and the note that names the induced
-  'induced and unknown words': () => setLabs({ sentence: "I don't have a zorblax since 1990" }),
+  // chips marked not in vocabulary (?: no known word within 5 tokens), made from the sentence (†)
+  // and induced (*), and the notes that name them
+  'induced and unknown words': () => setLabs({ sentence: 'qwfpgj zorblax blorfx snarxt wibblx frumx i' }),
   'unscaled d_k = 1024': () => setLabs({ projection: 'random', dk: 1024, scaled: false }),
   pasted: pasteExample,
   error: showErrors,

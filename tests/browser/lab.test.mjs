@@ -161,13 +161,14 @@ test('causal mask: later keys are drawn as masked, never as scores', async () =>
 
 test('unknown words are marked "not in vocabulary" and still get a distribution', async () => {
   await openLab(page, browser.url);
-  await page.getByLabel('Tokens', { exact: true }).fill('the zorblax sat');
+  // no known word within 5 tokens of "zorblax": nothing to make its vector from
+  await page.getByLabel('Tokens', { exact: true }).fill('zorblax qwfpgj blorfx snarxt wibblx frumx sat');
   const lab = page.locator('attention-lab');
-  await until(() => readMeters(page), (m) => m.length === 3, { what: 'three meters' });
+  await until(() => readMeters(page), (m) => m.length === 7, { what: 'seven meters' });
   assert.match(await lab.locator('.note.oov').textContent(), /Not in vocabulary: zorblax/);
   assert.equal(await page.getByRole('button', { name: /^zorblax.*not in vocabulary$/ }).count(), 1);
   const state = await lab.evaluate((el) => el.state.tokens.map((t) => t.known));
-  assert.deepEqual(state, [true, false, true]);
+  assert.deepEqual(state, [false, true, true, true, true, true, true], 'the others have "sat" within 5 tokens');
 });
 
 test('induced words are marked * with their source, apart from GloVe’s and from "not in vocabulary"', async () => {
@@ -197,8 +198,9 @@ test('induced words are marked * with their source, apart from GloVe’s and fro
   assert.match(await lab.locator('.note.induced').textContent(), /^\* Induced, not GloVe’s own: i, n't, a, and 1990\./);
   assert.deepEqual(await lab.evaluate((el) => el.state.tokens.map((t) => t.known)), Array(8).fill(true));
   // with an unknown word the note says that instead; the chips keep both marks apart
-  await page.getByLabel('Tokens', { exact: true }).fill('a zorblax');
-  await until(() => readMeters(page), (m) => m.length === 2, { what: 'two meters' });
+  // ("zorblax" is 6 tokens from "a", beyond the 5 a word's vector can be made from)
+  await page.getByLabel('Tokens', { exact: true }).fill('a qwfpgj blorfx snarxt wibblx frumx zorblax');
+  await until(() => readMeters(page), (m) => m.length === 7, { what: 'seven meters' });
   assert.match(await lab.locator('.note.oov').textContent(), /Not in vocabulary: zorblax/);
   assert.equal(await page.getByRole('button', { name: /^zorblax.*, not in vocabulary$/ }).count(), 1);
   assert.equal(await page.getByRole('button', { name: new RegExp(`^a${induced.source}`) }).count(), 1);
@@ -365,15 +367,16 @@ test('one very long word and 10,000 tokens: the page answers at once, cut labels
       chip: chips.querySelectorAll('.tok')[1].textContent,
       chipTitle: chips.querySelectorAll('.tok')[1].title,
       bar: bars.querySelectorAll('.label')[1].textContent,
-      oov: root.querySelector('.note.oov').textContent,
+      note2: root.querySelector('.note.induced').textContent,
       title: root.querySelector('#bars-title').textContent,
     };
   });
   assert.equal(shown.note, false, 'the page says it cuts long tokens');
-  assert.equal(shown.chip, `${'b'.repeat(24)}…?, not in vocabulary`); // the "?" mark of an unknown word
+  // in no file, but "the" is next to it: the "†" of a vector made from the sentence
+  assert.equal(shown.chip, `${'b'.repeat(24)}…†, no vector in the files; made from the words around it in this sentence (à la carte, Khodak et al. 2018)`);
   assert.equal(shown.bar, `${'b'.repeat(24)}…`);
   assert.equal(shown.chipTitle, `${'b'.repeat(200)}… (100,000 characters)`);
-  assert.match(shown.oov, new RegExp(`^Not in vocabulary: b{24}…\. `));
+  assert.match(shown.note2, new RegExp(`^† Made from this sentence: b{24}…\. `));
   assert.equal((await readMeters(page))[1].name, `${'b'.repeat(200)}… (100,000 characters) (key 2)`);
   const header = await until(() => lab.locator('attention-heatmap table').evaluate((t) => t.tHead.rows[0]?.cells[2]?.textContent ?? ''), (text) => text.length > LONG, { what: 'the table' });
   assert.equal(header, `${word} (key 2)`);

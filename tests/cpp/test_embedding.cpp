@@ -130,3 +130,135 @@ TEST_CASE("sigma is checked so that every sample fits float32", "[random][errors
   REQUIRE_FALSE(attn::text_vector("x", 1, 4, 1e38f, v.data(), &err));
   REQUIRE(err.status == attn::Status::invalid_argument);
 }
+
+// ---- à la carte induction from one sentence ---------------------------------------------------
+
+namespace {
+// The test's own float64 reference, written from the formula: an unknown row i with known
+// neighbours N(i) = { j : 0 < |i − j| ≤ window, known[j] } gets A·(Σ_{j∈N(i)} x_j / |N(i)|).
+struct Induced64 {
+  std::vector<double> vectors;
+  std::vector<int> contexts;
+};
+Induced64 induce64(const std::vector<float>& x, const std::vector<float>& known, int t, int d, int window,
+                   const std::vector<float>& a) {
+  Induced64 r{std::vector<double>(x.begin(), x.end()), std::vector<int>(t, 0)};
+  for (int i = 0; i < t; ++i) {
+    if (known[i] != 0) continue;
+    std::vector<double> u(d, 0.0);
+    for (int j = 0; j < t; ++j) {
+      if (j == i || std::abs(i - j) > window || known[j] == 0) continue;
+      ++r.contexts[i];
+      for (int c = 0; c < d; ++c) u[c] += x[j * d + c];
+    }
+    if (r.contexts[i] == 0) continue;
+    for (int row = 0; row < d; ++row) {
+      double s = 0;
+      for (int c = 0; c < d; ++c) s += double(a[row * d + c]) * u[c] / r.contexts[i];
+      r.vectors[i * d + row] = s;
+    }
+  }
+  return r;
+}
+
+struct InductionOut {
+  explicit InductionOut(int t, int d)
+      : vectors(std::size_t(t) * d, -7.0f), context(std::size_t(t) * d, -7.0f), contexts(t, -7.0f), induced(t, -7.0f) {}
+  attn::SentenceInduction view() { return {vectors.data(), context.data(), contexts.data(), induced.data()}; }
+  std::vector<float> vectors, context, contexts, induced;
+};
+}  // namespace
+
+TEST_CASE("induce_in_sentence: A times the mean of the known words within the window, against float64",
+          "[embedding][induction]") {
+  // 12 tokens, d = 100 (GloVe's width): unknown rows at the ends, in the middle, and two side by
+  // side (an induced word is no context for another); row 8 is the last known one, so with
+  // window 1 rows 10 and 11 stay unknown, with window 2 row 11.
+  const int t = 12, d = 100;
+  const std::vector<float> known = {0, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0};
+  auto x = ref64::random_normal(std::size_t(t) * d, 11, 0.54f);
+  auto a = ref64::random_normal(std::size_t(d) * d, 12, 0.1f);
+  for (int window : {1, 2, 5, 255}) {
+    INFO("window " << window);
+    const auto want = induce64(x, known, t, d, window, a);
+    InductionOut out(t, d);
+    attn::Error err;
+    REQUIRE(attn::induce_in_sentence(x.data(), known.data(), t, d, window, a.data(), out.view(), &err));
+    for (int i = 0; i < t; ++i) {
+      INFO("row " << i);
+      REQUIRE(out.contexts[i] == float(want.contexts[i]));
+      REQUIRE(out.induced[i] == (want.contexts[i] > 0 ? 1.0f : 0.0f));
+      double norm = 0;
+      for (int c = 0; c < d; ++c) norm += want.vectors[i * d + c] * want.vectors[i * d + c];
+      for (int c = 0; c < d; ++c) {
+        // float32 mean (one rounding) and a float32 dot of 100 terms (SIMD or not): a few ulp of
+        // the row's length; 1e-5 of its norm is ~40× that and far below a wrong neighbour's effect
+        const double tol = 1e-5 * std::sqrt(norm);
+        REQUIRE(std::fabs(out.vectors[i * d + c] - want.vectors[i * d + c]) <= tol);
+        if (want.contexts[i] == 0) {
+          REQUIRE(out.vectors[i * d + c] == x[i * d + c]);  // as given, bit for bit
+          REQUIRE(out.context[i * d + c] == 0.0f);
+        }
+      }
+    }
+  }
+  // the window matters: with 1, row 3 sees row 2 only; with 5, rows 1, 2, 5–8
+  InductionOut one(t, d), five(t, d);
+  attn::Error err;
+  REQUIRE(attn::induce_in_sentence(x.data(), known.data(), t, d, 1, a.data(), one.view(), &err));
+  REQUIRE(attn::induce_in_sentence(x.data(), known.data(), t, d, 5, a.data(), five.view(), &err));
+  REQUIRE(one.contexts[3] == 1.0f);
+  REQUIRE(five.contexts[3] == 6.0f);
+  REQUIRE(one.contexts[11] == 0.0f);
+  REQUIRE(five.contexts[11] == 3.0f);  // rows 6, 7, 8: 5, 4 and 3 tokens away
+  REQUIRE(one.vectors[3 * d] != five.vectors[3 * d]);
+  // the context row is the plain mean (row 0, window 1: row 1 alone)
+  for (int c = 0; c < d; ++c) REQUIRE(one.context[c] == x[d + c]);
+}
+
+TEST_CASE("induce_in_sentence: bad sizes and values fail with a status, nothing written", "[embedding][induction][errors]") {
+  const int t = 3, d = 2;
+  std::vector<float> x = {1, 2, 3, 4, 5, 6}, known = {1, 0, 1}, a = {1, 0, 0, 1};
+  attn::Error err;
+  InductionOut out(t, d);
+  auto unchanged = [&] {
+    for (float v : out.vectors) REQUIRE(v == -7.0f);
+    for (float v : out.induced) REQUIRE(v == -7.0f);
+  };
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), 0, d, 5, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::invalid_shape);
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), t, d, 0, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::invalid_shape);
+  REQUIRE(std::string(err.message).find("window") != std::string::npos);
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), t, d, attn::kMaxInductionWindow + 1, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::invalid_shape);
+  // lengths, as the binding gives them
+  REQUIRE_FALSE(attn::validate_induce_in_sentence({x.data(), 5}, {known.data(), 3}, t, d, 5, {a.data(), 4}, &err));
+  REQUIRE(std::string(err.message) == "x has length 5, expected t·d = 6");
+  REQUIRE_FALSE(attn::validate_induce_in_sentence({x.data(), 6}, {known.data(), 2}, t, d, 5, {a.data(), 4}, &err));
+  REQUIRE(err.status == attn::Status::invalid_shape);
+  REQUIRE_FALSE(attn::validate_induce_in_sentence({x.data(), 6}, {known.data(), 3}, t, d, 5, {a.data(), 3}, &err));
+  REQUIRE(std::string(err.message).find("a has length 3, expected d·d = 4") != std::string::npos);
+  REQUIRE_FALSE(attn::validate_induce_in_sentence({x.data(), 6}, {}, t, d, 5, {a.data(), 4}, &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
+  known = {1, 0.5f, 1};
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), t, d, 5, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::invalid_argument);
+  REQUIRE(std::string(err.message) == "known[1] is 0.5: known must hold 1 (a known word) or 0 (unknown)");
+  known = {1, 0, 1};
+  x[3] = NAN;
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), t, d, 5, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::non_finite_input);
+  unchanged();
+  // A·u beyond float32: overflow, named
+  x = {FLT_MAX, FLT_MAX, 0, 0, FLT_MAX, FLT_MAX};
+  a = {2, 0, 0, 2};
+  REQUIRE_FALSE(attn::induce_in_sentence(x.data(), known.data(), t, d, 5, a.data(), out.view(), &err));
+  REQUIRE(err.status == attn::Status::overflow);
+  REQUIRE(std::string(err.message).find("vectors[1][0]") != std::string::npos);
+  // a sum beyond float32 whose mean is not: summed in double, so it succeeds
+  a = {1, 0, 0, 1};
+  REQUIRE(attn::induce_in_sentence(x.data(), known.data(), t, d, 5, a.data(), out.view(), &err));
+  REQUIRE(out.vectors[2] == FLT_MAX);
+  REQUIRE(out.induced[1] == 1.0f);
+}

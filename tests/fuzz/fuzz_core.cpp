@@ -123,7 +123,8 @@ const char* const kTargetNames[] = {"attention",   "softmax",       "softmax_nai
                                     "softmax_backward", "step_by_step", "gradient_norm", "random_projection",
                                     "project",     "positional_encoding", "text_vector", "lengths",
                                     "dot_histograms", "variance_curves", "head_projections", "saturation_sweep",
-                                    "multi_head", "trainer", "model_weights", "supplied_attention"};
+                                    "multi_head", "trainer", "model_weights", "supplied_attention",
+                                    "induce_in_sentence"};
 static_assert(sizeof kTargetNames / sizeof kTargetNames[0] == static_cast<int>(Target::count), "one name per target");
 Target g_target;
 
@@ -1106,6 +1107,87 @@ void fuzz_text_vector(Reader& in) {
   }
 }
 
+// induce_in_sentence: t, d, window (index), a known byte per row, value modes of x and a.
+void fuzz_induce_in_sentence(Reader& in) {
+  const int t = in.dim(12, 80), d = in.dim(17, 130);
+  constexpr int kWindows[8] = {5, 1, 2, 10, 255, 0, 256, -1};
+  const int window = kWindows[in.byte() % 8];
+  describe_call("induce_in_sentence t=%d d=%d window=%d", t, d, window);
+  Verdict v;
+  const bool dims_ok = in_range(t, 1, attn::kMaxDim) && in_range(d, 1, attn::kMaxDim);
+  if (!dims_ok || !in_range(window, 1, attn::kMaxInductionWindow)) v.invalid(Status::invalid_shape);
+  const std::int64_t tt = dims_ok ? t : 1, dd = dims_ok ? d : 1;
+  if (tt * dd + dd * dd > kMaxFloats || tt * dd * dd > kMaxWork || tt * (2 * 255 + 1) * dd > kMaxWork) {
+    ++g_counts[static_cast<int>(Target::induce_in_sentence)].skipped;
+    return;
+  }
+  // known: 1 or 0, or (one byte in 32 from 248 on) a value that is neither
+  constexpr float kBadKnown[8] = {0.5f, 2.0f, NAN, -1.0f, 1e-40f, INFINITY, -0.0f, 0.999f};
+  std::vector<float> known(tt);
+  for (auto& k : known) {
+    const std::uint8_t b = in.byte();
+    k = b >= 248 ? kBadKnown[b - 248] : float(b & 1);
+  }
+  const std::uint8_t x_mode = in.byte(), a_mode = in.byte();
+  const std::vector<float> x = in.values(tt * dd, x_mode), a = in.values(dd * dd, a_mode);
+  if (!all_finite(x) || !all_finite(a)) v.invalid(Status::non_finite_input);
+  for (float k : known)
+    if (k != 0.0f && k != 1.0f) v.invalid(Status::invalid_argument);  // -0.0f == 0.0f: valid
+  // the reference in double: u = the mean of the known rows within the window, A·u
+  std::vector<double> want(tt * dd, 0.0), tol(tt * dd, 0.0);
+  std::vector<int> contexts(tt, 0);
+  const int w = in_range(window, 1, attn::kMaxInductionWindow) ? window : 1;
+  if (v.must == 0)
+    for (std::int64_t i = 0; i < tt; ++i) {
+      std::vector<double> u(dd, 0.0);
+      for (std::int64_t j = std::max<std::int64_t>(0, i - w); j <= std::min<std::int64_t>(tt - 1, i + w); ++j)
+        if (j != i && known[i] == 0.0f && known[j] != 0.0f) {
+          ++contexts[i];
+          for (std::int64_t c = 0; c < dd; ++c) u[c] += x[j * dd + c];
+        }
+      for (std::int64_t r = 0; r < dd; ++r) {
+        if (contexts[i] == 0) {
+          want[i * dd + r] = x[i * dd + r];
+          continue;
+        }
+        double exact = 0, abs_sum = 0, abs_a = 0;
+        for (std::int64_t c = 0; c < dd; ++c) {
+          const double uc = u[c] / contexts[i];
+          exact += double(a[r * dd + c]) * uc;
+          abs_sum += std::fabs(double(a[r * dd + c]) * uc);
+          abs_a += std::fabs(double(a[r * dd + c]));
+        }
+        want[i * dd + r] = exact;
+        // u rounded once to float32 (relative kEps/2, or kTiny below the normals), then a float32 dot
+        tol[i * dd + r] = sum_tolerance(abs_sum, dd) + kEps * abs_sum + 2.0 * kTiny * abs_a;
+        if (std::fabs(exact) >= kTwiceMax) v.invalid(Status::overflow);
+        else if (abs_sum > kHalfMax) v.borderline(Status::overflow);
+      }
+    }
+  std::vector<float> vectors(tt * dd, NAN), context(tt * dd, NAN), counts(tt, NAN), induced(tt, NAN);
+  attn::Error err;
+  if (!outcome("induce_in_sentence",
+               attn::induce_in_sentence(x.data(), known.data(), t, d, window, a.data(),
+                                        {vectors.data(), context.data(), counts.data(), induced.data()}, &err),
+               err, v))
+    return;
+  expect_finite(vectors.data(), tt * dd, "induce_in_sentence vectors");
+  for (std::int64_t i = 0; i < tt; ++i) {
+    EXPECT(counts[i] == float(contexts[i]), "induce_in_sentence contexts[%lld] = %g, expected %d", static_cast<long long>(i),
+           counts[i], contexts[i]);
+    EXPECT(induced[i] == (contexts[i] > 0 ? 1.0f : 0.0f), "induce_in_sentence induced[%lld] = %g", static_cast<long long>(i),
+           induced[i]);
+    for (std::int64_t c = 0; c < dd; ++c) {
+      const std::int64_t k = i * dd + c;
+      if (contexts[i] == 0)
+        EXPECT(std::memcmp(&vectors[k], &x[k], sizeof(float)) == 0 && context[k] == 0.0f,
+               "induce_in_sentence row %lld is not as given", static_cast<long long>(i));
+      else
+        expect_close(vectors[k], want[k], tol[k], "induce_in_sentence", k);
+    }
+  }
+}
+
 // ---- array lengths against shapes: the validate_* functions the binding calls -----------------
 // The binding passes each array with its length; the core compares it with the shape's product,
 // computed in 64 bits. Each array here claims (and has) the right length, that product wrapped to
@@ -1741,6 +1823,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case Target::trainer: fuzz::fuzz_trainer(in); break;
     case Target::model_weights: fuzz::fuzz_model_weights(in); break;
     case Target::supplied_attention: fuzz::fuzz_supplied_attention(in); break;
+    case Target::induce_in_sentence: fuzz::fuzz_induce_in_sentence(in); break;
     case Target::count: break;
   }
   return 0;

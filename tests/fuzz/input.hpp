@@ -42,6 +42,7 @@ enum class Target : std::uint8_t {
   trainer,  // train::Experiment: create, step, reset
   model_weights,  // lm::write_weights, a damaged copy read back (read_weights_header, read_weights), and predict
   supplied_attention,  // check_supplied_attention: another model's attention, damaged or not
+  induce_in_sentence,  // à la carte from one sentence: A·(mean of the known rows within the window)
   count
 };
 

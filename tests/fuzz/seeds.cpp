@@ -227,6 +227,22 @@ Seeds seeds() {
   add("text-vector-sigma-max", Encoder().target(Target::text_vector).raw(1).raw('x').raw(small(4)).raw(4));
   add("text-vector-d-past-max", Encoder().target(Target::text_vector).raw(1).raw('x').raw(special(past_max_dim)).raw(0));
 
+  // induce_in_sentence: t, d, window (index), t known bytes, value modes of x and a
+  const auto induce = [&](const char* name, std::uint8_t t, std::uint8_t d, std::uint8_t window,
+                          std::initializer_list<std::uint8_t> known, std::uint8_t x_mode, std::uint8_t a_mode) {
+    Encoder e;
+    e.target(Target::induce_in_sentence).raw(t).raw(d).raw(window);
+    for (std::uint8_t k : known) e.raw(k);
+    add(name, e.raw(x_mode).raw(a_mode));
+  };
+  induce("induce-sentence", small(6), small(16), 0, {1, 0, 1, 1, 0, 0}, kPlain, kPlain);
+  induce("induce-sentence-window-1", small(6), small(16), 1, {0, 1, 0, 0, 0, 1}, kPlain, kPlain);
+  induce("induce-sentence-none-known", small(3), small(8), 0, {0, 0, 0}, kPlain, kPlain);
+  induce("induce-sentence-bad-known", small(3), small(8), 0, {1, 250, 0}, kPlain, kPlain);
+  induce("induce-sentence-window-0", small(3), small(8), 5, {1, 0, 1}, kPlain, kPlain);
+  induce("induce-sentence-window-past-max", small(3), small(8), 6, {1, 0, 1}, kPlain, kPlain);
+  induce("induce-sentence-specials", small(4), small(4), 0, {1, 0, 1, 0}, kSpecials, kSpecials);
+
   // ---- lengths: which (0 attention, 1 streaming, 2 project, 3 positions, 4 step by step), n, m,
   // d, dv, then per array a claim (0 right, 1 wrapped to 32 bits, 2 one more, 3 one less, 4 null)
   // and its values. n·d = 2^32 wraps to 0: an empty array must not pass for one of 2^32 numbers.

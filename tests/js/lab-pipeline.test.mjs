@@ -89,16 +89,27 @@ test('the state is frozen, names its rows and keys, and clamps the selected row'
   const pipeline = new LabPipeline(engine, vocab);
   const state = labState(settingsWith({ sentence: 'the zorblax sat', selected: 9 }), pipeline, engine);
   assert.ok(Object.isFrozen(state) && Object.isFrozen(state.settings) && Object.isFrozen(state.tokens));
-  assert.deepEqual(state.tokens, [{ text: 'the', known: true }, { text: 'zorblax', known: false }, { text: 'sat', known: true }]);
-  assert.deepEqual(state.unknown, ['zorblax']);
+  assert.deepEqual(state.tokens, [{ text: 'the', known: true, source: 'glove' }, { text: 'zorblax', known: true, source: 'context' }, { text: 'sat', known: true, source: 'glove' }]);
+  assert.deepEqual(state.unknown, []);
   assert.equal(state.selected, 2);
   assert.equal(state.settings.selected, 9); // the setting stays; it applies again to a longer sentence
-  // an unknown word: the engine's text-seeded vector, σ = UNKNOWN_WORD_SIGMA
-  assert.deepEqual(state.x.subarray(WORD_DIM, 2 * WORD_DIM), engine.textVector('zorblax', WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }));
+  // a word the files lack, with known words around it: A₁ · their mean (engine.induceInSentence)
+  const stand = engine.textVector('zorblax', WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA });
+  const x = new Float32Array(3 * WORD_DIM);
+  [vocab.vector('the'), stand, vocab.vector('sat')].forEach((v, i) => x.set(v, i * WORD_DIM));
+  const { window, a } = vocab.contextMap();
+  const made = engine.induceInSentence({ t: 3, d: WORD_DIM, window, x, known: [1, 0, 1], a });
+  assert.deepEqual(state.x.subarray(WORD_DIM, 2 * WORD_DIM), made.vectors.subarray(WORD_DIM, 2 * WORD_DIM));
+  assert.notDeepEqual(state.x.subarray(WORD_DIM, 2 * WORD_DIM), stand);
+  // with no known word around it, a word stays unknown: the engine's text-seeded vector, σ = UNKNOWN_WORD_SIGMA
+  const alone = labState(settingsWith({ sentence: 'zorblax qwfpgjx' }), pipeline, engine);
+  assert.deepEqual(alone.tokens.map((token) => [token.known, token.source]), [[false, null], [false, null]]);
+  assert.deepEqual(alone.unknown, ['zorblax', 'qwfpgjx']);
+  assert.deepEqual(alone.x.subarray(0, WORD_DIM), stand);
   // the views' inputs, taken from the state
   const row = queryRow(state, 0);
   assert.deepEqual(Array.from(row.weights), Array.from(state.result.weights.subarray(0, 3)));
-  assert.deepEqual(row.known, [true, false, true]);
+  assert.deepEqual(row.known, [true, true, true]);
   assert.equal(row.entropy, state.result.entropy[0]);
   assert.equal(probeRow(state).rowSum, state.probe.rowSum);
   assert.equal(heatmapData(state).weights, state.result.weights);
@@ -174,7 +185,7 @@ test('pasted vectors: their labels (q1…, k1… without), no words, no probe', 
   const state = labState(settingsWith({ pasted, projection: 'pasted' }), pipeline, engine);
   assert.deepEqual(state.queryLabels, ['it', 'mat']);
   assert.deepEqual(state.keyLabels, ['k1', 'k2', 'k3']);
-  assert.deepEqual(state.tokens, [{ text: 'it', known: null }, { text: 'mat', known: null }]);
+  assert.deepEqual(state.tokens, [{ text: 'it', known: null, source: null }, { text: 'mat', known: null, source: null }]);
   assert.deepEqual(state.unknown, []);
   assert.equal(state.x, null);
   assert.equal(state.probe, null);

@@ -137,15 +137,16 @@ test('bars SVG: one row per key with the engine’s weight, the largest marked, 
 
 test('bars scene: masked keys say so, unknown words are listed, long labels are cut with their full text in the title', () => {
   const long = 'z'.repeat(5000);
-  const state = stateWith({ sentence: `the ${long} sat`, causal: true, selected: 1 });
+  // no word the files know, so none is made from the sentence: all three are unknown
+  const state = stateWith({ sentence: `qwfpgj ${long} blorfx`, causal: true, selected: 1 });
   const scene = barsScene(queryRow(state));
   assert.deepEqual(scene.rows.map((r) => [r.text, r.valueText, r.masked]), [
     [state.result.weights[3].toFixed(3), state.result.weights[3].toFixed(3), false],
     [state.result.weights[4].toFixed(3), state.result.weights[4].toFixed(3), false],
     ['masked', 'masked (causal)', true],
   ]);
-  assert.deepEqual(scene.unknown, [long]);
-  assert.deepEqual(scene.rows.map((r) => r.unknown), [false, true, false]);
+  assert.deepEqual(scene.unknown, ['qwfpgj', long, 'blorfx']);
+  assert.deepEqual(scene.rows.map((r) => r.unknown), [true, true, true]);
   assert.equal(scene.rows[1].label, `${'z'.repeat(LABEL_CHARS)}…`);
   assert.equal(scene.rows[1].title, `${'z'.repeat(TIP_CHARS)}… (5,000 characters)`);
   assert.equal(scene.rows[1].name, `${scene.rows[1].title} (key 2)`);

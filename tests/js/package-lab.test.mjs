@@ -76,7 +76,10 @@ test('settings: the page’s defaults, tokens beat the sentence, a long text is 
   const random = labInputs({ projection: 'random', dk: 32 }, context);
   assert.equal(random.d, 32);
   assert.equal(random.probe.q.length, 32);
-  assert.deepEqual(labInputs({ sentence: 'zorblax the zorblax' }, context).unknown, ['zorblax']);
+  // a word the files lack: made from the known words near it, or unknown when there are none
+  const made = labInputs({ sentence: 'zorblax the zorblax' }, context);
+  assert.deepEqual([made.unknown, made.sources], [[], ['context', 'glove', 'context']]);
+  assert.deepEqual(labInputs({ sentence: 'zorblax qwfpgj zorblax' }, context).unknown, ['zorblax', 'qwfpgj']);
 });
 
 test('pasted vectors: CSV text and arrays of rows, as the page parses them', () => {

@@ -8,10 +8,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 
-import { GLOVE, NUMBER_SHAPES, bucketName, bucketOf, encodeBucket, loadVocab, numberShape, parseBucket, quantise, recordVector } from 'attention-lab/vocab';
+import { createEngine } from 'attention-lab';
+import {
+  GLOVE, NUMBER_SHAPES, bucketName, bucketOf, encodeBucket, encodeContextMap, loadVocab, numberShape, parseBucket, parseContextMap, quantise, recordVector,
+} from 'attention-lab/vocab';
 
 import {
-  EVERYDAY, applyMap, contextSums, cosine, fitLinearMap, induce, isHeldOutDocument, readBrown,
+  EVERYDAY, WINDOW, applyMap, contextSums, cosine, fitLinearMap, induce, isHeldOutDocument, isHeldOutWord, readBrown,
 } from '../../scripts/induce-vocab.mjs';
 import { tokenize } from '../../web/lab/tokenize.js';
 import { uniforms } from '../support/reference.mjs';
@@ -218,6 +221,137 @@ test('coverage: the everyday sentences have no unknown token, the held-out Brown
   const { before, after } = run.figures['held-out Brown documents'];
   assert.equal(h.unknown, after.unknown, 'the files know what the run says');
   for (const figure of [`${heldOut.length.toLocaleString('en')} sentences`, `${pct(before.share)}`, `**${pct(h.share)}**`, `${e.n} tokens`, `${pct(run.figures['everyday sentences (tests/fixtures)'].before.share)}`]) {
+    assert.ok(DOC.includes(figure), `docs/vocabulary.md says "${figure}"`);
+  }
+});
+
+// ---- a word the files lack, made from its own sentence (the lab's à la carte, one context) ----
+
+const mapBytes = new Uint8Array(fs.readFileSync(new URL(GLOVE.contextMap, GLOVE_DIR)));
+const map = parseContextMap(mapBytes, { name: GLOVE.contextMap });
+
+test('the context map: A₁ as the script fits it, the same bytes on every run, checked on reading', () => {
+  assert.equal(map.dim, GLOVE.dim);
+  assert.equal(map.window, WINDOW);
+  assert.equal(map.occurrences, 1);
+  assert.equal(map.fitWords, run.A1FitWords);
+  assert.deepEqual(encodeContextMap({ a: Float32Array.from(run.A1), window: WINDOW, occurrences: 1, fitWords: run.A1FitWords }), mapBytes,
+    'the committed file is what this run of the fit writes');
+  assert.equal(mapBytes.length, 16 + 4 * GLOVE.dim * GLOVE.dim + 4);
+  for (const at of [0, 5, 16, mapBytes.length - 1]) {
+    const bad = mapBytes.slice();
+    bad[at] ^= 1;
+    assert.throws(() => parseContextMap(bad, { name: 'x.bin' }), /^Error: x\.bin: /, `byte ${at} changed`);
+  }
+  assert.throws(() => parseContextMap(mapBytes.subarray(0, 100), { name: 'x.bin' }), /truncated/);
+  assert.equal(vocab.contextMap()?.a.length, GLOVE.dim * GLOVE.dim, 'loadVocab() reads the map with the buckets');
+});
+
+// The test's own one-sentence induction, in float64: a token the files lack (`lacks`) gets
+// A₁·u, u the mean of the vectors of the tokens the files know within WINDOW of it.
+const vec64 = (t) => (vocab.status(t) === 'known' ? Float64Array.from(vocab.vector(t)) : null);
+const A1 = Float64Array.from(map.a);
+function around(s, i, lacks = (t) => vocab.status(t) !== 'known') {
+  let count = 0;
+  const u = new Float64Array(GLOVE.dim);
+  for (let j = Math.max(0, i - WINDOW); j <= Math.min(s.length - 1, i + WINDOW); j++) {
+    if (j === i || lacks(s[j])) continue;
+    const v = vec64(s[j]);
+    for (let k = 0; k < GLOVE.dim; k++) u[k] += v[k];
+    count++;
+  }
+  return count ? u.map((x) => x / count) : null;
+}
+function times(A, u) {
+  const out = new Float64Array(u.length);
+  for (let r = 0; r < u.length; r++) for (let c = 0; c < u.length; c++) out[r] += A[r * u.length + c] * u[c];
+  return out;
+}
+const quartiles = (values) => {
+  const s = Float64Array.from(values).sort();
+  const at = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+};
+const heldOutSentences = readBrown().filter((_, i) => isHeldOutDocument(i)).flatMap((d) => d.sentences);
+const engine = await createEngine();
+
+test('engine.induceInSentence (float32, WebAssembly) gives the float64 A₁·u on held-out sentences', () => {
+  // every held-out sentence with a token the files lack, up to 300
+  const sentences = heldOutSentences.filter((s) => s.some((t) => vocab.status(t) !== 'known')).slice(0, 300);
+  assert.equal(sentences.length, 300);
+  let rows = 0, worst = 0;
+  for (const s of sentences) {
+    const t = s.length;
+    const x = new Float32Array(t * GLOVE.dim);
+    const known = new Float32Array(t);
+    s.forEach((token, i) => {
+      const v = vocab.vector(token);
+      if (v) x.set(v, i * GLOVE.dim), (known[i] = 1);
+    });
+    const got = engine.induceInSentence({ t, d: GLOVE.dim, window: map.window, x, known, a: map.a });
+    s.forEach((token, i) => {
+      if (known[i]) return;
+      const u = around(s, i);
+      assert.equal(got.induced[i], u ? 1 : 0, `"${token}" in "${s.join(' ')}"`);
+      if (!u) return;
+      const want = times(A1, u);
+      const norm = Math.hypot(...want);
+      for (let k = 0; k < GLOVE.dim; k++) worst = Math.max(worst, Math.abs(got.vectors[i * GLOVE.dim + k] - want[k]) / norm);
+      rows++;
+    });
+  }
+  // float32 mean and a float32 dot of 100 terms: ~1e-7 of the vector's length; 1e-5 is far
+  // below what one wrong neighbour would change (a neighbour moves u by ~1/10 of its length)
+  assert.ok(worst < 1e-5, `max |Δ| / |A₁u| ${worst} over ${rows} rows`);
+  assert.ok(rows > 300);
+  assert.throws(() => engine.induceInSentence({ t: 2, d: GLOVE.dim, x: new Float32Array(200), known: [1, 0.5], a: map.a }), /known\[1\] is 0\.5/);
+  assert.throws(() => engine.induceInSentence({ t: 2, d: GLOVE.dim, x: new Float32Array(199), known: [1, 0], a: map.a }), (e) => e.code === 'ATTN_INVALID_SHAPE');
+});
+
+const fmtPct = (x) => `${(100 * x).toFixed(2)} %`;
+const thousands = (n) => n.toLocaleString('en');
+
+test('held-out Brown sentences with one-sentence induction: ≤ 1 % unknown, as docs/vocabulary.md says', () => {
+  let tokens = 0, unknown = 0, made = 0, lacking = 0;
+  for (const s of heldOutSentences) {
+    s.forEach((t, i) => {
+      tokens++;
+      if (vocab.status(t) === 'known') return;
+      lacking++;
+      if (around(s, i)) made++;
+      else unknown++;
+    });
+  }
+  const share = unknown / tokens;
+  assert.equal(heldOutSentences.length, 5642);
+  assert.ok(share <= 0.01, `${fmtPct(share)} unknown`);
+  assert.equal(unknown + made, lacking);
+  assert.equal(run.figures.inSentence.coverage.unknown, unknown, 'the script measures the same');
+  for (const figure of [`${thousands(heldOutSentences.length)} held-out Brown sentences`, `${thousands(tokens)} tokens`, `${thousands(lacking)} tokens the files lack`,
+    `${thousands(made)} of them`, `**${thousands(unknown)}** tokens, **${fmtPct(share)}**`]) {
+    assert.ok(DOC.includes(figure), `docs/vocabulary.md says "${figure}"`);
+  }
+});
+
+test('held-out GloVe words made from one held-out sentence: cosine to their true vector, against the plain mean', () => {
+  const seen = new Set(), withA = [], plain = [];
+  for (const s of heldOutSentences) {
+    s.forEach((t, i) => {
+      if (seen.has(t) || !isHeldOutWord(t) || vocab.source(t) !== 'glove') return;
+      const u = around(s, i, (x) => x === t || vocab.status(x) !== 'known'); // as if the files lacked it
+      if (!u) return;
+      seen.add(t);
+      const truth = vec64(t);
+      withA.push(cosine(times(A1, u), truth));
+      plain.push(cosine(u, truth));
+    });
+  }
+  const a = quartiles(withA), b = quartiles(plain);
+  assert.ok(a.median > b.median, `median ${a.median} with A₁, ${b.median} without`);
+  assert.ok(a.median < 0.6, 'one sentence is far from the words seen 5 times or more (0.627)');
+  assert.deepEqual(run.figures.inSentence.withA.length, withA.length);
+  for (const figure of [`${thousands(withA.length)} held-out GloVe words`, `median cosine **${f3(a.median)}**`, `${f3(a.q1)}–${f3(a.q3)}`,
+    `median ${f3(b.median)}`, `${f3(b.q1)}–${f3(b.q3)}`]) {
     assert.ok(DOC.includes(figure), `docs/vocabulary.md says "${figure}"`);
   }
 });

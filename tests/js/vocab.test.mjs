@@ -95,7 +95,7 @@ const SENTENCES = [
 
 test('the files: 2048 buckets of the 20,000 most frequent words (and the induced), every vocabulary file ≤ 5 MB in all', (t) => {
   const names = fs.readdirSync(GLOVE_DIR).sort();
-  const expected = [...Array.from({ length: GLOVE.buckets }, (_, b) => bucketName(b)), GLOVE.firstView].sort();
+  const expected = [...Array.from({ length: GLOVE.buckets }, (_, b) => bucketName(b)), GLOVE.firstView, GLOVE.contextMap].sort();
   assert.deepEqual(names, expected);
   let bucketBytes = 0, count = 0;
   for (let b = 0; b < GLOVE.buckets; b++) {
@@ -198,18 +198,35 @@ test('status: loading until its bucket is in, then known or unknown; one read pe
   assert.equal(v.has('cat'), false);
   const absent = 'qwertyuiopasdf';
   await Promise.all([v.load(['cat', 'cat', absent]), v.load(['cat'])]); // concurrent loads share a read
-  assert.deepEqual(reads.map((h) => h.slice(h.lastIndexOf('/') + 1)).sort(), [bucketName(bucketOf('cat')), bucketName(bucketOf(absent))].sort());
+  // a word the files lack brings the context map (read once), which makes its vector from its sentence
+  assert.deepEqual(reads.map((h) => h.slice(h.lastIndexOf('/') + 1)).sort(), [bucketName(bucketOf('cat')), bucketName(bucketOf(absent)), GLOVE.contextMap].sort());
+  assert.equal(v.contextMap().window, 5);
   assert.equal(v.status('cat'), 'known');
   assert.equal(v.status(absent), 'unknown');
   assert.equal(v.status(''), 'unknown');
   assert.equal(v.status('x'.repeat(300)), 'unknown', 'longer than any stored word');
   assert.equal(v.loadedBuckets, 2);
   await v.load(['cat', absent]);
-  assert.equal(reads.length, 2, 'nothing read again');
+  assert.equal(reads.length, 3, 'nothing read again');
   // a fresh copy on every call
   const a = v.vector('cat');
   a.fill(0);
   assert.deepEqual(v.vector('cat'), vocab.vector('cat'));
+});
+
+test('the context map: only with a word the files lack; if it cannot be read, such words stay unknown', async () => {
+  const reads = [];
+  const v = createVocab({ read: (url) => (reads.push(url.href), readBytes(url)) });
+  await v.load(['cat', 'dog']);
+  assert.equal(v.contextMap(), null);
+  assert.ok(!reads.some((h) => h.endsWith(GLOVE.contextMap)), 'known words need no map');
+  const failing = createVocab({ read: (url) => (url.href.endsWith(GLOVE.contextMap) ? Promise.reject(new Error(`${url.href}: HTTP 404`)) : readBytes(url)) });
+  const pending = failing.load(['qwertyuiopasdf']);
+  await pending;
+  assert.equal(failing.status('qwertyuiopasdf'), 'unknown');
+  assert.equal(failing.contextMap(), null);
+  assert.match(failing.contextMapError.message, /context-map\.bin: HTTP 404/);
+  await assert.rejects(failing.loadContextMap(), /HTTP 404/);
 });
 
 test('the first-view pack: the demo words without a bucket, the same numbers as their buckets', async () => {
@@ -350,4 +367,13 @@ test('a stalled file: asked again once, then the load rejects naming the file; t
   stall = true;
   await Promise.race([packed.load(['cat']), new Promise((_, reject) => setTimeout(() => reject(new Error('a stalled pack held the words back')), 2000))]);
   assert.equal(packed.status('cat'), 'known');
+});
+
+test('the context map\'s window is the one the README and the docs state', () => {
+  const { window } = vocab.contextMap();
+  assert.equal(window, 5);
+  for (const file of ['../../README.md', '../../docs/vocabulary.md']) {
+    const text = fs.readFileSync(new URL(file, import.meta.url), 'utf8');
+    assert.ok(text.includes(`within ${window} tokens`), `${file} says "within ${window} tokens"`);
+  }
 });

@@ -95,9 +95,16 @@ export interface LabInputs {
   /** the tokens, or the pasted labels (q1…, k1… without) */
   queryLabels: readonly string[];
   keyLabels: readonly string[];
-  /** per key: its word is in the vocabulary (null for pasted vectors) */
+  /** per key: its word has a vector — the files', or made from this sentence (null for pasted vectors) */
   known: readonly boolean[] | null;
-  /** the distinct tokens not in the vocabulary (each gets a fixed vector made from its spelling) */
+  /**
+   * per key: 'glove', 'induced' (the files' vector, from the Brown corpus), 'context' (no vector in
+   * the files: A₁ · the mean of the known words within the context map's window in this sentence,
+   * vocab.contextMap(), à la carte, Khodak et al. 2018) or null (unknown: no known word near it);
+   * null for pasted vectors
+   */
+  sources: readonly (TokenSource | null)[] | null;
+  /** the distinct tokens with no vector (each gets a fixed vector made from its spelling) */
   unknown: readonly string[];
   /** t×100 word vectors (with positions when on); null for pasted vectors */
   x: Float32Array | null;
@@ -106,6 +113,9 @@ export interface LabInputs {
   /** the sentence had more than MAX_TOKENS tokens; only the first are used */
   truncated: boolean;
 }
+
+/** Where a token's vector comes from. */
+export type TokenSource = 'glove' | 'induced' | 'context';
 
 /**
  * The lab's vocabulary, shared: Node reads the package's own files, a browser fetches them. With

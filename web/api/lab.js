@@ -38,6 +38,8 @@ export function tokenize(text) {
 /**
  * The word vectors the lab uses (the same files the page reads), shared by every caller: in Node
  * read from the package's own files, in a browser fetched relative to the package's modules.
+ * A word the files lack brings the context map, which makes its vector from the known words near
+ * it in its sentence (labInputs' `sources` say 'context'; see docs/vocabulary.md).
  * With `words`, only the buckets that hold them (what a page should ask for: labInputs needs the
  * sentence's and the probe's words); without, all 20,000 words (3.3 MB: what Node wants).
  */

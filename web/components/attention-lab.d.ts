@@ -59,8 +59,12 @@ export interface LabSettings {
 
 export interface LabState {
   settings: Readonly<LabSettings>;
-  /** one per query row; known: in the GloVe vocabulary (null for pasted vectors) */
-  tokens: readonly { text: string; known: boolean | null }[];
+  /**
+   * one per query row; known: it has a vector (null for pasted vectors); source: 'glove', 'induced'
+   * (the files', from the Brown corpus), 'context' (made from this sentence: no vector in the files)
+   * or null (unknown, or pasted)
+   */
+  tokens: readonly { text: string; known: boolean | null; source: 'glove' | 'induced' | 'context' | null }[];
   queryLabels: readonly string[];
   keyLabels: readonly string[];
   /** the distinct tokens not in the vocabulary, in order of appearance ([] for pasted vectors) */

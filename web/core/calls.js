@@ -55,6 +55,13 @@ const CALLS = {
   /** A deterministic N(0, sigma²) vector of width d for a word (used for unknown words). */
   textVector: { core: 'textVector', params: ['text', 'd', OPTIONS], args: [['text', STRING], ['d', INT], ['sigma', NUMBER, 1]], pick: 'vector' },
   /**
+   * À la carte from one sentence (Khodak et al. 2018): each unknown row of x (t×d, known[i] 0)
+   * with a known word within `window` tokens becomes A·u, u the mean of those known words'
+   * vectors; a (d×d, row-major) is the map. Returns { vectors (t×d), context (t×d: u, 0 where
+   * none), contexts (t: known words in the window), induced (t: 1 where A·u was written) }.
+   */
+  induceInSentence: { core: 'induceInSentence', args: [['t', INT], ['d', INT], ['window', INT, 5], ['x', F32], ['known', F32], ['a', F32]] },
+  /**
    * Scaled dot-product attention for one head. Returns the intermediates a view shows:
    * { dots, scores, weights (n×m row-major), output (n×dv, or null without v), entropy,
    *   maxWeight, rowSum (n), scale }: views of one JS-owned buffer per call.

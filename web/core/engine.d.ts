@@ -88,6 +88,8 @@ export interface EngineLimits {
   memoryBudgetBytes: number;
   /** the largest sigma of randomNormal / textVector: every sample then fits float32 */
   maxSigma: number;
+  /** the widest window of induceInSentence, in tokens on either side (255) */
+  maxInductionWindow: number;
   /** the lesson's measurements: tokens t, widths d and dIn, samples, widths per sweep, draws, heads, bins */
   lesson: {
     maxTokens: number;
@@ -165,6 +167,26 @@ export interface Engine {
   heapBytes(): number;
   /** deterministic N(0, sigma²) vector of width d derived from the text */
   textVector(text: string, d: number, options?: { sigma?: number }): Float32Array;
+  /**
+   * À la carte induction from one sentence (Khodak et al. 2018): every unknown row of x (t×d,
+   * known[i] = 0) that has a known word within `window` (default 5) tokens on either side becomes
+   * A·u, u the mean of those known words' vectors; a is the d×d map, row-major. Known rows, and
+   * unknown rows with no known neighbour, are x's. known holds 1 or 0 per row.
+   */
+  induceInSentence(args: { t: number; d: number; window?: number; x: Float32Array | ArrayLike<number>;
+    known: Float32Array | ArrayLike<number>; a: Float32Array | ArrayLike<number> }): InduceInSentenceResult;
+}
+
+/** What induceInSentence returns (arrays: views of one JS-owned copy). */
+export interface InduceInSentenceResult {
+  /** t×d: the vectors to use (known rows as given, induced rows A·u, the rest as given) */
+  vectors: Float32Array;
+  /** t×d: the mean context vector u of each induced row; 0 in the others */
+  context: Float32Array;
+  /** t: known words within the window of each unknown row (0 for a known row) */
+  contexts: Float32Array;
+  /** t: 1 where the row was induced, else 0 */
+  induced: Float32Array;
 }
 
 /** true when this JavaScript engine supports WebAssembly SIMD128 */

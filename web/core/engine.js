@@ -147,6 +147,7 @@ class Engine {
       maxDim: w.maxDim,
       memoryBudgetBytes: w.memoryBudgetBytes,
       maxSigma: w.maxSigma,
+      maxInductionWindow: w.maxInductionWindow,
       lesson: {
         maxTokens: w.lessonMaxTokens,
         maxWidth: w.lessonMaxWidth,

@@ -14,7 +14,29 @@ export const GLOVE: Readonly<{
   bits: number;
   /** file name of the first view's pack (the demo sentence's words): 'first-view.bin' */
   firstView: string;
+  /** file name of the one-context à la carte map: 'context-map.bin' (read only for a word the files lack) */
+  contextMap: string;
 }>;
+
+/** The one-context à la carte map (Khodak et al. 2018) of web/assets/glove/context-map.bin. */
+export interface ContextMap {
+  /** 100 */
+  dim: number;
+  /** tokens on either side whose known words make the context (5) */
+  window: number;
+  /** contexts per word the map was fitted for (1) */
+  occurrences: number;
+  /** GloVe words it was fitted on */
+  fitWords: number;
+  /** dim × dim, row-major: (A·u)[r] = Σ_c a[r·dim + c]·u[c] */
+  a: Float32Array;
+}
+export const MAP_MAGIC: 'GLVM';
+export const MAP_VERSION: 1;
+/** Bytes of the context map file. */
+export function encodeContextMap(map: { a: ArrayLike<number>; dim?: number; window: number; occurrences: number; fitWords: number }): Uint8Array;
+/** Parses and checks the context map file; throws an Error prefixed with `name`. */
+export function parseContextMap(data: ArrayBuffer | ArrayBufferView, options?: { name?: string }): ContextMap;
 
 export const BUCKET_MAGIC: 'GLVB';
 export const BUCKET_VERSION: 3;
@@ -53,12 +75,25 @@ export interface BucketVocab {
   load(words: Iterable<string>): Promise<void>;
   /** Loads every bucket not loaded yet (4.3 MB in all); otherwise as load(). */
   loadAll(): Promise<void>;
-  /** A number token ("1990", "3.5") reads its shape's vector (numberShape). */
+  /**
+   * A number token ("1990", "3.5") reads its shape's vector (numberShape). 'loading' also while
+   * the context map, which may make a missing word's vector from its sentence, is on its way.
+   */
   status(word: string): WordStatus;
   /** 'glove' or 'induced' for a known word; null while it is unknown or loading. */
   source(word: string): WordSource | null;
   /** true when the word's vector is loaded. */
   has(word: string): boolean;
+  /**
+   * The map that makes a vector for a word the files lack from the words around it in its
+   * sentence (engine.induceInSentence); null until loaded: load() reads it when a word the files
+   * lack turns up, loadAll() always.
+   */
+  contextMap(): ContextMap | null;
+  /** Reads the context map if not here yet; rejects with an Error naming the file (a later call asks again). */
+  loadContextMap(): Promise<ContextMap>;
+  /** Why the context map could not be read the last time (null: it was, or it was not asked for). */
+  readonly contextMapError: Error | null;
   /** A fresh Float32Array(dim), or null while the word is unknown or loading. */
   vector(word: string): Float32Array | null;
 }

@@ -36,7 +36,76 @@ export const GLOVE = Object.freeze({
   bits: 12,
   /** a pack of the demo sentence's words, for a page's first view (scripts/build-first-view.mjs) */
   firstView: 'first-view.bin',
+  /**
+   * the à la carte map for one context (scripts/induce-vocab.mjs): a word the files lack gets
+   * A·(mean of the known words within its window in the sentence); read only when a sentence
+   * has such a word
+   */
+  contextMap: 'context-map.bin',
 });
+
+export const MAP_MAGIC = 'GLVM';
+export const MAP_VERSION = 1;
+const MAP_HEADER_BYTES = 16;
+
+/**
+ * Bytes of the context map file, little-endian:
+ *   header   "GLVM" | u8 version | u8 window (tokens on either side) | u16 dim | u16 occurrences
+ *            (the contexts per word the map was fitted for: 1) | u16 0 | u32 words it was fitted on
+ *   a        dim × dim float32, row-major: (A·u)[r] = Σ_c a[r·dim + c]·u[c]
+ *   checksum u32 CRC-32 of every byte before it
+ */
+export function encodeContextMap({ a, dim = GLOVE.dim, window, occurrences, fitWords }) {
+  if (a.length !== dim * dim) throw coded(new RangeError(`encodeContextMap: a has ${a.length} numbers, expected dim·dim = ${dim * dim}`), INVALID);
+  const bytes = new Uint8Array(MAP_HEADER_BYTES + 4 * dim * dim + CHECKSUM_BYTES);
+  const view = new DataView(bytes.buffer);
+  bytes.set(utf8.encode(MAP_MAGIC), 0);
+  view.setUint8(4, MAP_VERSION);
+  view.setUint8(5, window);
+  view.setUint16(6, dim, true);
+  view.setUint16(8, occurrences, true);
+  view.setUint16(10, 0, true);
+  view.setUint32(12, fitWords, true);
+  for (let i = 0; i < a.length; i++) view.setFloat32(MAP_HEADER_BYTES + 4 * i, a[i], true);
+  const end = bytes.length - CHECKSUM_BYTES;
+  view.setUint32(end, crc32(bytes.subarray(0, end)), true);
+  return bytes;
+}
+
+/**
+ * Parses and checks the context map file (encodeContextMap): { dim, window, occurrences,
+ * fitWords, a: Float32Array(dim·dim) }. Throws an Error naming the file: wrong magic, version or
+ * width, truncated, a number that is not finite, bytes after the checksum, a checksum mismatch.
+ */
+export function parseContextMap(data, { name = 'context map' } = {}) {
+  const bytes = toBytes(data, 'parseContextMap');
+  const fail = (msg) => {
+    throw coded(new Error(`${name}: ${msg}`), LOAD_FAILED);
+  };
+  const r = reader(bytes, fail);
+  const magic = String.fromCharCode(...r.bytes(4, 'magic'));
+  if (magic !== MAP_MAGIC) fail(`bad magic ${JSON.stringify(magic)} (expected "${MAP_MAGIC}"): not a context map file`);
+  const version = r.u8('version');
+  if (version !== MAP_VERSION) fail(`unsupported version ${version} (this decoder reads version ${MAP_VERSION})`);
+  const window = r.u8('window');
+  const dim = r.u16('dim');
+  const occurrences = r.u16('occurrences');
+  r.u16('reserved');
+  const fitWords = r.u32('fit words');
+  if (dim !== GLOVE.dim) fail(`header says dim ${dim}, expected ${GLOVE.dim} (the files and vocab.js are out of step)`);
+  if (window < 1) fail('header says window 0, expected 1 or more tokens');
+  const a = new Float32Array(dim * dim);
+  for (let i = 0; i < a.length; i++) {
+    a[i] = r.f32('the map');
+    if (!Number.isFinite(a[i])) fail(`a[${Math.floor(i / dim)}][${i % dim}] is ${a[i]}, expected a finite number`);
+  }
+  const end = r.pos;
+  const stored = r.u32('checksum');
+  if (r.pos !== bytes.length) fail(`${bytes.length - r.pos} unexpected bytes after the checksum`);
+  const computed = crc32(bytes.subarray(0, end));
+  if (stored !== computed) fail(`checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)}): the file is corrupt`);
+  return { dim, window, occurrences, fitWords, a };
+}
 
 export const BUCKET_MAGIC = 'GLVB';
 export const BUCKET_VERSION = 3;
@@ -281,6 +350,9 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
   const loaded = new Uint8Array(GLOVE.buckets); // 1 once bucket b is in `vectors`
   const pending = new Map(); // bucket → Promise while it is being read
   let loadedCount = 0;
+  let contextMap = null; // the parsed context map, once read
+  let mapPending = null; // Promise while it is being read
+  let mapError = null; // why the last read failed (a later load() with a word the files lack asks again)
 
   const add = ({ records, dim }) => {
     const block = new Float32Array(records.length * dim); // one allocation per file
@@ -295,6 +367,26 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
     return parseBucket(await readPatiently(read, url, timeoutMs), { name: url.href, bucket });
   };
   const packs = Promise.all(preload.map((file) => fetchFile(file, PACK).then(add, () => {})));
+
+  // the files lack the word: its bucket is loaded (or it could be in none) and does not hold it
+  const lacks = (key) => !vectors.has(key) && (!candidate(key) || loaded[bucketOf(key)] === 1);
+  const loadMap = () => {
+    if (contextMap) return Promise.resolve(contextMap);
+    mapPending ??= (async () => {
+      const url = fileUrl(GLOVE.contextMap);
+      try {
+        contextMap = Object.freeze(parseContextMap(await readPatiently(read, url, timeoutMs), { name: url.href }));
+        mapError = null;
+        return contextMap;
+      } catch (error) {
+        mapError = error;
+        throw error;
+      } finally {
+        mapPending = null;
+      }
+    })();
+    return mapPending;
+  };
 
   const loadBucket = (b) => {
     if (loaded[b]) return undefined;
@@ -338,6 +430,9 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
         if (!vectors.has(key) && candidate(key)) need.add(bucketOf(key));
       }
       await settle(Array.from(need, loadBucket));
+      // a word the files lack is made from its sentence: the map comes with the first such word.
+      // If it fails, such words stay 'unknown' (contextMapError says why) and load() resolves.
+      if (!contextMap && list.some((word) => lacks(keyOf(word)))) await loadMap().catch(() => {});
     },
 
     /**
@@ -352,14 +447,42 @@ export function createVocab({ base = DEFAULT_BASE, preload = [], read = readByte
         failure ??= (await Promise.allSettled(batch)).find((r) => r.status === 'rejected')?.reason ?? null;
       }
       if (failure) throw failure;
+      await loadMap().catch(() => {});
     },
 
-    /** 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'. */
+    /**
+     * Reads the context map (GLOVE.contextMap) if it is not here yet; resolves to it, or rejects
+     * with an Error naming the file and the reason (a later call asks again). load() calls it
+     * when a word the files lack turns up.
+     */
+    loadContextMap() {
+      return loadMap();
+    },
+
+    /**
+     * The map that makes a vector for a word the files lack from the words around it in its
+     * sentence: { dim, window, occurrences, fitWords, a (dim·dim float32, row-major) }, frozen;
+     * null until loaded (loadContextMap(), or load() of a word the files lack).
+     */
+    contextMap() {
+      return contextMap;
+    },
+
+    /** Why the context map could not be read the last time it was asked for (null: it was, or not yet asked). */
+    get contextMapError() {
+      return mapError;
+    },
+
+    /**
+     * 'known' (its vector is here), 'unknown' (its bucket is loaded and lacks it) or 'loading'
+     * (its bucket, or the context map that may make its vector from its sentence, is on its way).
+     */
     status(word) {
       checkWord(word, 'status');
       const key = keyOf(word);
       if (vectors.has(key)) return 'known';
-      return !candidate(key) || loaded[bucketOf(key)] ? 'unknown' : 'loading';
+      // while the context map is on its way, a word the files lack may still get a vector
+      return lacks(key) && !mapPending ? 'unknown' : 'loading';
     },
 
     /**

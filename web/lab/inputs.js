@@ -1,6 +1,8 @@
 // The lab's inputs: settings (web/lab/settings.js) → the Q, K and V an attention head sees,
-// built by the engine from GloVe word vectors (an unknown word gets a text-seeded vector), the
-// sinusoidal positional encoding and seeded random projections. No DOM, and no arithmetic here:
+// built by the engine from GloVe word vectors, the sinusoidal positional encoding and seeded
+// random projections. A word the files lack gets a vector made from the known words around it
+// in the sentence (engine.induceInSentence with the vocabulary's context map: à la carte, Khodak
+// et al. 2018); with none around it, a text-seeded one (it stays unknown). No DOM, and no arithmetic here:
 // every number comes from the vocabulary or the engine, so the same code runs in a page and in
 // Node. Arrays are row-major Float32Arrays, t tokens × width; they are shared with the lab's
 // state (and cached here) and must be treated as read-only.
@@ -33,7 +35,7 @@ const INPUT_CACHE = 12; // built inputs kept, so sweeping d_k back and forth cos
 export class LabPipeline {
   #engine;
   #vocab;
-  #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known }
+  #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known, source }
   #weights = new Map(); // `${seed}:${dk}` → engine.headWeights (W_Q, W_K: WORD_DIM×dk each)
   #inputs = new Map(); // inputKey → inputs (least recently used first)
 
@@ -48,8 +50,8 @@ export class LabPipeline {
     if (!entry) {
       const known = this.#vocab.vector(text);
       entry = known
-        ? { vector: known, known: true }
-        : { vector: this.#engine.textVector(text, WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }), known: false };
+        ? { vector: known, known: true, source: this.#vocab.source?.(text) ?? 'glove' }
+        : { vector: this.#engine.textVector(text, WORD_DIM, { sigma: UNKNOWN_WORD_SIGMA }), known: false, source: null };
       // a word whose file has not arrived (it failed; Retry asks again) stands in as unknown for
       // now, and is not kept: once its file arrives it is looked up again
       if (!this.#stillLoading(text)) this.#words.set(text, entry);
@@ -66,14 +68,17 @@ export class LabPipeline {
    *   tokens     the tokens the vectors are made from ([] for pasted vectors)
    *   q (n×d), k (m×d), v (m×dv) | null, n, m, d, dv
    *   queryLabels (n), keyLabels (m): the tokens, or the pasted labels (q1…, k1… without)
-   *   known      m booleans: the key's word is in the vocabulary (null for pasted vectors)
-   *   unknown    the distinct tokens not in the vocabulary, in order of appearance
+   *   known      m booleans: the key's word has a vector — the files', or made from its sentence
+   *              (null for pasted vectors)
+   *   sources    m of 'glove' | 'induced' (the files') | 'context' (made from this sentence) | null
+   *              (unknown: no known word near it); null for pasted vectors
+   *   unknown    the distinct tokens with no vector, in order of appearance
    *   x          t×WORD_DIM word vectors (+ positions when on), the values; null when pasted
    *   probe      { text, known, q (1×d) } | null
    * Throws an Error whose message the page can show (no tokens; no paste yet; the engine's).
    */
   inputs(settings) {
-    const key = inputKey(settings);
+    const key = inputKey(settings, this.#vocab.contextMap?.());
     let inputs = this.#inputs.get(key);
     if (inputs) this.#inputs.delete(key);
     else inputs = Object.freeze(settings.projection === 'pasted' ? this.#fromPaste(settings.pasted) : this.#fromWords(settings));
@@ -105,6 +110,7 @@ export class LabPipeline {
       queryLabels: pasted.queryLabels ?? numbered('q', n),
       keyLabels: pasted.keyLabels ?? numbered('k', m),
       known: null,
+      sources: null,
       unknown: [],
       x: null,
       probe: null,
@@ -117,6 +123,15 @@ export class LabPipeline {
     const entries = tokens.map((token) => this.word(token));
     let x = new Float32Array(t * WORD_DIM);
     entries.forEach(({ vector }, i) => x.set(vector, i * WORD_DIM));
+    let sources = entries.map((entry) => entry.source);
+    // a word the files lack: A·(the mean of the known words within the map's window), before
+    // positions are added (the map was fitted on plain word vectors)
+    const map = this.#vocab.contextMap?.() ?? null;
+    if (map && sources.includes(null)) {
+      const made = this.#engine.induceInSentence({ t, d: WORD_DIM, window: map.window, x, known: Float32Array.from(sources, (s) => (s ? 1 : 0)), a: map.a });
+      x = made.vectors;
+      sources = sources.map((source, i) => (made.induced[i] === 1 ? 'context' : source));
+    }
     if (positional) x = this.#engine.addPositionalEncoding(x, t, WORD_DIM, { strength: POSITIONAL_STRENGTH });
 
     const probeWord = probe ? this.word(probe) : null;
@@ -139,7 +154,7 @@ export class LabPipeline {
       if (probeQ) probeQ = head.q.slice(t * dk);
       d = dk;
     }
-    const known = entries.map((entry) => entry.known);
+    const known = sources.map((source) => source !== null);
     return {
       tokens,
       q, k,
@@ -148,6 +163,7 @@ export class LabPipeline {
       queryLabels: tokens,
       keyLabels: tokens,
       known,
+      sources,
       unknown: [...new Set(tokens.filter((_, i) => !known[i]))],
       x,
       probe: probeWord ? Object.freeze({ text: probe, known: probeWord.known, q: probeQ }) : null,
@@ -167,9 +183,10 @@ export class LabPipeline {
 }
 
 // Everything the inputs depend on; scale, temperature, causal and the selected row do not.
-function inputKey({ projection, tokens, positional, seed, dk, probe, pasted }) {
+// `map`: whether the vocabulary's context map is there (a word the files lack then gets a vector).
+function inputKey({ projection, tokens, positional, seed, dk, probe, pasted }, map) {
   if (projection === 'pasted') return `pasted\u0001${pasted?.id ?? ''}`;
-  return [projection, tokens.join('\u0000'), positional, probe, projection === 'random' ? `${seed}:${dk}` : ''].join('\u0001');
+  return [projection, tokens.join('\u0000'), positional, probe, projection === 'random' ? `${seed}:${dk}` : '', map ? 1 : 0].join('\u0001');
 }
 
 function numbered(prefix, count) {

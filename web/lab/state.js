@@ -14,10 +14,10 @@ export function labState(settings, pipeline, engine) {
   const frozen = Object.isFrozen(settings) ? settings : Object.freeze({ ...settings });
   const inputs = pipeline.inputs(frozen);
   const { result, probe } = labResults(inputs, frozen, engine);
-  const { n, m, d, queryLabels, keyLabels, known } = inputs;
+  const { n, m, d, queryLabels, keyLabels, known, sources } = inputs;
   return Object.freeze({
     settings: frozen,
-    tokens: Object.freeze(queryLabels.map((text, i) => Object.freeze({ text, known: known ? known[i] : null }))),
+    tokens: Object.freeze(queryLabels.map((text, i) => Object.freeze({ text, known: known ? known[i] : null, source: sources ? sources[i] : null }))),
     queryLabels,
     keyLabels,
     unknown: inputs.unknown,

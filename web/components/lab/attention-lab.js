@@ -432,7 +432,7 @@ export class AttentionLab extends AlElement {
     const t = this.strings.t;
     const { settings: s, selected, queryLabels, n, probe } = state;
     this.#showControls(s, state);
-    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => (!token.known ? 'unknown' : this.#vocab ? wordStatus(this.#vocab, token.text) : 'known'));
+    e.chips.status = s.projection === 'pasted' ? null : state.tokens.map((token) => chipStatus(token, this.#vocab));
     e.chips.selected = selected;
     if (failed) this.#showWordsFailure(failed);
     else this.#showUnknownWords(state);
@@ -457,10 +457,17 @@ export class AttentionLab extends AlElement {
       this.#showNote('note oov', unknown.join('\u0000'), () => withNodes(t('lab.unknown'), { list: this.#wordList(unknown) }).flat());
       return;
     }
-    // no word unknown: say which vectors are induced, not GloVe's own (the chips mark them *)
-    const induced = this.#vocab ? [...new Set(state.tokens.filter((token) => token.known && wordStatus(this.#vocab, token.text) === 'induced').map((token) => token.text))] : [];
-    if (induced.length === 0) return this.#showNote('note oov', '', null);
-    this.#showNote('note induced', induced.join('\u0000'), () => withNodes(t('lab.induced'), { list: this.#wordList(induced) }).flat());
+    // no word unknown: say which vectors are made from this sentence (†) and which are induced
+    // from the Brown corpus (*), not GloVe's own
+    const words = (status) => [...new Set(state.tokens.filter((token) => chipStatus(token, this.#vocab) === status).map((token) => token.text))];
+    const context = words('context'), induced = words('induced');
+    if (induced.length + context.length === 0) return this.#showNote('note oov', '', null);
+    const window = this.#vocab?.contextMap?.()?.window ?? 0;
+    this.#showNote('note induced', `${context.join('\u0000')}\u0001${induced.join('\u0000')}`, () => [
+      ...(context.length ? withNodes(t('lab.context', { window }), { list: this.#wordList(context) }).flat() : []),
+      ...(context.length && induced.length ? [' '] : []),
+      ...(induced.length ? withNodes(t('lab.induced'), { list: this.#wordList(induced) }).flat() : []),
+    ]);
   }
 
   // The note under the chips: its kind (class), and its contents as nodes — made only when the
@@ -645,3 +652,11 @@ function bold(text) {
 }
 
 define('attention-lab', AttentionLab);
+
+// What a token's chip says of its vector: 'context' (made from this sentence), 'induced' (the
+// files', from the Brown corpus), 'known' (GloVe's) or 'unknown'.
+function chipStatus(token, vocab) {
+  if (!token.known) return 'unknown';
+  if (token.source === 'context' || token.source === 'induced') return token.source;
+  return vocab ? wordStatus(vocab, token.text) : 'known';
+}

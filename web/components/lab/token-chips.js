@@ -3,10 +3,11 @@
 // F2 edits, Delete/Backspace removes, typing in the last field adds. A chip shows at most
 // LABEL_CHARS characters of its token (then "…", the token in its tooltip).
 //
-//   chips.tokens   = string[]             chips.status = ('known' | 'induced' | 'unknown' | 'loading')[] | null
+//   chips.tokens   = string[]             chips.status = ('known' | 'induced' | 'context' | 'unknown' | 'loading')[] | null
 //                                          (a word's vectors: GloVe's, induced from the Brown corpus,
-//                                          not in the vocabulary, or still loading; null: nothing to
-//                                          say, as for pasted vectors)
+//                                          made from the words around it in this sentence, not in the
+//                                          vocabulary, or still loading; null: nothing to say, as for
+//                                          pasted vectors)
 //   chips.selected = number
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
@@ -25,6 +26,8 @@ const styles = sheet(`
   .chip.oov { border-style: dashed; border-color: var(--_warn); background: var(--_warn-bg); }
   .chip.loading { border-style: dotted; }
   .chip.induced .mark { color: var(--_muted); }
+  .chip.context { border-style: dashed; }
+  .chip.context .mark { color: var(--_muted); }
   .chip.loading .mark { color: var(--_muted); font-weight: 400; }
   .chip.selected { border-color: var(--_accent); background: var(--_accent); color: var(--_accent-text); }
   .tok { border: 0; background: none; padding: 4px 4px 4px 12px; border-radius: 999px 0 0 999px; cursor: pointer;
@@ -48,6 +51,7 @@ const styles = sheet(`
 const MARKS = {
   unknown: { class: 'oov', sign: '?', key: 'chips.notInVocabulary' },
   induced: { class: 'induced', sign: '*', key: 'chips.induced' },
+  context: { class: 'context', sign: '†', key: 'chips.context' },
   loading: { class: 'loading', sign: '…', key: 'chips.loading' },
 };
 
