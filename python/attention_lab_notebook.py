@@ -30,6 +30,10 @@ def attention_html(attention, tokens, layer=1, head=1, decimals=DECIMALS):
     """Self-contained HTML of one head: an SVG heatmap (row = query, column = key) and its table."""
     if not 1 <= layer <= len(attention):
         raise ValueError(f"layer must be from 1 to {len(attention)}, got {layer}")
+    heads = attention[layer - 1]
+    count = len(heads[0]) if len(heads) == 1 and isinstance(heads[0][0][0], list) else len(heads)
+    if not 1 <= head <= count:
+        raise ValueError(f"head must be from 1 to {count}, got {head}")
     rows = _head(attention, layer, head)
     n = len(tokens)
     if len(rows) != n or any(len(row) != n for row in rows):

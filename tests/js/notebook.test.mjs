@@ -72,3 +72,18 @@ test('the executed notebook shows layer 2, head 3 with the tensors\' weights to 
     await chromium.close();
   }
 });
+
+test('a layer or head outside the data is refused with the range it has', () => {
+  const code = `import sys; sys.path.insert(0, ${JSON.stringify(join(ROOT, 'python'))})
+from attention_lab_notebook import attention_html
+a = [[[[[1.0, 0.0], [0.5, 0.5]], [[1.0, 0.0], [0.25, 0.75]]]]]   # 1 layer, batch 1, 2 heads, 2 tokens
+for layer, head in ((1, 3), (2, 1), (1, 0)):
+    try:
+        attention_html(a, ["a", "b"], layer, head)
+        print("shown")
+    except ValueError as error:
+        print(error)`;
+  const r = spawnSync(PYTHON, ['-B', '-c', code], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), ['head must be from 1 to 2, got 3', 'layer must be from 1 to 1, got 2', 'head must be from 1 to 2, got 0']);
+});
