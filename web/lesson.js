@@ -76,9 +76,15 @@ async function main() {
     document.querySelector('model-view').tokens = state.tokens.map((token) => token.text);
     document.documentElement.dataset.ready = 'true'; // the first state is drawn (tests wait for it)
     const unknown = state.unknown ?? [];
-    const tokens = t('lessonPage.tokens', { count: state.n });
+    // words the files lack whose vectors this sentence made (docs/vocabulary.md): named, as the lab's chips mark them
+    const context = state.tokens.filter((token) => token.source === 'context').map((token) => token.text);
+    const words = [
+      t('lessonPage.tokens', { count: state.n }),
+      context.length ? t('lessonPage.context', { list: strings.list(context.map(shortLabel)) }) : '',
+      unknown.length ? t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) }) : '',
+    ].filter(Boolean);
     status.textContent = [
-      `${unknown.length ? `${tokens}; ${t('lessonPage.unknown', { list: strings.list(unknown.map(shortLabel)) })}` : tokens}.`,
+      `${words.join('; ')}.`,
       ...settingsInWords(state.settings, strings, { temperature: { key: 'lessonPage.temperature', atDefault: false } }, { params: { t: strings.fmt(state.temperature) } }),
       t(engine.simd ? 'lessonPage.coreSimd' : 'lessonPage.coreScalar'),
     ].filter(Boolean).join(' ');

@@ -536,6 +536,7 @@ export default Object.freeze({
   'lessonPage.loading': 'Loading the core and the word vectors…',
   'lessonPage.typeSentence': 'Type a sentence.',
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokens' },
+  'lessonPage.context': 'made from the words around them in this sentence (†): {list}',
   'lessonPage.unknown': 'not in the vocabulary (random vectors): {list}',
   'lessonPage.temperature': 'Temperature T = {t}, for every instrument (the slider of “Temperature”).',
   'lessonPage.coreSimd':

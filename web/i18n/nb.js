@@ -537,6 +537,7 @@ export default Object.freeze({
   'lessonPage.loading': 'Laster inn kjernen og ordvektorene …',
   'lessonPage.typeSentence': 'Skriv en setning.',
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokener' },
+  'lessonPage.context': 'laget av ordene rundt dem i denne setningen (†): {list}',
   'lessonPage.unknown': 'ikke i vokabularet (tilfeldige vektorer): {list}',
   'lessonPage.temperature': 'Temperatur T = {t}, for alle instrumentene (glidebryteren «temperatur»).',
   'lessonPage.coreSimd':
