@@ -3,7 +3,8 @@
 #   Debian packages : emscripten, catch2, chromium, cmake, g++; clang and libclang-rt-14-dev (the
 #                     sanitizer and libFuzzer runtimes) for build/sanitize; libxml2-utils and
 #                     unzip for the SCORM package's test; python3-torch for the test of the attention
-#                     export from a PyTorch model
+#                     export from a PyTorch model; mkdocs and mkdocs-material for the MkDocs site's
+#                     test
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
 #   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
@@ -43,6 +44,9 @@ if [ "$MODE" = all ]; then
   command -v unzip >/dev/null || missing+=(unzip)            # the SCORM package unpacked by a reader not our own
   # PyTorch, Debian's, for the test of the export of any model's attention (Debian's own python3)
   /usr/bin/python3 -c 'import torch' 2>/dev/null || missing+=(python3-torch)
+  # MkDocs and its Material theme, Debian's, for the test of the lab on a MkDocs site
+  command -v mkdocs >/dev/null || missing+=(mkdocs)
+  [ -d /usr/share/mkdocs/themes/material ] || missing+=(mkdocs-material)
   # libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
   fuzz_probe=$(mktemp -d)
   printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
