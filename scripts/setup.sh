@@ -4,7 +4,8 @@
 #                     sanitizer and libFuzzer runtimes) for build/sanitize; libxml2-utils and
 #                     unzip for the SCORM package's test; python3-torch for the test of the attention
 #                     export from a PyTorch model; python3-nbclient, python3-nbconvert and
-#                     python3-ipykernel for the test that executes the notebook fallback
+#                     python3-ipykernel for the test that executes the notebook fallback; mkdocs
+#                     and mkdocs-material for the MkDocs site's test
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
 #   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
@@ -48,6 +49,9 @@ if [ "$MODE" = all ]; then
   /usr/bin/python3 -c 'import nbclient' 2>/dev/null || missing+=(python3-nbclient)
   /usr/bin/python3 -c 'import nbconvert' 2>/dev/null || missing+=(python3-nbconvert)
   /usr/bin/python3 -c 'import ipykernel' 2>/dev/null || missing+=(python3-ipykernel)
+  # MkDocs and its Material theme, Debian's, for the test of the lab on a MkDocs site
+  command -v mkdocs >/dev/null || missing+=(mkdocs)
+  [ -d /usr/share/mkdocs/themes/material ] || missing+=(mkdocs-material)
   # libFuzzer, ASan and UBSan come with clang's runtime package: can clang link a fuzz target?
   fuzz_probe=$(mktemp -d)
   printf 'extern "C" int LLVMFuzzerTestOneInput(const unsigned char*, unsigned long) { return 0; }\n' >"$fuzz_probe/probe.cpp"
