@@ -2,7 +2,7 @@
 // (default, and 64 tokens on Random at d_k = 1024 with the causal mask, focused and hovered),
 // index.html whole with every instrument drawn, lesson.html and each instrument, the training
 // experiment after a default run, embed.html (the lab alone, and view=variance) — at 1440 and
-// 360 px, light and dark. Not part of npm test: pictures are looked at, not asserted.
+// 390 px (a phone), light and dark. Not part of npm test: pictures are looked at, not asserted.
 //
 //   npm run screenshots                              # → artifacts/screenshots/
 //   npm run screenshots -- --out DIR --root WEB      # another copy of web/ (e.g. an older commit)
@@ -30,7 +30,7 @@ const README_PICTURE = fileURLToPath(new URL('../docs/screenshot.png', import.me
 const README_TRAINING = fileURLToPath(new URL('../docs/training.png', import.meta.url));
 const README_MODEL = fileURLToPath(new URL('../docs/model.png', import.meta.url));
 const INSTRUMENTS = ['step-by-step', 'attention-output', 'multi-head-view', 'variance-lab', 'saturation-plot', 'gradient-view', 'overflow-demo'];
-const WIDTHS = [1440, 360];
+const WIDTHS = [1440, 390];
 const SCHEMES = ['light', 'dark'];
 
 await mkdir(OUT, { recursive: true });

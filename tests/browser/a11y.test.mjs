@@ -183,7 +183,10 @@ const labsReady = () => page.waitForFunction(() => Promise.all([...document.quer
 const LAB_STATES = {
   default: async () => {},
   // chips marked not in vocabulary (?: no known word within 5 tokens), made from the sentence (†)
-  // and induced (*), and the notes that name them
+  // and induced (*), and the notes that name them. Seven tokens: with 14, the second lab's probe
+  // card, off screen, keeps the height it had when last drawn on screen (content-visibility: auto)
+  // while its new rows overflow it onto the white page, and axe reads them as light text on white;
+  // scrolled into view the card grows to fit, and nothing of it shows off screen.
   'induced and unknown words': () => setLabs({ sentence: 'qwfpgj zorblax blorfx snarxt wibblx frumx i' }),
   'unscaled d_k = 1024': () => setLabs({ projection: 'random', dk: 1024, scaled: false }),
   pasted: pasteExample,

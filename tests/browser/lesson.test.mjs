@@ -152,7 +152,7 @@ test('controls drive the instruments; the naive softmax breaks visibly at low te
     heads: document.querySelector('multi-head-view').shadowRoot.querySelectorAll('.grid > div').length,
   }));
   // no file has "zyzzyvas": its vector is made from the five words around it, and the status names it
-  assert.match(after.status, /^6 tokens; made from the words around them in this sentence \(†\): zyzzyvas\./);
+  assert.match(after.status, /^6 tokens; made from the nearby words of this sentence \(†\): zyzzyvas\./);
   assert.equal(after.pressed, 'all');
   assert.equal(after.heads, 8);
   assert.deepEqual(await page.evaluate(() => document.querySelector('attention-lesson').settings), { heads: 8, key: 2 });

@@ -508,7 +508,7 @@ export default Object.freeze({
     'Step 5: Divide by d_k',
   'page.doStep5Back':
     'Step 5: Back to T = 1',
-  'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words. Everything runs in your browser.',
+  'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
   'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004]',
@@ -536,7 +536,7 @@ export default Object.freeze({
   'lessonPage.loading': 'Loading the core and the word vectors…',
   'lessonPage.typeSentence': 'Type a sentence.',
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokens' },
-  'lessonPage.context': 'made from the words around them in this sentence (†): {list}',
+  'lessonPage.context': 'made from the nearby words of this sentence (†): {list}',
   'lessonPage.unknown': 'not in the vocabulary (random vectors): {list}',
   'lessonPage.temperature': 'Temperature T = {t}, for every instrument (the slider of “Temperature”).',
   'lessonPage.coreSimd':
@@ -546,7 +546,7 @@ export default Object.freeze({
   'lessonPage.couldNotStart': 'Could not start: {message}',
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
   'lessonPage.credits':
-    'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. Words it does not know get a deterministic random vector. Q, K and V come from seeded random projections of the layer-normalised vectors — an untrained model, so the patterns show the arithmetic, not learned meaning.',
+    'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q, K and V come from seeded random projections of the layer-normalised vectors — an untrained model, so the patterns show the arithmetic, not learned meaning.',
 
   // ---- <lab-share>: share and export ----
   'share.title': 'Share and export',

@@ -509,7 +509,7 @@ export default Object.freeze({
     'Steg 5: Del på d_k',
   'page.doStep5Back':
     'Steg 5: Tilbake til T = 1',
-  'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske). Alt kjører i nettleseren din.',
+  'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
   'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004]',
@@ -537,7 +537,7 @@ export default Object.freeze({
   'lessonPage.loading': 'Laster inn kjernen og ordvektorene …',
   'lessonPage.typeSentence': 'Skriv en setning.',
   'lessonPage.tokens': { one: '{count} token', other: '{count} tokener' },
-  'lessonPage.context': 'laget av ordene rundt dem i denne setningen (†): {list}',
+  'lessonPage.context': 'laget av ordene like ved i denne setningen (†): {list}',
   'lessonPage.unknown': 'ikke i vokabularet (tilfeldige vektorer): {list}',
   'lessonPage.temperature': 'Temperatur T = {t}, for alle instrumentene (glidebryteren «temperatur»).',
   'lessonPage.coreSimd':
@@ -547,7 +547,7 @@ export default Object.freeze({
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
   'lessonPage.credits':
-    'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Ord den ikke kjenner, får en deterministisk tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
+    'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 
   // ---- <lab-share>: del og eksporter ----
   'share.title': 'Del og eksporter',
