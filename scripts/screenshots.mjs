@@ -72,9 +72,13 @@ async function shootWhole(page, locator, name, width) {
   await page.setViewportSize({ width, height: 900 });
 }
 
-// Every instrument of the page scrolled near and drawn with the latest state.
+// Every instrument of the page scrolled near and drawn with the latest state, each prediction
+// answered by "Just show me" (until then an instrument is veiled: blurred).
 async function drawLesson(page) {
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
+  await page.evaluate(() => {
+    for (const predict of document.querySelectorAll('attention-lesson lesson-predict')) predict.shadowRoot?.querySelector('button.skip')?.click();
+  });
   await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
   await page.evaluate(() => scrollTo(0, 0));
 }
