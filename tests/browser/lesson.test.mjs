@@ -181,6 +181,9 @@ test('D4: words KaTeX cannot parse (control characters, lone surrogates, leading
     field.value = text;
     document.getElementById('controls').dispatchEvent(new Event('input'));
   }, sentence);
+  // the lesson takes a sentence up after a pause, and these words first fetch the map that makes
+  // vectors from their sentence: settle only once step by step shows the new words
+  await page.waitForFunction(() => document.querySelector('step-by-step')?.shadowRoot?.querySelector('.keys button')?.textContent === '∑', null, { timeout: 30000 });
   await settle(page);
   for (const key of [0, 2, 3, 4, 5, 10]) {
     await page.evaluate((k) => document.querySelector('step-by-step').shadowRoot.querySelectorAll('.keys button')[k].click(), key);
