@@ -37,6 +37,11 @@ export interface LabAttributes {
   selected?: string;
   /** "light" | "dark" | "auto" (the reader's system setting). Default "auto" */
   theme?: string;
+  /**
+   * a JSON or .npy file of the same site holding attention from another model in BertViz's shape
+   * (see AttentionLab.attention), shown in place of the lab's body; removed: the lab again
+   */
+  'attention-src'?: string;
 }
 
 /** What the controls show (web/lab/settings.js: defaultSettings, createStore). */
@@ -104,6 +109,18 @@ export class AttentionLab extends HTMLElement {
    * a sentence's words load with it, and a result is drawn only when none is 'loading'.
    */
   readonly vocab: BucketVocab | null;
+  /**
+   * Attention from another model in BertViz's shape, shown in place of the lab's body by a
+   * <model-view> (web/components/lesson/model-view.d.ts: every head as a thumbnail, one opened in
+   * the heatmap with its selected row as bars, no next word): { tokens, attention:
+   * [layer][batch?][head][n][n] }, its JSON text, or a JSON file's bytes (.npy bytes hold no tokens
+   * and are refused). Read back as it was given. It is checked before it is drawn, and what is
+   * wrong is said on the page in its place. While it shows, the lab's own controls, heatmap and
+   * bars are hidden; `state`, `settings`, `set()` and the attributes go on working, and what they
+   * set shows once the attention is removed. null (or removing `attention-src`, or the view's
+   * own button back) shows the lab again. Setting it, or `attention-src`, replaces the other.
+   */
+  attention: { tokens: string[]; attention: unknown[] } | unknown[] | string | ArrayBuffer | ArrayBufferView | null;
   /** Changes settings like the controls do; invalid fields are left out and explained. */
   set(patch: Partial<LabSettings>): { rejected: Record<string, string> };
   /** 'change': a new state (read `event.target.state`). */

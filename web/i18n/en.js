@@ -167,6 +167,8 @@ export default Object.freeze({
   'lab.notAvailable': 'Not available.',
   'lab.previous': '{message} Showing the previous result.',
   'lab.loadFailed': 'Could not load the attention core or the word vectors: {message}',
+  'lab.suppliedTitle': 'Attention from another model',
+  'lab.suppliedFailed': 'Could not load the view of the attention you supplied: {message}',
   'lab.core':
     'Computed by the attention core, C++ compiled to WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',

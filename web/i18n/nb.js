@@ -169,6 +169,8 @@ export default Object.freeze({
   'lab.notAvailable': 'Ikke tilgjengelig.',
   'lab.previous': '{message} Viser forrige resultat.',
   'lab.loadFailed': 'Kunne ikke laste inn oppmerksomhetskjernen eller ordvektorene: {message}',
+  'lab.suppliedTitle': 'Oppmerksomhet fra en annen modell',
+  'lab.suppliedFailed': 'Kunne ikke laste inn visningen av oppmerksomheten du har gitt: {message}',
   'lab.core':
     'Beregnet av oppmerksomhetskjernen, C++ kompilert til WebAssembly {build} · {words}',
   'lab.coreSimd': 'SIMD',

@@ -12,6 +12,13 @@
 // vectors load, its chip says so and the previous result stays.
 // Public API for lesson scripts: `state`, the 'change' event,
 // `settings`, `set(patch)`, `ready`, `engine`, `vocab`; see attention-lab.d.ts.
+//
+// Attention from any other model, in BertViz's shape, is shown in place of the lab's body:
+//   lab.attention = { tokens, attention: [layer][1][head][n][n] };   // or JSON text, a file's bytes
+//   <attention-lab attention-src="bert.json">                          // a file of the same site
+// drawn by a <model-view> (web/components/lesson/model-view.js, loaded only then), which checks
+// it and says on the page what is wrong. The lab's settings stay as they were, and show again
+// when the attention is removed (`attention = null`, the attribute removed, or the view's button).
 import { loadEngine, loadingWords, pageVocab, wordStatus } from '../../lab/assets.js';
 import { LabPipeline, WORD_DIM } from '../../lab/inputs.js';
 import { ATTRIBUTES, DEFAULT_SENTENCE, DK_STEPS, applyAttribute, createStore, settingsInWords } from '../../lab/settings.js';
@@ -88,13 +95,14 @@ const styles = sheet(`
   /* words of the settings are loading: the result on show is the previous one */
   .lab[aria-busy="true"] :is(.main > .card, .lower) { opacity: 0.55; transition: opacity 0.2s 0.15s; }
   .alert { margin: 0; }
+  .supplied { background: var(--_surface); border: 1px solid var(--_border); border-radius: 12px; padding: 16px; min-width: 0; }
 `);
 
 // The settings the controls show and set.
 const CONTROLLED = ['projection', 'dk', 'seed', 'scaled', 'temperature', 'causal', 'positional'];
 
 export class AttentionLab extends AlElement {
-  static observedAttributes = [...ATTRIBUTES, 'lang'];
+  static observedAttributes = [...ATTRIBUTES, 'lang', 'attention-src'];
   static styles = [styles];
   static template = `
     <div class="lab">
@@ -140,7 +148,11 @@ export class AttentionLab extends AlElement {
       </div>
       <p class="hint foot"></p>
       <p class="visually-hidden spoken" aria-live="polite" aria-atomic="true"></p>
-    </div>`;
+    </div>
+    <section class="supplied" hidden aria-labelledby="supplied-title">
+      <h2 id="supplied-title" data-t="lab.suppliedTitle"></h2>
+      <p class="alert" role="alert"></p>
+    </section>`;
 
   #store = createStore();
   #engine = null;
@@ -157,6 +169,10 @@ export class AttentionLab extends AlElement {
   #stopWatching = null;
   #resolveReady;
   #published = false; // a first result was drawn
+  // attention from another model, shown in place of the lab's body: { data } (the property, as
+  // given) or { src } (the attribute); null: the lab
+  #supplied = null;
+  #view = null; // the <model-view> that shows it, once its module has loaded
   #els;
 
   /** Resolves with the element once the first result is drawn. */
@@ -188,12 +204,19 @@ export class AttentionLab extends AlElement {
       paste: $('vector-paste'),
       foot: $('.foot'),
       summary: $('.spoken'),
+      supplied: $('.supplied'),
+      suppliedAlert: $('.supplied > .alert'),
     };
     this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
+    this.shadowRoot.addEventListener('click', (event) => this.#onViewClick(event));
   }
 
-  attributeChangedCallback(name, _previous, value) {
+  attributeChangedCallback(name, previous, value) {
+    if (name === 'attention-src') {
+      if (value !== previous) this.#supply(value === null ? null : { src: value });
+      return;
+    }
     if (name === 'lang') {
       if (value !== null && !speaks(value)) console.warn(`<attention-lab> lang="${value}" has no strings: using English. Languages: ${LANGUAGES.join(', ')}.`);
       if (this.isConnected) this.#chooseLanguage();
@@ -201,10 +224,19 @@ export class AttentionLab extends AlElement {
     }
     const warning = applyAttribute(this.#store, name, value);
     if (warning) console.warn(warning);
-    if (name === 'theme') this.#els.heatmap.themeChanged();
+    if (name === 'theme') {
+      this.#els.heatmap.themeChanged();
+      this.#view?.themeChanged?.();
+    }
   }
 
   connectedCallback() {
+    // attention set before the element was defined is an own property that hides the setter
+    if (Object.hasOwn(this, 'attention')) {
+      const data = this.attention;
+      delete this.attention;
+      this.attention = data;
+    }
     super.connectedCallback();
     this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
     const words = this.#chooseLanguage();
@@ -238,6 +270,7 @@ export class AttentionLab extends AlElement {
   stringsChanged() {
     const e = this.#els;
     for (const view of [e.chips, e.controls, e.heatmap, e.bars, e.probeBars]) view.strings = this.strings;
+    if (this.#view) this.#speakTo(this.#view);
     e.paste.strings = this.strings; // also before <vector-paste> is defined: it takes them when it is
     this.#showFoot();
     this.dispatchEvent(new Event('languagechange'));
@@ -270,6 +303,68 @@ export class AttentionLab extends AlElement {
   /** The page's vocabulary (web/core/vocab.js createVocab): words load as sentences need them. */
   get vocab() {
     return this.#vocab;
+  }
+
+  /**
+   * Attention from another model, shown in place of the lab's body, as it was given: what
+   * <model-view>.attention takes ({ tokens, attention }, JSON text, a file's bytes); null: the lab.
+   */
+  get attention() {
+    return this.#supplied?.data ?? null;
+  }
+
+  set attention(data) {
+    this.#supply(data === null || data === undefined ? null : { data });
+  }
+
+  // ---- attention from another model, in place of the lab's body ---------------------------
+
+  // Shows `supplied` in a <model-view> in place of the lab's body, or (null) the lab again. A
+  // fresh view each time: a view handed null would load the trained model (2 MB) behind the lab,
+  // and a removed one stops its drawing. The latest call wins over a module still loading.
+  async #supply(supplied) {
+    const e = this.#els;
+    this.#supplied = supplied;
+    this.#view?.remove();
+    this.#view = null;
+    setHidden(e.lab, Boolean(supplied));
+    setHidden(e.supplied, !supplied);
+    this.#showSuppliedError('');
+    if (!supplied) return;
+    try {
+      await import('../lesson/model-view.js');
+    } catch (error) {
+      if (this.#supplied === supplied) this.#showSuppliedError(this.strings.t('lab.suppliedFailed', { message: messageOf(error, this.strings) }));
+      return;
+    }
+    if (this.#supplied !== supplied) return;
+    const view = (this.#view = document.createElement('model-view'));
+    this.#speakTo(view);
+    if (supplied.src !== undefined) view.setAttribute('attention-src', supplied.src);
+    else view.attention = supplied.data;
+    e.supplied.append(view);
+  }
+
+  // The view speaks the lab's language: its own lang (which it reads first) and the lab's strings.
+  #speakTo(view) {
+    if (view.lang !== this.strings.lang) view.lang = this.strings.lang;
+    view.strings = this.strings;
+  }
+
+  #showSuppliedError(message) {
+    if (this.#els.suppliedAlert.textContent !== message) this.#els.suppliedAlert.textContent = message;
+  }
+
+  // The view's own button goes back from the supplied attention (to what it calls the trained
+  // model): here that is back to the lab. Read after the click has reached the view's handler
+  // (the view's shadow root is nearer the button than the lab's), through its public surface: a
+  // button was pressed, and the view holds no attention and no attention-src any more.
+  #onViewClick(event) {
+    const view = this.#view;
+    if (!view || event.target !== view || !event.composedPath()[0]?.closest?.('button')) return;
+    if (view.attention !== null || view.hasAttribute('attention-src')) return;
+    if (this.hasAttribute('attention-src')) this.removeAttribute('attention-src');
+    else this.attention = null;
   }
 
   // ---- what the reader asks for: the settings --------------------------------------------
