@@ -6,7 +6,8 @@
 // Checked: two views of one model draw its attention (the opened head's row equal to the data's);
 // the model's attention, layer and head changing reach both; the learner opening a head in one
 // view sets the model (save_changes) and the other follows; a second copy of the module loads;
-// cleanup stops the model reaching that view; attention that is not a distribution is said.
+// cleanup stops the model reaching that view; attention that is not a distribution is said; a
+// browser without WebAssembly SIMD (WebAssembly.validate made to refuse it) is told so.
 // The page's policy allows blob: scripts (as a notebook's must) and nothing inline.
 // Run: node --test --test-concurrency=1 tests/browser/widget.test.mjs
 import assert from 'node:assert/strict';
@@ -19,14 +20,19 @@ let browser;
 let page;
 useBrowser({ viewport: { width: 1280, height: 900 } }, async (opened) => {
   ({ browser, page } = opened);
-  await page.route('**/notebook.html', (route) => route.fulfill({
+  await openNotebook(page);
+});
+
+// `into` opened on a notebook-like page of the test server, with the module as anywidget imports
+// it (window.importWidget) and a model with anywidget's methods (window.fakeModel)
+async function openNotebook(into) {
+  await into.route('**/notebook.html', (route) => route.fulfill({
     contentType: 'text/html; charset=utf-8',
     headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self' blob: 'wasm-unsafe-eval'; style-src 'self'" },
     body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A notebook</title></head><body><div id="a" class="output"></div><div id="b" class="output"></div></body></html>',
   }));
-  await page.goto(`${browser.url}notebook.html`);
-  // the module as anywidget imports it, and a model with anywidget's methods, in the page
-  await page.evaluate(async () => {
+  await into.goto(`${browser.url}notebook.html`);
+  await into.evaluate(async () => {
     const text = await (await fetch('build/attention-widget.js')).text();
     window.importWidget = async () => (await import(URL.createObjectURL(new Blob([text], { type: 'text/javascript' })))).default;
     window.fakeModel = (state) => {
@@ -52,7 +58,7 @@ useBrowser({ viewport: { width: 1280, height: 900 } }, async (opened) => {
       };
     };
   });
-});
+}
 
 // layers × heads × tokens of float64 softmax rows stored as float32: BertViz's shape [layer][1][head][n][n]
 const TOKENS = ['[CLS]', 'the', 'cat', 'sat', '[SEP]'];
@@ -163,4 +169,30 @@ test('attention whose row does not sum to 1 is said in the view, never drawn; go
   assert.equal(s.meters.length, 0);
   await page.evaluate((data) => window.model.set('attention', data), FIRST);
   await showsHead('a', FIRST, 2, 1);
+});
+
+test('a browser without WebAssembly SIMD is told that the widget needs it, nothing drawn', async () => {
+  // a page of its own (the elements, and so the engine, are the first copy's of a page), whose
+  // WebAssembly.validate refuses SIMD from the start
+  const other = await browser.newPage();
+  try {
+    await other.addInitScript(() => {
+      const validate = WebAssembly.validate;
+      WebAssembly.validate = (bytes) => (bytes.length < 40 ? false : validate(bytes)); // the engine's probe is 29 bytes
+    });
+    await openNotebook(other);
+    await other.evaluate(async (data) => {
+      const widget = await window.importWidget();
+      const model = window.fakeModel({ tokens: ['[CLS]', 'the', 'cat', 'sat', '[SEP]'], attention: data, layer: 1, head: 1, theme: 'auto' });
+      widget.render({ model, el: document.getElementById('a') });
+    }, FIRST);
+    const s = await until(() => other.locator('#a model-view').evaluate((el) => ({
+      alert: el.shadowRoot.querySelector('[role=alert]')?.textContent ?? null,
+      meters: el.shadowRoot.querySelectorAll('.opened [role=meter]').length,
+    })), (v) => Boolean(v.alert), { what: 'the alert', timeout: 30000 });
+    assert.match(s.alert, /this browser has no WebAssembly SIMD, which the notebook widget needs: it carries only the SIMD build of the core/);
+    assert.equal(s.meters, 0);
+  } finally {
+    await other.close();
+  }
 });
