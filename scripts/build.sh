@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the three trees of the product: native (g++, for fast tests and reference benchmarks) and
 # the WebAssembly SIMD and scalar modules (em++), then places the two modules (each an .mjs loader
-# and its .wasm) in web/build/.
+# and its .wasm) in web/build/, with the notebook widget bundled from them
+# (web/build/attention-widget.js, scripts/build-widget.mjs).
 #   bash scripts/build.sh            the three trees
 #   bash scripts/build.sh sanitize   only build/sanitize: clang, ASan + UBSan, the libFuzzer target
 #                                    (scripts/test.sh and scripts/fuzz.sh build it)
@@ -49,3 +50,6 @@ else
   echo "[build] node_modules/katex is missing: run scripts/setup.sh (npm ci)" >&2
   exit 1
 fi
+
+# The notebook widget: one ES module with the SIMD .wasm inside (anywidget loads it from a blob: URL).
+node scripts/build-widget.mjs

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds what the package ships but git does not hold: the two WebAssembly builds (web/build/) and
-# KaTeX (web/vendor/katex/, with its licence). npm runs this as the `prepare` script: before
-# `npm pack` and `npm publish`, on `npm install` in a clone, and when it installs the package
-# from a git URL — so no package is made without its core. Needs the tools scripts/setup.sh
-# installs; fetches the project-local parts itself (xsimd: `setup.sh local`). Without the tools,
-# stops with what is missing instead of making a package whose createEngine() cannot load.
+# Builds what the package ships but git does not hold: the two WebAssembly builds and the notebook
+# widget bundled from them (web/build/), and KaTeX (web/vendor/katex/, with its licence). npm runs
+# this as the `prepare` script: before `npm pack` and `npm publish`, on `npm install` in a clone,
+# and when it installs the package from a git URL — so no package is made without its core.
+# Needs the tools scripts/setup.sh installs; fetches the project-local parts itself (xsimd:
+# `setup.sh local`). Without the tools, stops with what is missing instead of making a package
+# whose createEngine() cannot load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,7 @@ command -v cmake >/dev/null || missing+=("CMake")
 command -v g++ >/dev/null || missing+=("g++")
 [ -f /usr/include/catch2/catch.hpp ] || missing+=("Catch2 (its header /usr/include/catch2/catch.hpp)")
 [ -f third_party/xsimd/include/xsimd/xsimd.hpp ] || command -v curl >/dev/null || missing+=("curl (to fetch the xsimd headers)")
-[ -f node_modules/katex/dist/katex.mjs ] || missing+=("the npm devDependencies (npm install)")
+[ -f node_modules/katex/dist/katex.mjs ] && [ -d node_modules/esbuild ] || missing+=("the npm devDependencies (npm install)")
 if [ ${#missing[@]} -gt 0 ]; then
   {
     echo "attention-lab: building the package needs its WebAssembly toolchain, and this machine lacks:"

@@ -1,7 +1,8 @@
 // Attention from any model on index.html: <model-view>.attention and attention-src (a file of
 // the same site), in headless Chromium under the strict CSP — every head small, one opened in the
 // lab's heatmap with its row as meters whose values are the data's, no next word, said to be the
-// user's attention and not the trained model's; a head opened by its button; bad data, a file
+// user's attention and not the trained model's; a head opened by its button (input and change
+// sent) or by its layer and head properties, and kept when new attention comes; bad data, a file
 // elsewhere and a missing file each said on the page, never NaN; back to the trained model; in
 // bokmål; axe finds nothing in light and dark at 1440 and 390 px.
 // Run: node --test --test-concurrency=1 tests/browser/supplied-attention.test.mjs
@@ -62,11 +63,25 @@ test('attention set as a property: every head, one opened with the data\'s weigh
   let values = await meters();
   assert.equal(values.length, 5);
   values.forEach((v, j) => assert.ok(Math.abs(v - DATA.attention[0][0][0][4][j]) < 5e-4, `${v} vs ${DATA.attention[0][0][0][4][j]}`));
-  // another head, by its button
-  await view().evaluate((el) => el.shadowRoot.querySelector('.thumb[data-layer="2"][data-head="3"]').click());
+  // another head, by its button: layer and head follow, and the page hears it (input, then change)
+  await view().evaluate((el) => {
+    window.__heard = [];
+    for (const type of ['input', 'change']) document.addEventListener(type, (e) => e.target === el && window.__heard.push([e.type, el.layer, el.head, { ...el.value }]));
+    el.shadowRoot.querySelector('.thumb[data-layer="2"][data-head="3"]').click();
+  });
   await until(async () => (await text('.opened h3'))[0], (t) => t === 'Layer 2, head 3', { what: 'head 2.3 opened' });
   values = await meters();
   values.forEach((v, j) => assert.ok(Math.abs(v - DATA.attention[1][0][2][4][j]) < 5e-4));
+  assert.deepEqual(await page.evaluate(() => window.__heard), [['input', 2, 3, { layer: 2, head: 3 }], ['change', 2, 3, { layer: 2, head: 3 }]]);
+  // and by its properties, silently; new attention keeps the opened head
+  await view().evaluate((el) => Object.assign(el, { layer: 1, head: 2 }));
+  await until(async () => (await text('.opened h3'))[0], (t) => t === 'Layer 1, head 2', { what: 'head 1.2 opened by its properties' });
+  values = await meters();
+  values.forEach((v, j) => assert.ok(Math.abs(v - DATA.attention[0][0][1][4][j]) < 5e-4));
+  await view().evaluate((el, data) => (el.attention = data), structuredClone(DATA));
+  assert.equal(await until(async () => (await text('.opened h3'))[0], (t) => t === 'Layer 1, head 2', { what: 'head 1.2 kept' }), 'Layer 1, head 2');
+  assert.equal((await page.evaluate(() => window.__heard)).length, 2, 'no event for a head set by the page');
+  await assert.rejects(view().evaluate((el) => (el.layer = 0)), /<model-view>\.layer must be an integer from 1, got 0/);
   assert.doesNotMatch(await shadowText(), /NaN/);
 });
 

@@ -3,6 +3,7 @@
 // prototype, typed arrays with a redefined length, nested arrays). Every failure is an Error
 // with a code, the heap is the size it was before the call, and the engine keeps working.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
 import { createEngine, simdSupported } from 'attention-lab';
@@ -173,3 +174,29 @@ for (const { simd, name } of builds) {
     });
   });
 }
+
+// createEngine({ wasm }): the .wasm handed over (the notebook widget's bundle carries it) instead
+// of read from web/build/; nothing given that is not a .wasm gets as far as the loader.
+describe('createEngine with the wasm given', () => {
+  const file = (flavour) => readFileSync(new URL(`../../web/build/attention-${flavour}.wasm`, import.meta.url));
+  const flavours = [{ simd: false, flavour: 'scalar', arch: 'emulated' }];
+  if (simdSupported()) flavours.unshift({ simd: true, flavour: 'simd', arch: 'wasm' });
+
+  for (const { simd, flavour, arch } of flavours)
+    test(`the ${flavour} build's bytes or compiled module give a working engine`, async () => {
+      for (const wasm of [new Uint8Array(file(flavour)), await WebAssembly.compile(file(flavour))]) {
+        const engine = await createEngine({ simd, wasm });
+        assert.equal(engine.arch, arch);
+        // one query, keys [1, 0] and [0, 1], q = [ln 3, 0], no scale: weights 3/4 and 1/4
+        const { weights } = engine.attention({ q: new Float32Array([Math.log(3), 0]), k: new Float32Array([1, 0, 0, 1]), n: 1, m: 2, d: 2, scale: 'none' });
+        assert.ok(Math.abs(weights[0] - 0.75) < 1e-6 && Math.abs(weights[1] - 0.25) < 1e-6, `${weights}`);
+      }
+    });
+
+  test('anything but a .wasm fails with a code, saying what it got', async () => {
+    await assert.rejects(createEngine({ simd: false, wasm: 'attention-scalar.wasm' }),
+      (error) => error instanceof TypeError && error.code === 'ATTN_INVALID_ARGUMENT' && /wasm must be the bytes of a \.wasm file .*got the string/.test(error.message));
+    await assert.rejects(createEngine({ simd: false, wasm: new Uint8Array([0, 97, 115]) }),
+      (error) => error.code === 'ATTN_LOAD_FAILED' && /the wasm given does not compile/.test(error.message));
+  });
+});

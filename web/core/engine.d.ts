@@ -75,9 +75,13 @@ export interface EngineError extends Error {
     | 'ATTN_INTERNAL'; // a bug: please report it
 }
 
-/** createEngine's own failures: no WebAssembly SIMD when forced, or the .wasm file not found. */
+/**
+ * createEngine's own failures: no WebAssembly SIMD when forced, the .wasm file not found, or a
+ * `wasm` given that does not compile (ATTN_LOAD_FAILED) or is not bytes nor a module (a TypeError,
+ * ATTN_INVALID_ARGUMENT).
+ */
 export interface LoadError extends Error {
-  code: 'ATTN_UNSUPPORTED' | 'ATTN_LOAD_FAILED';
+  code: 'ATTN_UNSUPPORTED' | 'ATTN_LOAD_FAILED' | 'ATTN_INVALID_ARGUMENT';
 }
 
 /** The limits the core checks every call against (the same numbers its messages name). */
@@ -192,8 +196,12 @@ export interface InduceInSentenceResult {
 /** true when this JavaScript engine supports WebAssembly SIMD128 */
 export function simdSupported(): boolean;
 
-/** Loads the SIMD build where supported ('auto'), else the scalar build; true/false force one. */
-export function createEngine(options?: { simd?: boolean | 'auto' }): Promise<Engine>;
+/**
+ * Loads the SIMD build where supported ('auto'), else the scalar build; true/false force one.
+ * `wasm`: that build's .wasm given (its bytes, or compiled) instead of read from the package's
+ * files, for code that cannot reach them (one bundled module loaded from a blob: URL).
+ */
+export function createEngine(options?: { simd?: boolean | 'auto'; wasm?: BufferSource | WebAssembly.Module }): Promise<Engine>;
 
 // ---- the lesson's measurements (cpp/lesson.hpp) ----
 

@@ -37,27 +37,37 @@ export function simdSupported() {
 /**
  * Creates an engine. `simd: 'auto'` (default) uses the SIMD build where supported and the
  * scalar build elsewhere; `true`/`false` force one (true fails where SIMD is unsupported).
+ * `wasm`: that build's .wasm given instead of read from ../build/ — its bytes (a BufferSource) or
+ * the file compiled (a WebAssembly.Module) — for code that cannot reach the package's files, such
+ * as one bundled module loaded from a blob: URL (the notebook widget, web/widget/).
  */
-export async function createEngine({ simd = 'auto' } = {}) {
+export async function createEngine({ simd = 'auto', wasm } = {}) {
   const useSimd = simd === 'auto' ? simdSupported() : Boolean(simd);
   if (useSimd && !simdSupported())
     throw Object.assign(new Error('createEngine: this JavaScript engine has no WebAssembly SIMD'), { code: 'ATTN_UNSUPPORTED' });
   const loading = useSimd ? import('../build/attention-simd.mjs') : import('../build/attention-scalar.mjs');
-  if (IN_NODE) return new Engine(await (await loading).default(), useSimd); // the loader reads its .wasm file (cpp/wasm-pre.js)
+  if (IN_NODE && wasm === undefined) return new Engine(await (await loading).default(), useSimd); // the loader reads its .wasm file (cpp/wasm-pre.js)
   // In a browser the .wasm is fetched and compiled while its loader module is imported (not
   // after it), and handed to the loader compiled.
   // Two literal URLs, not one template: bundlers (Vite's dependency optimizer among them) rewrite
   // new URL('<literal>', import.meta.url) to where the file is served, and cannot follow a template.
-  const url = useSimd ? new URL('../build/attention-simd.wasm', import.meta.url) : new URL('../build/attention-scalar.wasm', import.meta.url);
-  const [loader, module] = await Promise.all([loading, compileWasm(url)]);
+  const compiling = wasm !== undefined ? compileGiven(wasm)
+    : compileWasm(useSimd ? new URL('../build/attention-simd.wasm', import.meta.url) : new URL('../build/attention-scalar.wasm', import.meta.url));
+  const [loader, module] = await Promise.all([loading, compiling]);
   let failed;
   const failure = new Promise((_, reject) => (failed = reject));
   const instantiateWasm = (imports, receiveInstance) => {
     WebAssembly.instantiate(module, imports).then((instance) => receiveInstance(instance, module), failed);
     return {}; // the exports follow, through receiveInstance
   };
-  const wasm = await Promise.race([loader.default({ instantiateWasm }), failure]);
-  return new Engine(wasm, useSimd);
+  // locateFile: the loader then names its .wasm without resolving it against import.meta.url,
+  // which throws where that is a blob: URL (the file is not read: instantiateWasm has it)
+  const options = wasm === undefined ? { instantiateWasm } : { instantiateWasm, locateFile: (name) => name };
+  const loaded = await Promise.race([loader.default(options), failure]).catch((error) => {
+    if (wasm === undefined) throw error;
+    throw Object.assign(new Error(`createEngine: the wasm given could not be instantiated by the ${useSimd ? 'SIMD' : 'scalar'} build's loader: ${error.message}`), { code: 'ATTN_LOAD_FAILED' });
+  });
+  return new Engine(loaded, useSimd);
 }
 
 const IN_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
@@ -65,6 +75,18 @@ const IN_NODE = typeof process === 'object' && typeof process.versions?.node ===
 // From the whole file, not WebAssembly.compileStreaming: for this small module the streaming
 // path cost more main-thread time (docs/performance.md, "Measurements that the code's comments
 // point to"). It also works whatever Content-Type the host sends.
+// The .wasm given to createEngine: compiled already, or its bytes.
+async function compileGiven(wasm) {
+  if (wasm instanceof WebAssembly.Module) return wasm;
+  if (!ArrayBuffer.isView(wasm) && !(wasm instanceof ArrayBuffer))
+    throw Object.assign(new TypeError(`createEngine: wasm must be the bytes of a .wasm file (an ArrayBuffer or a typed array) or a WebAssembly.Module, got ${describe(wasm)}`), { code: 'ATTN_INVALID_ARGUMENT' });
+  try {
+    return await WebAssembly.compile(wasm);
+  } catch (error) {
+    throw Object.assign(new Error(`createEngine: the wasm given does not compile: ${error.message}`), { code: 'ATTN_LOAD_FAILED' });
+  }
+}
+
 async function compileWasm(url) {
   const response = await fetch(url);
   if (!response.ok) throw Object.assign(new Error(`createEngine: ${url}: HTTP ${response.status}`), { code: 'ATTN_LOAD_FAILED' });

@@ -12,4 +12,14 @@ export class ModelView extends HTMLElement {
    * page. null: the trained model.
    */
   attention: { tokens: string[]; attention: unknown[] } | unknown[] | string | ArrayBuffer | ArrayBufferView | null;
+  /**
+   * The opened head: its layer and its head within the layer, from 1 (as the CLI counts). Kept when
+   * new attention comes; a head beyond the attention's shows its last. Setting one sends no event;
+   * the learner opening a head by its button sets both and sends `input`, then `change` (bubbling),
+   * with `value` { layer, head }. Setting anything but an integer from 1 throws a RangeError.
+   */
+  layer: number;
+  head: number;
+  /** The learner's latest request: { layer, head } of the head opened (null until there is one). */
+  readonly value: { layer: number; head: number } | null;
 }

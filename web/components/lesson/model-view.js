@@ -16,6 +16,9 @@
 //   <model-view attention-src="bert.json">                              // a file of the same site
 // checked by the core (attention-lab/model, attentionFromBertViz) before anything is drawn; data
 // that cannot be shown is said on the page, with what is wrong. `attention = null` goes back.
+// The opened head is `layer` and `head` (1-based, as the CLI counts; kept when new attention
+// comes, shown within its layers and heads); opening another by its button sets them and sends
+// `input` and `change` (the notebook widget, web/widget/, follows them).
 import { followLanguage } from '../../i18n/dom.js';
 import { define } from '../base.js';
 import '../lab/attention-heatmap.js';
@@ -98,7 +101,8 @@ export class ModelView extends Instrument {
   #curvesLoading = null;
   #shown = {}; // the latest run's results
   // attention from another model: { data (as given), file, read (attentionFromBertViz's result) |
-  // error (what is wrong) | loading }, or null for the trained model
+  // error (what is wrong) | loading (the file) | reading (the core, before the first result) },
+  // or null for the trained model
   #supplied = null;
   #supplying = 0; // the latest request: an older one that settles later is dropped
   #suppliedRun = null; // the supplied result with the row chosen, the same object while nothing changes
@@ -153,6 +157,31 @@ export class ModelView extends Instrument {
     this.#supply(data, null);
   }
 
+  /** The opened head's layer, from 1. */
+  get layer() {
+    return this.#state.layer;
+  }
+
+  set layer(layer) {
+    this.#open('layer', layer);
+  }
+
+  /** The opened head, from 1 within its layer. */
+  get head() {
+    return this.#state.head;
+  }
+
+  set head(head) {
+    this.#open('head', head);
+  }
+
+  #open(name, value) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`<model-view>.${name} must be an integer from 1, got ${value}`);
+    if (this.#state[name] === value) return;
+    this.#state[name] = value;
+    this.#update();
+  }
+
   attributeChangedCallback(name, old, value) {
     if (name !== 'attention-src' || old === value) return;
     if (value === null) this.attention = null;
@@ -185,8 +214,10 @@ export class ModelView extends Instrument {
     if (request === this.#supplying) this.#supply(bytes, file, request);
   }
 
-  // Reads and checks `data` (attention-lab/model on the model's engine), then shows it from layer 1, head 1.
+  // Reads and checks `data` (attention-lab/model on the model's engine), then shows it.
   async #supply(data, file, request = ++this.#supplying) {
+    // meanwhile the trained model is not loaded (the first read waits for an engine)
+    this.#supplied ??= { data, file, reading: true };
     let supplied;
     try {
       this.#api ??= import('../../api/model.js');
@@ -196,13 +227,14 @@ export class ModelView extends Instrument {
     }
     if (request !== this.#supplying) return;
     this.#supplied = supplied;
-    Object.assign(this.#state, { layer: 1, head: 1, position: null });
+    this.#state.position = null;
     this.#update();
   }
 
   // The results of the supplied attention: the opened head (within its layers and heads) and the row chosen.
   #showSupplied() {
-    const { file, read, error, loading } = this.#supplied;
+    const { file, read, error, loading, reading } = this.#supplied;
+    if (reading) return;
     if (!read) {
       this.results = { supplied: { file }, error, loading };
       return;
@@ -255,6 +287,10 @@ export class ModelView extends Instrument {
     if (target.dataset.layer) {
       s.layer = Number(target.dataset.layer);
       s.head = Number(target.dataset.head);
+      this.#update();
+      this.request({ layer: s.layer, head: s.head });
+      this.emit('change');
+      return;
     } else if (target.dataset.intent === 'demo') {
       s.demo = s.demo ? 0 : s.demo + 1 + Math.floor(Math.random() * 1e6);
       s.position = null;
