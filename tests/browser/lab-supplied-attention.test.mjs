@@ -157,6 +157,8 @@ test('attention-src in the markup: the file\'s numbers; removing it brings the l
   // again, then the view's own button: the attribute goes, the lab comes back
   await lab().evaluate((el) => el.setAttribute('attention-src', 'supplied/lab.json'));
   await heads();
+  // inside the lab the button says where it goes: back to the lab, not to a trained model
+  assert.equal(await lab().evaluate((el) => el.shadowRoot.querySelector('model-view').shadowRoot.querySelector('[data-intent=trainedModel]').textContent), 'Back to the lab');
   await lab().evaluate((el) => el.shadowRoot.querySelector('model-view').shadowRoot.querySelector('[data-intent=trainedModel]').click());
   assert.equal(await lab().evaluate((el) => el.hasAttribute('attention-src')), false);
   await assertLabBack(10);

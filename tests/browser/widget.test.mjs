@@ -101,6 +101,8 @@ test('two views of one model: the attention drawn, model changes reach both, a h
     const s = await showsHead(id, FIRST, 1, 1);
     assert.doesNotMatch(s.text, /NaN/);
     assert.deepEqual(await view(id).evaluate((el) => [...el.shadowRoot.querySelectorAll('.tokens .token')].map((t) => t.textContent)), TOKENS);
+    // no button to a trained model whose files are not beside the widget
+    assert.equal(await view(id).evaluate((el) => el.shadowRoot.querySelector('[data-intent=trainedModel]')), null);
   }
   // the model's layer and head, then its attention
   await page.evaluate(() => {

@@ -866,6 +866,7 @@ export default Object.freeze({
   'suppliedView.loading': 'Loading the attention from {file}…',
   'suppliedView.failed': 'The attention you supplied cannot be shown. {message}',
   'suppliedView.backToModel': 'Show the trained model instead',
+  'suppliedView.backToLab': 'Back to the lab',
   'suppliedView.tokensTitle': 'The tokens, as you supplied them',
   'suppliedView.heatmapLabel': 'the opened head’s weights: {n} rows, one per token, each over every token',
   'suppliedView.heatmapNote': 'Rows are the tokens looking, columns the tokens looked at. Here every token may look at every other: the rows are not causal.',

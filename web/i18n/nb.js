@@ -867,6 +867,7 @@ export default Object.freeze({
   'suppliedView.loading': 'Laster oppmerksomheten fra {file} …',
   'suppliedView.failed': 'Oppmerksomheten du har gitt, kan ikke vises. {message}',
   'suppliedView.backToModel': 'Vis den trente modellen i stedet',
+  'suppliedView.backToLab': 'Tilbake til laben',
   'suppliedView.tokensTitle': 'Tokenene, slik du ga dem',
   'suppliedView.heatmapLabel': 'vektene til det åpnede hodet: {n} rader, én per token, hver over alle tokenene',
   'suppliedView.heatmapNote': 'Radene er tokenene som ser, kolonnene tokenene det ses på. Her kan hvert token se på alle de andre: radene er ikke kausale.',

@@ -339,6 +339,7 @@ export class AttentionLab extends AlElement {
     }
     if (this.#supplied !== supplied) return;
     const view = (this.#view = document.createElement('model-view'));
+    view.setAttribute('back', 'lab');
     this.#speakTo(view);
     if (supplied.src !== undefined) view.setAttribute('attention-src', supplied.src);
     else view.attention = supplied.data;

@@ -81,7 +81,7 @@ export class ModelView extends Instrument {
     `),
   ];
   static view = modelView;
-  static observedAttributes = ['attention-src'];
+  static observedAttributes = ['attention-src', 'back'];
   // the caveat stands before the heads, and outside the drawn view: it shows while the model loads
   static template = `<p class="note caveat" data-t="modelView.caveat"></p>${Instrument.template}`;
 
@@ -183,7 +183,11 @@ export class ModelView extends Instrument {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (name !== 'attention-src' || old === value) return;
+    if (old === value) return;
+    if (name === 'back') {
+      if (this.#supplied) this.#update();
+      return;
+    }
     if (value === null) this.attention = null;
     else this.#fetchAttention(value);
   }
@@ -235,8 +239,10 @@ export class ModelView extends Instrument {
   #showSupplied() {
     const { file, read, error, loading, reading } = this.#supplied;
     if (reading) return;
+    // where the view's button goes: `back="lab"` in <attention-lab>, `back="none"` where there is nothing to go back to
+    const back = ['lab', 'none'].includes(this.getAttribute('back')) ? this.getAttribute('back') : 'model';
     if (!read) {
-      this.results = { supplied: { file }, error, loading };
+      this.results = { supplied: { file, back }, error, loading };
       return;
     }
     const s = this.#state;
@@ -245,7 +251,7 @@ export class ModelView extends Instrument {
     if (this.#suppliedRun?.source !== read || this.#suppliedRun.position !== position)
       this.#suppliedRun = { ...read, source: read, position, known: read.tokens.map(() => true) };
     const layer = Math.min(s.layer, read.attention.length), head = Math.min(s.head, read.attention[0].length);
-    this.results = { supplied: { file }, run: this.#suppliedRun, layer, head, tolerance: read.tolerance };
+    this.results = { supplied: { file, back }, run: this.#suppliedRun, layer, head, tolerance: read.tolerance };
   }
 
   /** The sentence shown, as the lab's tokens (a page without an <attention-lab> sets it). */
