@@ -10,7 +10,7 @@ import { english } from '../i18n/i18n.js';
 import { barsScene } from './bars.js';
 import { headingTag, plot, weightColor } from './chart.js';
 import { shortLabel } from './format.js';
-import { h } from './h.js';
+import { h, kept } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
 import { curveChart } from './model-curve.js';
 
@@ -339,7 +339,8 @@ function cellPaths(w, n, cell, theme, causal = true) {
       if (d === undefined) byColor.set(color, (d = []));
       d.push(`M${(j * cell).toFixed(1)} ${(i * cell).toFixed(1)}h${side.toFixed(1)}v${side.toFixed(1)}h-${side.toFixed(1)}z`);
     }
-  const paths = [...byColor].map(([fill, d]) => h('path', { d: d.join(''), fill }));
+  // one group, kept: toggling √d_k back puts the same group back instead of rewriting the paths
+  const paths = kept(h('g', {}, [...byColor].map(([fill, d]) => h('path', { d: d.join(''), fill }))));
   drawnCells.set(w, { key, paths });
   return paths;
 }

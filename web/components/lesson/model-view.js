@@ -78,6 +78,12 @@ export class ModelView extends Instrument {
       .curve svg { max-width: 100%; height: auto; }
       .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
       .caveat { max-width: 75ch; margin: 0 0 .8em; }
+      /* a key press (a head, √d_k) changes a few parts: each part is painted on its own (a stacking
+         context), so the others' paint is reused, and the parts that are often off screen (the
+         looking word's bars, the next word, √d_k) skip layout and paint there; they stay in the
+         accessibility tree (docs/page-performance.md, "The trained model's key presses") */
+      .view > * { isolation: isolate; }
+      section.next, section.scale, .rowbars { content-visibility: auto; contain-intrinsic-size: auto 600px; }
     `),
   ];
   static view = modelView;
