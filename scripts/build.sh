@@ -36,7 +36,16 @@ done
 
 mkdir -p web/build
 for flavour in simd scalar; do
-  cp -p "build/wasm-$flavour/attention-$flavour.mjs" "build/wasm-$flavour/attention-$flavour.wasm" web/build/
+  cp -p "build/wasm-$flavour/attention-$flavour.wasm" web/build/
+  # The loader's Node-only import (cpp/wasm-pre.js) marked for bundlers to leave alone: webpack
+  # (Docusaurus) fails on a node: import in a browser bundle, and the minifier drops comments
+  # written in wasm-pre.js, so the mark goes in here, once, or the build stops.
+  node -e '
+    const fs = require("fs"); const [from, to] = process.argv.slice(1);
+    const text = fs.readFileSync(from, "utf8"); const call = `import("node:fs/promises")`;
+    if (text.split(call).length !== 2) { console.error(`[build] ${from}: expected one ${call}`); process.exit(1); }
+    fs.writeFileSync(to, text.replace(call, `import(/* webpackIgnore: true */ /* @vite-ignore */ "node:fs/promises")`));
+  ' "build/wasm-$flavour/attention-$flavour.mjs" "web/build/attention-$flavour.mjs"
 done
 
 # KaTeX (npm devDependency) served from the site itself — no CDN, works under the strict CSP

@@ -608,7 +608,8 @@ export async function readBytes(url, { signal, onProgress = null, total = 0 } = 
     // Synchronous: a bucket is ~1.6 kB (~20 µs to read), all 2048 take ~45 ms, where async reads
     // cost ~10× that in thread-pool round trips and, started together, open every file at once
     // (EMFILE under a limit of 1024 open files).
-    const { readFileSync } = await import('node:fs');
+    // left to Node: a bundler building for the browser (webpack in Docusaurus) must not resolve it
+    const { readFileSync } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs');
     let bytes;
     try {
       bytes = new Uint8Array(readFileSync(new URL(href)));
