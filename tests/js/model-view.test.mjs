@@ -165,3 +165,20 @@ test('parseCurve refuses what is not a curve, saying where', () => {
   assert.throws(() => parseCurve('step\tlr\ttrain_loss\tvalidation_loss\n2\t0.1\t3\t\n1\t0.1\t3\t4\n'), /line 3/);
   assert.throws(() => parseCurve('step\tlr\ttrain_loss\tvalidation_loss\n1\t0.1\t3\t\n'), /no held-out loss/);
 });
+
+test('supplied attention: counts of one are singular, in both languages', async () => {
+  const { attentionFromBertViz } = await import('../../web/api/model.js');
+  const { suppliedView } = await import('../../web/views/model.js');
+  const text = async (attention, tokens, lang) => {
+    const run = await attentionFromBertViz({ tokens, attention });
+    const r = { supplied: { file: null, back: 'model' }, run: { ...run, position: 0, known: tokens.map(() => true) }, layer: 1, head: 1, tolerance: run.tolerance };
+    return toMarkup(suppliedView(r, { strings: await loadStrings(lang), heading: 3 }, THEMES.light, { width: 640 })).replace(/<[^>]*>/g, ' ');
+  };
+  const one = [[[[1]]]]; // 1 layer, batch 1, 1 head, 1 × 1
+  assert.match(await text(one, ['solo'], 'en'), /from another model \(1 layer × 1 head, 1 token\)/);
+  assert.match(await text(one, ['solo'], 'nb'), /fra en annen modell \(1 lag × 1 hode, 1 token\)/);
+  const row = [0.5, 0.5];
+  const two = [0, 1].map(() => [[row.map(() => row), row.map(() => row)]]); // 2 layers × 2 heads × 2 tokens
+  assert.match(await text(two, ['a', 'b'], 'en'), /\(2 layers × 2 heads, 2 tokens\)[\s\S]*Every head: 2 layers × 2 heads/);
+  assert.match(await text(two, ['a', 'b'], 'nb'), /\(2 lag × 2 hoder, 2 tokener\)/);
+});

@@ -249,7 +249,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h(hn, {}, s.t('modelView.tokensTitle')),
     tokens,
     h('p', { class: 'note' }, tokenNote),
-    h(hn, {}, s.t('modelView.thumbsTitle', { layers: info.layers, heads: info.heads })),
+    h(hn, {}, s.t('modelView.thumbsTitle', counts(s, info.layers, info.heads))),
     thumbs,
     opened,
     next,
@@ -283,6 +283,13 @@ function headThumbs(run, measured, { layer, head, width, theme, strings: s }) {
     })));
 }
 
+// "2 layers", "1 head", "5 tokens": each count with its own plural, in the strings' language.
+const counts = (s, layers, heads, n = 0) => ({
+  layers: s.t('count.layers', { count: layers }),
+  heads: s.t('count.heads', { count: heads }),
+  n: s.t('count.tokens', { count: n }),
+});
+
 /**
  * Attention supplied from another model (<model-view>.attention: attentionFromBertViz's result)
  * drawn as a trained model's run is — every head small, one opened in the lab's heatmap, the
@@ -304,12 +311,12 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
   const fx = (x, d = 2) => s.fixed(x, d);
   return h('div', { class: 'view' }, [
     h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }, file ? s.t('suppliedView.fromFile', { file }) : '')),
-    h('p', { class: 'explain supplied' }, s.t('suppliedView.intro', { layers, heads, n })),
+    h('p', { class: 'explain supplied' }, s.t('suppliedView.intro', counts(s, layers, heads, n))),
     h('p', { class: 'note' }, s.t('suppliedView.checked', { tolerance: String(r.tolerance) })),
     back,
     h(hn, {}, s.t('suppliedView.tokensTitle')),
     h('p', { class: 'tokens', 'aria-label': s.t('modelView.tokensLabel', { count: n }) }, run.tokens.map((token) => h('span', { class: 'token' }, shortLabel(token)))),
-    h(hn, {}, s.t('modelView.thumbsTitle', { layers, heads })),
+    h(hn, {}, s.t('modelView.thumbsTitle', counts(s, layers, heads))),
     headThumbs(run, run.heads, { layer, head, width, theme, strings: s }),
     h('section', { class: 'opened' }, [
       h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
@@ -435,7 +442,7 @@ export function suppliedFigure(supplied, { layer, head, theme, width = 640, stri
   return headFigure(supplied, {
     layer, head, causal: supplied.causal, selected: n - 1, theme, width, strings,
     title: s.t('suppliedView.figureTitle', { layer, head }),
-    caption: s.t('suppliedView.figureCaption', { layers: supplied.attention.length, heads: supplied.attention[0].length, n }),
+    caption: s.t('suppliedView.figureCaption', counts(s, supplied.attention.length, supplied.attention[0].length, n)),
   });
 }
 
