@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SENTENCE_64, launchChromium, stopTracing } from '../chromium.mjs';
 import { startServer } from '../serve.mjs';
+import { modelKeyToPaint, openDemo, pressModelKeys, recordKeyToPaint, showModelView } from './page-input.mjs';
 
 const { values: o, positionals: roots } = parseArgs({
   allowPositionals: true,
@@ -37,44 +38,20 @@ async function one(root) {
   const server = await startServer({ port: 0, root });
   const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
   try {
-    const page = await chromium.context.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
-    await page.locator('attention-lab').evaluate(async (lab, sentence) => {
-      await lab.ready;
-      const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
-      lab.set({ sentence });
-      await changed;
-    }, SENTENCE_64);
-    const view = page.locator('model-view');
-    for (let t = 0; t < 3; t++) { await page.locator('#model').scrollIntoViewIfNeeded(); await page.waitForTimeout(500); }
-    await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 60000 });
+    const page = await openDemo(chromium.context, `http://127.0.0.1:${server.address().port}/`, { sentence: SENTENCE_64 });
+    await showModelView(page);
     await page.waitForTimeout(1000);
     await page.evaluate(([css, shadow]) => {
       if (css) { const s = new CSSStyleSheet(); s.replaceSync(css); document.adoptedStyleSheets = [...document.adoptedStyleSheets, s]; }
       if (shadow) { const s = new CSSStyleSheet(); s.replaceSync(shadow); const r = document.querySelector('model-view').shadowRoot; r.adoptedStyleSheets = [...r.adoptedStyleSheets, s]; }
     }, [o.css, o.shadow]);
     await page.waitForTimeout(300);
-    await page.evaluate(() => {
-      window.__m = { head: [], scale: [] };
-      addEventListener('keydown', (event) => {
-        const start = event.timeStamp;
-        const kind = event.composedPath()[0].dataset?.intent === 'removeScale' ? 'scale' : 'head';
-        requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = () => window.__m[kind].push(performance.now() - start); c.port2.postMessage(0); });
-      }, { capture: true });
-    });
+    await recordKeyToPaint(page);
     const cdp = (o.trace || o.profile) ? await chromium.context.newCDPSession(page) : null;
     if (o.trace) await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] }, transferMode: 'ReturnAsStream' });
     if (o.profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start'); }
-    const focus = (s) => view.evaluate((el, s) => el.shadowRoot.querySelector(s).focus(), s);
-    for (let k = 0; k < N; k++) {
-      await focus(k % 2 ? '[data-layer="1"][data-head="1"]' : '[data-layer="2"][data-head="3"]');
-      await page.keyboard.press('Enter');
-      await page.waitForTimeout(150);
-      await focus('[data-intent=removeScale]');
-      await page.keyboard.press('Space');
-      await page.waitForTimeout(150);
-    }
-    const m = await page.evaluate(() => window.__m);
+    await pressModelKeys(page, N, 150);
+    const m = await modelKeyToPaint(page);
     if (o.trace) { await writeFile(TRACE, await stopTracing(cdp)); analyse(JSON.parse(await readFile(TRACE, 'utf8'))); }
     if (o.profile) printProfile((await cdp.send('Profiler.stop')).profile);
     return m;

@@ -18,6 +18,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SENTENCE_64, launchChromium, stopTracing } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
+import { openDemo } from './page-input.mjs';
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -40,14 +41,7 @@ const server = await startServer({ port: 0, root });
 const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
 let cpuProfile = null;
 try {
-  const page = await chromium.context.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.locator('attention-lab').evaluate(async (lab, sentence) => {
-    await lab.ready;
-    const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
-    lab.set({ sentence, projection: 'random', dk: 1 });
-    await changed;
-  }, SENTENCE_64);
+  const page = await openDemo(chromium.context, `http://127.0.0.1:${server.address().port}/`, { sentence: SENTENCE_64, projection: 'random', dk: 1 });
   await page.waitForTimeout(1500);
   const slider = page.getByRole('slider', { name: 'd_k', exact: true });
   await slider.focus();

@@ -32,6 +32,7 @@ import { SENTENCE_64, launchChromium } from '../chromium.mjs';
 import { SITE_ROOT, startServer } from '../serve.mjs';
 import { waitForBrowserIdle } from './browser-idle.mjs';
 import { markFirstFrame } from './first-frame.mjs';
+import { keyToPaint, modelKeyToPaint, pressModelKeys, recordKeyToPaint, setLab, showModelView, walkDkSlider } from './page-input.mjs';
 
 const TARGETS = { firstViewBytes: 1_000_000, firstBarsMs: 400, inputToPaintMs: 16, modelInputToPaintMs: 16, trainingInputToPaintMs: 50 };
 const OUT = fileURLToPath(new URL('../../artifacts/bench/page.json', import.meta.url));
@@ -104,6 +105,19 @@ async function pageLoad(context, url) {
   return { markMs: bars.mark, frameMs: bars.frame, first, all, firstFiles };
 }
 
+// A new page on the demo once its first bars are painted; null (the page closed) where it has no
+// element #`section` (an older copy given with --root, for a side-by-side run).
+async function openAtFirstBars(context, url, section = null) {
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.evaluate(firstBars);
+  if (section && !(await page.evaluate((id) => Boolean(document.getElementById(id)), section))) {
+    await page.close();
+    return null;
+  }
+  return page;
+}
+
 // 64 tokens, random projection; then real key presses on the d_k slider, each changing d_k. Two measures:
 //  - rAF: from the keydown's event.timeStamp to a task queued from the next animation frame
 //    (the frame that paints the update; in software rendering the raster follows in the same
@@ -111,49 +125,26 @@ async function pageLoad(context, url) {
 //  - Event Timing: the browser's own input → next-paint durations, reported only for events
 //    of 16 ms and more (its minimum threshold), against performance.eventCounts.
 async function sliderInputs(context, url) {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(firstBars);
-  await page.locator('attention-lab').evaluate(async (lab, sentence) => {
-    const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
-    lab.set({ sentence, projection: 'random', dk: 64 });
-    await changed;
-  }, SENTENCE_64);
+  const page = await openAtFirstBars(context, url);
+  await setLab(page, { sentence: SENTENCE_64, projection: 'random', dk: 64 });
   await page.evaluate(() => {
-    window.__rafMs = [];
     window.__slow = [];
     window.__keydownsBefore = performance.eventCounts.get('keydown') ?? 0;
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) if (e.name === 'keydown') window.__slow.push(e.duration);
     }).observe({ type: 'event', durationThreshold: 16 });
-    addEventListener('keydown', (event) => {
-      const start = event.timeStamp;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__rafMs.push(performance.now() - start);
-        channel.port2.postMessage(0);
-      });
-    }, { capture: true });
   });
-  const slider = page.getByRole('slider', { name: 'd_k', exact: true });
-  await slider.focus();
+  await recordKeyToPaint(page);
   // up and down the 11 stops, turning at either end: every input changes d_k (from d_k = 64,
   // ten presses one way then ten the other would press against the last stop six times)
-  let [stop, last] = await slider.evaluate((el) => [Number(el.value), Number(el.max)]);
-  let step = 1;
-  for (let k = 0; k < INPUTS; k++) {
-    if (stop + step < 0 || stop + step > last) step = -step;
-    stop += step;
-    await page.keyboard.press(step > 0 ? 'ArrowRight' : 'ArrowLeft');
-    await page.waitForTimeout(80); // input settles: the next press starts from an idle page
-  }
+  await walkDkSlider(page, INPUTS, 80);
   await page.waitForTimeout(200);
   const out = await page.evaluate(() => ({
-    rafMs: window.__rafMs,
     slow: window.__slow,
     keydowns: (performance.eventCounts.get('keydown') ?? 0) - window.__keydownsBefore,
     tokens: document.querySelector('attention-lab').state.n,
   }));
+  out.rafMs = (await keyToPaint(page)).map((t) => t.ms);
   await page.close();
   return out;
 }
@@ -163,46 +154,13 @@ async function sliderInputs(context, url) {
 // as sliderInputs measures (the view runs the model and draws in that frame).
 // null where the page has no model (an older copy given with --root, for a side-by-side run).
 async function modelInputs(context, url) {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(firstBars);
-  if (!(await page.evaluate(() => Boolean(document.getElementById('model'))))) {
-    await page.close();
-    return null;
-  }
-  await page.locator('attention-lab').evaluate(async (lab, sentence) => {
-    const changed = new Promise((resolve) => lab.addEventListener('change', resolve, { once: true }));
-    lab.set({ sentence });
-    await changed;
-  }, SENTENCE_64);
-  const view = page.locator('model-view');
-  for (let tries = 0; tries < 3; tries++) {
-    await page.locator('#model').scrollIntoViewIfNeeded();
-    await page.waitForTimeout(500); // the sections above draw and move it down
-  }
-  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 60000 });
-  await page.evaluate(() => {
-    window.__modelMs = { head: [], scale: [] };
-    addEventListener('keydown', (event) => {
-      const start = event.timeStamp;
-      const kind = event.composedPath()[0].dataset?.intent === 'removeScale' ? 'scale' : 'head';
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__modelMs[kind].push(performance.now() - start);
-        channel.port2.postMessage(0);
-      });
-    }, { capture: true });
-  });
-  const focus = (selector) => view.evaluate((el, s) => el.shadowRoot.querySelector(s).focus(), selector);
-  for (let k = 0; k < INPUTS / 2; k++) {
-    await focus(k % 2 ? '[data-layer="1"][data-head="1"]' : '[data-layer="2"][data-head="3"]');
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(120);
-    await focus('[data-intent=removeScale]');
-    await page.keyboard.press('Space');
-    await page.waitForTimeout(120);
-  }
-  const out = await page.evaluate(() => ({ ...window.__modelMs, tokens: document.querySelector('model-view').results?.run?.tokens.length ?? 0 }));
+  const page = await openAtFirstBars(context, url, 'model');
+  if (!page) return null;
+  await setLab(page, { sentence: SENTENCE_64 });
+  await showModelView(page);
+  await recordKeyToPaint(page);
+  await pressModelKeys(page, INPUTS / 2, 120);
+  const out = { ...(await modelKeyToPaint(page)), tokens: await page.evaluate(() => document.querySelector('model-view').results?.run?.tokens.length ?? 0) };
   await page.close();
   return out;
 }
@@ -211,13 +169,8 @@ async function modelInputs(context, url) {
 // experiment trains (off screen: it draws its status, not its plots); keydown → a task queued
 // from the next animation frame, as sliderInputs measures. null where the page has no experiment.
 async function trainingInputs(context, url) {
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.evaluate(firstBars);
-  if (!(await page.evaluate(() => Boolean(document.getElementById('training'))))) {
-    await page.close();
-    return null;
-  }
+  const page = await openAtFirstBars(context, url, 'training');
+  if (!page) return null;
   await page.locator('#training').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.querySelector('training-experiment')?.session?.state.runs, null, { timeout: 30000 });
   const phase = () => page.evaluate(() => document.querySelector('training-experiment').session.state.phase);
@@ -230,33 +183,14 @@ async function trainingInputs(context, url) {
   await page.waitForFunction(() => document.querySelector('training-experiment').session.state.step > 5, null, { timeout: 30000 });
   await page.locator('attention-lab').scrollIntoViewIfNeeded();
   await page.getByRole('radio', { name: 'Random' }).check();
-  await page.evaluate(() => {
-    window.__trainMs = [];
-    addEventListener('keydown', (event) => {
-      const start = event.timeStamp;
-      requestAnimationFrame(() => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => window.__trainMs.push(performance.now() - start);
-        channel.port2.postMessage(0);
-      });
-    }, { capture: true });
-  });
-  const slider = page.getByRole('slider', { name: 'd_k', exact: true });
-  await slider.focus();
+  await recordKeyToPaint(page);
   const first = await page.evaluate(() => document.querySelector('training-experiment').session.state.step);
-  let [stop, last] = await slider.evaluate((el) => [Number(el.value), Number(el.max)]);
-  let step = 1;
-  for (let k = 0; k < INPUTS; k++) {
-    if (stop + step < 0 || stop + step > last) step = -step;
-    stop += step;
-    await page.keyboard.press(step > 0 ? 'ArrowRight' : 'ArrowLeft');
-    await page.waitForTimeout(80);
-  }
+  await walkDkSlider(page, INPUTS, 80);
   const out = await page.evaluate(() => ({
-    ms: window.__trainMs,
     steps: document.querySelector('training-experiment').session.state.step,
     tokens: document.querySelector('attention-lab').state.n,
   }));
+  out.ms = (await keyToPaint(page)).map((t) => t.ms);
   out.running = (await phase()) === 'running';
   out.steps -= first;
   await page.close();

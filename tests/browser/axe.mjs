@@ -2,6 +2,7 @@
 // driver, so the page's strict policy stays in force), run over the whole document with every
 // shadow root, every rule of WCAG 2.0–2.2 A/AA and axe's best practices, and target-size (WCAG
 // 2.2's 24 × 24 px, which axe leaves off by default).
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -38,4 +39,28 @@ export function describeViolations(runs) {
     }
   }
   return lines.join('\n');
+}
+
+/**
+ * Runs axe on `page` in the light and the dark scheme at each of `widths` (900 px high, after two
+ * frames and 200 ms to settle), asserting at each that the page does not scroll sideways (a wide
+ * heatmap scrolls in its own box); puts the page back to light at 1440 × 900, then asserts that
+ * axe found nothing. `where` begins each run's name in a failure.
+ */
+export async function assertAxeCleanAcross(page, where, widths) {
+  const runs = [];
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 200)))));
+      runs.push({ where: `${where}, ${colorScheme}, ${width} px`, violations: await axeViolations(page) });
+      const sideways = await page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
+      assert.equal(sideways, 0, `the page scrolls sideways by ${sideways} px at ${width} px`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const nodes = runs.reduce((n, run) => n + run.violations.reduce((m, v) => m + v.nodes.length, 0), 0);
+  assert.equal(nodes, 0, `axe violations:\n${describeViolations(runs)}`);
 }

@@ -62,6 +62,38 @@ export function useBrowser(options, ready, allowed) {
 }
 
 /**
+ * A test file's browser and a site of its own on another origin than the lab's
+ * (http://localhost:<port>, the lab at 127.0.0.1): before the first test `build(root, browser)`
+ * fills a fresh directory and returns { policy, dir }, the site's policy and the directory to
+ * serve (root unless given); after the last test the browser, the site and the directory go, and
+ * each test is checked with checkEachTest. Returns the object that then holds { browser, page,
+ * origin } (page: one page, 20 s default timeout). With `skip` nothing is set up, for a file
+ * whose tests are all skipped.
+ */
+export function useSiteElsewhere({ viewport, skip = false }, build) {
+  const site = {};
+  let server;
+  let root;
+  before(async () => {
+    if (skip) return;
+    site.browser = await launch({ viewport });
+    root = await mkdtemp(join(tmpdir(), 'attention-lab-site-'));
+    const { policy, dir = root } = await build(root, site.browser);
+    server = await startServer({ port: 0, root: dir, policy });
+    site.origin = `http://localhost:${server.address().port}`;
+    site.page = await site.browser.newPage();
+    site.page.setDefaultTimeout(20000);
+  });
+  after(async () => {
+    await site.browser?.close();
+    if (server) await new Promise((resolve) => server.close(resolve));
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+  checkEachTest(() => site.browser);
+  return site;
+}
+
+/**
  * After each test of the file: no console error, page error, failed request or CSP violation
  * happened during it. `getBrowser` returns the file's browser (launched in `before`);
  * `allowed(problem)` may excuse problems a test causes on purpose.

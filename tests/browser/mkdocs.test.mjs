@@ -7,14 +7,12 @@
 // Skipped, and said so, where mkdocs is not installed. Cost: ~5 s (the build ~1 s).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, readMeters, until } from './browser.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { readMeters, until, useSiteElsewhere } from './browser.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mkdocs/', import.meta.url));
 const README = fileURLToPath(new URL('../../README.md', import.meta.url));
@@ -28,16 +26,8 @@ const mkdocs = (() => {
   }
 })();
 
-let browser;
-let site;
-let root;
-let page;
-
-before(async () => {
-  if (!mkdocs) return;
-  browser = await launch({ viewport: { width: 1280, height: 900 } });
+const site = useSiteElsewhere({ viewport: { width: 1280, height: 900 }, skip: !mkdocs }, async (root, browser) => {
   const lab = new URL(browser.url).origin;
-  root = await mkdtemp(join(tmpdir(), 'attention-lab-mkdocs-'));
   await cp(FIXTURE, join(root, 'src'), { recursive: true });
   const loader = join(root, 'src/docs/javascripts/attention-lab.js');
   await writeFile(loader, (await readFile(loader, 'utf8')).replace(PLACEHOLDER, browser.url));
@@ -46,18 +36,8 @@ before(async () => {
   // Material's pages hold inline scripts (its configuration, its storage helpers) and inline
   // styles: the site allows those for itself; the lab's scripts, words and core come from the lab
   const policy = `default-src 'self'; script-src 'self' 'unsafe-inline' ${lab} 'wasm-unsafe-eval'; connect-src 'self' ${lab}; style-src 'self' 'unsafe-inline'; img-src 'self' data:`;
-  site = await startServer({ port: 0, root: join(root, 'site'), policy });
-  page = await browser.newPage();
-  page.setDefaultTimeout(20000);
+  return { policy, dir: join(root, 'site') };
 });
-
-after(async () => {
-  await browser?.close();
-  if (site) await new Promise((resolve) => site.close(resolve));
-  if (root) await rm(root, { recursive: true, force: true });
-});
-
-checkEachTest(() => browser);
 
 const words = (sentence) => sentence.toLowerCase().split(/\s+/);
 
@@ -76,7 +56,8 @@ test('MkDocs Material, instant navigation: the lab on the next page upgrades and
   const second = (await readFile(join(FIXTURE, 'docs/scaling.md'), 'utf8')).match(/sentence="([^"]+)"/)[1];
   assert.notDeepEqual(words(first), words(second));
 
-  await page.goto(`http://localhost:${site.address().port}/`);
+  const { page } = site;
+  await page.goto(`${site.origin}/`);
   const lab = page.locator('attention-lab');
   await page.evaluate(() => customElements.whenDefined('attention-lab')); // the loader imports it after the page's scripts
   await lab.evaluate((el) => el.ready);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 
 import { loadModel } from '../../web/api/model.js';
-import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
+import { AXE_OWN_PROBLEM, assertAxeCleanAcross } from './axe.mjs';
 import { openLab, until, useBrowser } from './browser.mjs';
 
 let browser;
@@ -170,22 +170,7 @@ test('axe finds nothing in the model\'s section, light and dark, 1440, 390 and 3
   await openModel();
   await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=demo]').click());
   await until(tokens, (t) => t.length === 24, { what: 'the repeated words' });
-  const runs = [];
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    for (const width of [1440, 390, 360]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 200)))));
-      runs.push({ where: `model, ${colorScheme}, ${width} px`, violations: await axeViolations(page) });
-      // the view fits the phone: the page does not scroll sideways (the heatmap scrolls in its own box)
-      const sideways = await page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
-      assert.equal(sideways, 0, `the page scrolls sideways by ${sideways} px at ${width} px`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const nodes = runs.reduce((n, run) => n + run.violations.reduce((m, v) => m + v.nodes.length, 0), 0);
-  assert.equal(nodes, 0, `axe violations:\n${describeViolations(runs)}`);
+  await assertAxeCleanAcross(page, 'model', [1440, 390, 360]);
 });
 
 test('embed.html?view=model shows the trained model on the link\'s sentence, the lab hidden; index.html?view=model scrolls to it', async () => {

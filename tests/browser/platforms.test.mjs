@@ -4,27 +4,18 @@
 // (sandbox="allow-scripts", as WordPress embeds other sites) the lab works, and the exports that
 // such a frame blocks say so (downloads; a copy is left selected to copy by hand). Both host sites are on another origin than the lab's. Cost: ~15 s.
 import assert from 'node:assert/strict';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 
-import { checkEachTest, launch, until } from './browser.mjs';
-import { startServer } from '../../scripts/serve.mjs';
+import { until, useSiteElsewhere } from './browser.mjs';
 
 const require = createRequire(import.meta.url);
 const REVEAL = join(dirname(require.resolve('reveal.js')), '..'); // dist/reveal.js → the package
 
-let browser;
-let site;
-let root;
-let page;
-
-before(async () => {
-  browser = await launch({ viewport: { width: 1280, height: 800 } });
+const site = useSiteElsewhere({ viewport: { width: 1280, height: 800 } }, async (root, browser) => {
   const lab = new URL(browser.url).origin;
-  root = await mkdtemp(join(tmpdir(), 'attention-lab-sites-'));
   await copyFile(join(REVEAL, 'dist/reveal.js'), join(root, 'reveal.js'));
   await copyFile(join(REVEAL, 'dist/reveal.css'), join(root, 'reveal.css'));
   await writeFile(join(root, 'favicon.ico'), '');
@@ -44,23 +35,12 @@ before(async () => {
 </body></html>\n`);
   // a strict site that loads the lab from the lab's origin: its scripts, word vectors and core
   const policy = `default-src 'self'; script-src 'self' ${lab} 'wasm-unsafe-eval'; connect-src 'self' ${lab}; frame-src ${lab}; style-src 'self'`;
-  site = await startServer({ port: 0, root, policy });
-  page = await browser.newPage();
-  page.setDefaultTimeout(20000);
+  return { policy };
 });
-
-after(async () => {
-  await browser?.close();
-  if (site) await new Promise((resolve) => site.close(resolve));
-  if (root) await rm(root, { recursive: true, force: true });
-});
-
-checkEachTest(() => browser);
-
-const at = () => `http://localhost:${site.address().port}`;
 
 test('reveal.js: arrow keys on a focused slider or heatmap cell stay in the lab; typed letters are not the deck’s', async () => {
-  await page.goto(`${at()}/deck.html`);
+  const { page } = site;
+  await page.goto(`${site.origin}/deck.html`);
   await page.waitForFunction(() => window.__deck === true);
   const lab = page.locator('attention-lab');
   await lab.evaluate((el) => el.ready);
@@ -96,7 +76,8 @@ test('reveal.js: arrow keys on a focused slider or heatmap cell stay in the lab;
 });
 
 test('a sandboxed iframe (allow-scripts): the lab works; downloads and the clipboard, which it blocks, say so', async () => {
-  await page.goto(`${at()}/sandboxed.html`);
+  const { browser, page } = site;
+  await page.goto(`${site.origin}/sandboxed.html`);
   const inner = await until(async () => page.frames().find((f) => f.url().startsWith(`${browser.url}embed.html`)), Boolean, { what: 'the frame' });
   await inner.locator('attention-lab').evaluate((el) => el.ready);
   assert.deepEqual(await inner.locator('attention-lab').evaluate((el) => el.state.queryLabels), ['the', 'cat', 'sat']);

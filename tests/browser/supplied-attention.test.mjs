@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
+import { AXE_OWN_PROBLEM, assertAxeCleanAcross } from './axe.mjs';
 import { openLab, until, useBrowser } from './browser.mjs';
 import { softmax64, uniforms } from '../support/reference.mjs';
 
@@ -118,19 +118,5 @@ test('in bokmål; axe finds nothing in light and dark at 1440 and 390 px; the pa
   assert.match((await text('p.supplied'))[0], /^Dette er oppmerksomhet du har gitt, fra en annen modell \(2 lag × 3 hoder, 5 tokener\)/);
   await openWith((el, data) => (el.attention = data), '', DATA);
   await heads();
-  const runs = [];
-  for (const colorScheme of ['light', 'dark']) {
-    await page.emulateMedia({ colorScheme });
-    for (const width of [1440, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 200)))));
-      runs.push({ where: `supplied attention, ${colorScheme}, ${width} px`, violations: await axeViolations(page) });
-      const sideways = await page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
-      assert.equal(sideways, 0, `the page scrolls sideways by ${sideways} px at ${width} px`);
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1440, height: 900 });
-  const nodes = runs.reduce((n, run) => n + run.violations.reduce((m, v) => m + v.nodes.length, 0), 0);
-  assert.equal(nodes, 0, `axe violations:\n${describeViolations(runs)}`);
+  await assertAxeCleanAcross(page, 'supplied attention', [1440, 390]);
 });

@@ -35,6 +35,20 @@ export function define(name, element) {
 export { ElementBase };
 
 /**
+ * Passes each property of `names` that a page set on `element` before its class was defined
+ * through the class's setter: until then the value sits on the element as an own property that
+ * hides the accessor. Call it once the class is in force (constructor or connectedCallback).
+ */
+export function takeEarlyProperties(element, names) {
+  for (const name of names) {
+    if (!Object.hasOwn(element, name)) continue;
+    const value = element[name];
+    delete element[name];
+    element[name] = value;
+  }
+}
+
+/**
  * Gives `Element` an input property per entry of `inputs` (name → check, or null): it reads null
  * until set, and setting it runs the check (which throws on a wrong value), keeps the value and
  * draws again (invalidate).
@@ -112,13 +126,8 @@ export class AlElement extends ElementBase {
   stringsChanged() {}
 
   connectedCallback() {
-    // Words handed over before this element's class was defined sit on it as an own property
-    // that hides the accessor: take them through it, before anything is shown.
-    if (Object.hasOwn(this, 'strings')) {
-      const strings = this.strings;
-      delete this.strings;
-      this.strings = strings;
-    }
+    // words handed over before this element's class was defined: through the setter, before anything is shown
+    takeEarlyProperties(this, ['strings']);
     this.invalidate();
   }
 

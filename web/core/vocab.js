@@ -78,33 +78,21 @@ export function encodeContextMap({ a, dim = GLOVE.dim, window, occurrences, fitW
  * width, truncated, a number that is not finite, bytes after the checksum, a checksum mismatch.
  */
 export function parseContextMap(data, { name = 'context map' } = {}) {
-  const bytes = toBytes(data, 'parseContextMap');
-  const fail = (msg) => {
-    throw coded(new Error(`${name}: ${msg}`), LOAD_FAILED);
-  };
-  const r = reader(bytes, fail);
-  const magic = String.fromCharCode(...r.bytes(4, 'magic'));
-  if (magic !== MAP_MAGIC) fail(`bad magic ${JSON.stringify(magic)} (expected "${MAP_MAGIC}"): not a context map file`);
-  const version = r.u8('version');
-  if (version !== MAP_VERSION) fail(`unsupported version ${version} (this decoder reads version ${MAP_VERSION})`);
-  const window = r.u8('window');
-  const dim = r.u16('dim');
-  const occurrences = r.u16('occurrences');
-  r.u16('reserved');
-  const fitWords = r.u32('fit words');
-  if (dim !== GLOVE.dim) fail(`header says dim ${dim}, expected ${GLOVE.dim} (the files and vocab.js are out of step)`);
-  if (window < 1) fail('header says window 0, expected 1 or more tokens');
-  const a = new Float32Array(dim * dim);
-  for (let i = 0; i < a.length; i++) {
-    a[i] = r.f32('the map');
-    if (!Number.isFinite(a[i])) fail(`a[${Math.floor(i / dim)}][${i % dim}] is ${a[i]}, expected a finite number`);
-  }
-  const end = r.pos;
-  const stored = r.u32('checksum');
-  if (r.pos !== bytes.length) fail(`${bytes.length - r.pos} unexpected bytes after the checksum`);
-  const computed = crc32(bytes.subarray(0, end));
-  if (stored !== computed) fail(`checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)}): the file is corrupt`);
-  return { dim, window, occurrences, fitWords, a };
+  return readFramed(toBytes(data, 'parseContextMap'), { name, magic: MAP_MAGIC, version: MAP_VERSION, kind: 'context map' }, (r, fail) => {
+    const window = r.u8('window');
+    const dim = r.u16('dim');
+    const occurrences = r.u16('occurrences');
+    r.u16('reserved');
+    const fitWords = r.u32('fit words');
+    if (dim !== GLOVE.dim) fail(`header says dim ${dim}, expected ${GLOVE.dim} (the files and vocab.js are out of step)`);
+    if (window < 1) fail('header says window 0, expected 1 or more tokens');
+    const a = new Float32Array(dim * dim);
+    for (let i = 0; i < a.length; i++) {
+      a[i] = r.f32('the map');
+      if (!Number.isFinite(a[i])) fail(`a[${Math.floor(i / dim)}][${i % dim}] is ${a[i]}, expected a finite number`);
+    }
+    return { dim, window, occurrences, fitWords, a };
+  });
 }
 
 export const BUCKET_MAGIC = 'GLVB';
@@ -257,61 +245,72 @@ export function encodeBucket({ bucket, buckets = GLOVE.buckets, dim = GLOVE.dim,
  * checksum mismatch, a word in the wrong bucket.
  */
 export function parseBucket(data, { name = 'bucket', bucket: expected } = {}) {
-  const bytes = toBytes(data, 'parseBucket');
+  return readFramed(toBytes(data, 'parseBucket'), { name, magic: BUCKET_MAGIC, version: BUCKET_VERSION, kind: 'GloVe bucket' }, (r, fail) => {
+    const bits = r.u8('bits');
+    const dim = r.u16('dim');
+    const bucket = r.u16('bucket');
+    const buckets = r.u16('bucket count');
+    const size = r.u32('vocabulary size');
+    const count = r.u16('word count');
+    const induced = r.u16('induced count');
+    if (bits !== GLOVE.bits || dim !== GLOVE.dim || buckets !== GLOVE.buckets || size !== GLOVE.size) {
+      fail(`header says ${bits} bits, dim ${dim}, ${buckets} buckets, ${size} words; expected ` +
+        `${GLOVE.bits}, ${GLOVE.dim}, ${GLOVE.buckets}, ${GLOVE.size} (the files and vocab.js are out of step)`);
+    }
+    if (bucket !== PACK && bucket >= buckets) fail(`bucket ${bucket} is out of range (0–${buckets - 1})`);
+    if (expected !== undefined && bucket !== expected) fail(`holds bucket ${bucket}, expected ${expected}`);
+    if (induced > count) fail(`says ${induced} of its ${count} words are induced`);
+
+    const records = [];
+    const seen = new Set();
+    const text = new TextDecoder('utf-8', { fatal: true });
+    for (let i = 0; i < count; i++) {
+      const n = r.u8(`record ${i}`);
+      const wordBytes = r.bytes(n, `record ${i}`);
+      let word;
+      try {
+        word = text.decode(wordBytes);
+      } catch {
+        fail(`record ${i}: the word is not valid UTF-8`);
+      }
+      if (n === 0 || seen.has(word)) fail(`record ${i}: ${n === 0 ? 'empty' : `duplicate word ${JSON.stringify(word)}`}`);
+      seen.add(word);
+      if (bucket !== PACK && bucketOfBytes(wordBytes, buckets) !== bucket) fail(`"${word}" belongs in bucket ${bucketOf(word, buckets)}, not ${bucket}`);
+      const scale = r.f32(`record ${i}`);
+      if (!(scale >= 0 && scale < Infinity)) fail(`"${word}" has scale ${scale}, expected a finite number ≥ 0`);
+      const packed = r.bytes((dim * 3) / 2, `record ${i}`);
+      const q = new Int16Array(dim);
+      for (let k = 0, p = 0; k < dim; k += 2, p += 3) {
+        q[k] = (packed[p] | ((packed[p + 1] & 0x0f) << 8)) - CODE_MAX - 1;
+        q[k + 1] = ((packed[p + 1] >>> 4) | (packed[p + 2] << 4)) - CODE_MAX - 1;
+      }
+      records.push({ word, scale, q, induced: i >= count - induced });
+    }
+    return { bucket, buckets, dim, size, records };
+  });
+}
+
+/**
+ * Reads the frame every file here shares — 4 magic bytes, a u8 version, the body, a CRC-32 of
+ * all before it, then nothing — around `readBody(r, fail)`, which reads and checks the body and
+ * returns what the file holds. Every error is coded LOAD_FAILED and starts with `name`.
+ */
+function readFramed(bytes, { name, magic, version, kind }, readBody) {
   const fail = (msg) => {
     throw coded(new Error(`${name}: ${msg}`), LOAD_FAILED);
   };
   const r = reader(bytes, fail);
-  const magic = String.fromCharCode(...r.bytes(4, 'magic'));
-  if (magic !== BUCKET_MAGIC) fail(`bad magic ${JSON.stringify(magic)} (expected "${BUCKET_MAGIC}"): not a GloVe bucket file`);
-  const version = r.u8('version');
-  if (version !== BUCKET_VERSION) fail(`unsupported version ${version} (this decoder reads version ${BUCKET_VERSION})`);
-  const bits = r.u8('bits');
-  const dim = r.u16('dim');
-  const bucket = r.u16('bucket');
-  const buckets = r.u16('bucket count');
-  const size = r.u32('vocabulary size');
-  const count = r.u16('word count');
-  const induced = r.u16('induced count');
-  if (bits !== GLOVE.bits || dim !== GLOVE.dim || buckets !== GLOVE.buckets || size !== GLOVE.size) {
-    fail(`header says ${bits} bits, dim ${dim}, ${buckets} buckets, ${size} words; expected ` +
-      `${GLOVE.bits}, ${GLOVE.dim}, ${GLOVE.buckets}, ${GLOVE.size} (the files and vocab.js are out of step)`);
-  }
-  if (bucket !== PACK && bucket >= buckets) fail(`bucket ${bucket} is out of range (0–${buckets - 1})`);
-  if (expected !== undefined && bucket !== expected) fail(`holds bucket ${bucket}, expected ${expected}`);
-  if (induced > count) fail(`says ${induced} of its ${count} words are induced`);
-
-  const records = [];
-  const seen = new Set();
-  const text = new TextDecoder('utf-8', { fatal: true });
-  for (let i = 0; i < count; i++) {
-    const n = r.u8(`record ${i}`);
-    const wordBytes = r.bytes(n, `record ${i}`);
-    let word;
-    try {
-      word = text.decode(wordBytes);
-    } catch {
-      fail(`record ${i}: the word is not valid UTF-8`);
-    }
-    if (n === 0 || seen.has(word)) fail(`record ${i}: ${n === 0 ? 'empty' : `duplicate word ${JSON.stringify(word)}`}`);
-    seen.add(word);
-    if (bucket !== PACK && bucketOfBytes(wordBytes, buckets) !== bucket) fail(`"${word}" belongs in bucket ${bucketOf(word, buckets)}, not ${bucket}`);
-    const scale = r.f32(`record ${i}`);
-    if (!(scale >= 0 && scale < Infinity)) fail(`"${word}" has scale ${scale}, expected a finite number ≥ 0`);
-    const packed = r.bytes((dim * 3) / 2, `record ${i}`);
-    const q = new Int16Array(dim);
-    for (let k = 0, p = 0; k < dim; k += 2, p += 3) {
-      q[k] = (packed[p] | ((packed[p + 1] & 0x0f) << 8)) - CODE_MAX - 1;
-      q[k + 1] = ((packed[p + 1] >>> 4) | (packed[p + 2] << 4)) - CODE_MAX - 1;
-    }
-    records.push({ word, scale, q, induced: i >= count - induced });
-  }
+  const found = String.fromCharCode(...r.bytes(4, 'magic'));
+  if (found !== magic) fail(`bad magic ${JSON.stringify(found)} (expected "${magic}"): not a ${kind} file`);
+  const foundVersion = r.u8('version');
+  if (foundVersion !== version) fail(`unsupported version ${foundVersion} (this decoder reads version ${version})`);
+  const body = readBody(r, fail);
   const end = r.pos;
   const stored = r.u32('checksum');
   if (r.pos !== bytes.length) fail(`${bytes.length - r.pos} unexpected bytes after the checksum`);
   const computed = crc32(bytes.subarray(0, end));
   if (stored !== computed) fail(`checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)}): the file is corrupt`);
-  return { bucket, buckets, dim, size, records };
+  return body;
 }
 
 const hex = (n) => `0x${n.toString(16).padStart(8, '0')}`;

@@ -27,7 +27,7 @@ import { MAX_TOKENS } from '../../lab/tokenize.js';
 import { languageFor, onLanguageChange, speaks } from '../../i18n/dom.js';
 import { LANGUAGES, loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
 import { LABEL_CHARS, shortLabel } from '../../views/format.js';
-import { AlElement, define, setHidden, setText } from '../base.js';
+import { AlElement, define, setHidden, setText, takeEarlyProperties } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';
 import './attention-heatmap.js';
@@ -231,12 +231,7 @@ export class AttentionLab extends AlElement {
   }
 
   connectedCallback() {
-    // attention set before the element was defined is an own property that hides the setter
-    if (Object.hasOwn(this, 'attention')) {
-      const data = this.attention;
-      delete this.attention;
-      this.attention = data;
-    }
+    takeEarlyProperties(this, ['attention']);
     super.connectedCallback();
     this.#stopWatching = onLanguageChange(() => this.#chooseLanguage());
     const words = this.#chooseLanguage();

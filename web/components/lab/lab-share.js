@@ -18,7 +18,7 @@
 import { writeUrl } from '../../lab/url.js';
 import { EXPORTS, exportFile } from '../../views/export.js';
 import { messageOf } from '../../i18n/i18n.js';
-import { AlElement, define, escapeHtml, setHidden } from '../base.js';
+import { AlElement, define, escapeHtml, setHidden, takeEarlyProperties } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { THEMES } from '../../views/theme.js';
 
@@ -100,13 +100,7 @@ export class LabShare extends AlElement {
 
   constructor() {
     super();
-    // properties a page set before this module loaded are own properties of the element: take them
-    for (const name of ['lab', 'page', 'frameHeight']) {
-      if (!Object.hasOwn(this, name)) continue;
-      const value = this[name];
-      delete this[name];
-      this[name] = value;
-    }
+    takeEarlyProperties(this, ['lab', 'page', 'frameHeight']);
     this.#status = this.$('.status');
     this.#output = this.$('.output');
     this.#field = this.$('textarea');

@@ -20,7 +20,7 @@
 // comes, shown within its layers and heads); opening another by its button sets them and sends
 // `input` and `change` (the notebook widget, web/widget/, follows them).
 import { followLanguage } from '../../i18n/dom.js';
-import { define } from '../base.js';
+import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
 import { sheet } from '../theme.js';
 import { THUMB_MAX_PER_ROW, modelView, openedHeadData } from '../../views/model.js';
@@ -114,12 +114,7 @@ export class ModelView extends Instrument {
   #suppliedRun = null; // the supplied result with the row chosen, the same object while nothing changes
 
   connectedCallback() {
-    // attention set before the element was defined is an own property that hides the setter
-    if (Object.hasOwn(this, 'attention')) {
-      const data = this.attention;
-      delete this.attention;
-      this.attention = data;
-    }
+    takeEarlyProperties(this, ['attention']);
     super.connectedCallback();
     this.settings = { heading: HEADING };
     this.#stopWatching = followLanguage(this);
