@@ -52,6 +52,23 @@ async function tabTo(match, { backwards = false, max = 120, what = 'a control' }
   throw new Error(`${what} is not reached with ${backwards ? 'Shift+Tab' : 'Tab'}: ${seen.join(' → ')}`);
 }
 
+/** What the lesson and its gradient view were doing, for a failure's message. */
+function lessonNow() {
+  return page.evaluate(() => {
+    const lesson = document.querySelector('attention-lesson');
+    const view = document.querySelector('gradient-view');
+    const r = view?.getBoundingClientRect();
+    return {
+      pending: lesson?.pending,
+      defined: Boolean(customElements.get('gradient-view')),
+      box: r && [r.top, r.width, r.height].map(Math.round),
+      viewport: [scrollY, innerHeight],
+      drawn: view?.shadowRoot?.querySelector('.root')?.textContent.slice(0, 160) ?? null,
+      state: [document.querySelector('attention-lab')?.state?.d, document.querySelector('attention-lab')?.state?.scaled],
+    };
+  });
+}
+
 /** Scrolls a lesson section in and waits until the lesson has drawn every instrument near the viewport. */
 async function drawn(selector) {
   await page.locator(selector).scrollIntoViewIfNeeded();
@@ -98,7 +115,9 @@ test('the guide’s four steps with the keyboard alone, hearing the numbers chan
     () => page.locator('gradient-view').evaluate((el) => el.shadowRoot?.querySelector('.jac[data-scaled="false"] svg')?.getAttribute('aria-label') ?? ''),
     (label) => /d_k = 1024: max weight 0\.9\d\d, entropy \d\.\d{3} nats, gradient size/.test(label),
     { what: 'the unscaled Jacobian in words', timeout: 20000 },
-  );
+  ).catch(async (error) => {
+    throw new Error(`${error.message}; the lesson then: ${JSON.stringify(await lessonNow())}`);
+  });
   assert.match(jacobian, /^Softmax Jacobian, unscaled/);
   // 4. the guide's own button turns scaling back on, and that is heard too
   await page.evaluate(() => scrollTo(0, 0));
