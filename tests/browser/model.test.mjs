@@ -49,7 +49,7 @@ async function after(act, changed) {
 
 const meanSpread = (run) => run.heads.reduce((s, x) => s + x.spread, 0) / run.heads.length;
 // the opened head's row: the lab's meters ({ name, value, text }); the heatmap's own shadow root
-const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => ({
+const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((m) => ({
   name: m.getAttribute('aria-label'), value: Number(m.getAttribute('aria-valuenow')), text: m.getAttribute('aria-valuetext') })));
 const inHeatmap = (selector) => view().evaluate((el, s) => [...el.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelectorAll(s)].map((n) => n.textContent), selector);
 const status = () => text('.status [role=status]');
@@ -110,7 +110,7 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
   const sentence = await tokens();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-layer="2"][data-head="3"]').click()), async () => (await opened()) === 'Layer 2, head 3');
   assert.deepEqual(await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.thumb')].map((b) => b.getAttribute('aria-pressed'))), ['false', 'false', 'false', 'false', 'false', 'false', 'true', 'false']);
-  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((x) => x.getAttribute('aria-valuetext')).join('|'));
+  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((x) => x.getAttribute('aria-valuetext')).join('|'));
   const before = await cells();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=removeScale]').click()), async () => (await cells()) !== before);
   const removed = await para(/^Now every score/);

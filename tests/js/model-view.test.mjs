@@ -11,8 +11,9 @@ import { test } from 'node:test';
 
 import { loadModel, repeatedSequences } from '../../web/api/model.js';
 import { loadStrings } from '../../web/i18n/i18n.js';
+import { barsScene } from '../../web/views/bars.js';
 import { toMarkup } from '../../web/views/h.js';
-import { modelFacts, modelFigure, modelView, openedHeadData } from '../../web/views/model.js';
+import { modelFacts, modelFigure, modelView, openedHeadData, openedRowData } from '../../web/views/model.js';
 import { curveChart, curveFacts, parseCurve } from '../../web/views/model-curve.js';
 import { THEMES } from '../../web/views/theme.js';
 
@@ -96,8 +97,14 @@ test('the opened head: the lab\'s heatmap gets its rows, causal, the looking wor
   const markup = toMarkup(modelView(third, { strings, heading: 3 }, THEMES.light, { width: 900 }));
   assert.match(markup, /<attention-heatmap data-intent="row"><\/attention-heatmap>/);
   const w = third.run.attention[1][2];
-  const meters = [...markup.matchAll(/role="meter"[^>]*aria-valuetext="([^"]*)"[^>]*aria-label="([^"]*)"/g)].map((m) => [m[2], m[1]]);
-  assert.deepEqual(meters, r.run.tokens.map((token, j) => [`${token} (key ${j + 1})`, j <= 2 ? f3(w[2 * n + j]) : 'masked (causal)']));
+  assert.match(markup, /<div class="rowbars" role="group" aria-label="[^"]*sat[^"]*"><probability-bars><\/probability-bars><\/div>/);
+  // what the lab's bars are given, as they show it: a meter per key, no Σ or entropy (not a trained model's result)
+  const row = openedRowData(third);
+  assert.equal(openedRowData({ ...third }), row, 'the same rows and word: the same data, drawn once');
+  const scene = barsScene(row, strings);
+  assert.deepEqual(scene.rows.map((x) => [x.name, x.valueText]), r.run.tokens.map((token, j) => [`${token} (key ${j + 1})`, j <= 2 ? f3(w[2 * n + j]) : 'masked (causal)']));
+  assert.equal(scene.summary, null);
+  assert.deepEqual(scene.rows.map((x) => x.max), [0, 1, 2, 3, 4, 5].map((j) => j <= 2 && w[2 * n + j] === Math.max(w[2 * n], w[2 * n + 1], w[2 * n + 2])));
   assert.match(markup, /Where “sat” looks in this head/);
 });
 

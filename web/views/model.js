@@ -7,7 +7,6 @@
 // (web/components/lesson/model-view.js): runs of attention-lab/model, the twins' curves, and
 // how loading goes.
 import { english } from '../i18n/i18n.js';
-import { barsScene } from './bars.js';
 import { headingTag, plot, weightColor } from './chart.js';
 import { shortLabel } from './format.js';
 import { h, kept } from './h.js';
@@ -205,7 +204,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
     h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
     h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
-    rowMeters(r, theme, s),
+    rowBars(r, s),
   ]);
 
   // ---- the next word ----
@@ -325,7 +324,7 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
       h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('suppliedView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
       h('p', { class: 'note' }, s.t(run.causal ? 'suppliedView.heatmapNoteCausal' : 'suppliedView.heatmapNote')),
       h(hn, {}, s.t('modelView.rowTitle', { word: shortLabel(run.tokens[run.position]) })),
-      rowMeters(r, theme, s),
+      rowBars(r, s),
     ]),
   ]);
 }
@@ -373,27 +372,33 @@ function curves(r, s, theme, heading, width) {
   return h('p', { class: 'note' }, s.t('modelView.curveLoading'));
 }
 
-// The looking word's row of the opened head as the lab's bars (web/views/bars.js: one role="meter"
-// per key, 0…1, the weight its value; the keys after the word hatched, masked): the row alone —
-// its Σ and entropy, which the lab's engine gives for its own rows, are not among a trained
-// model's results. Which bar is the largest is presentation (it is drawn bold).
-function rowMeters(r, theme, s) {
+// The looking word's row of the opened head as the lab's bars (web/components/lab/probability-bars.js,
+// placed by rowBars: one role="meter" per key, 0…1, the weight its value; the keys after the word
+// hatched, masked): the row alone — its Σ and entropy, which the lab's engine gives for its own
+// rows, are not among a trained model's results (rowSum and entropy NaN: the bars show no summary).
+// Which bar is the largest is presentation (it is drawn bold). The same rows and word give the
+// same object (the element draws only a new one).
+const openedRows = new WeakMap(); // a head's rows → the row data last made of them
+export function openedRowData(r) {
   const { run, layer, head } = r;
+  const w = run.attention[layer - 1][head - 1];
   const n = run.tokens.length, i = run.position;
-  const weights = run.attention[layer - 1][head - 1].subarray(i * n, (i + 1) * n);
+  const previous = openedRows.get(w);
+  if (previous?.position === i && previous.known === run.known) return previous.data;
+  const weights = w.subarray(i * n, (i + 1) * n);
   const causal = run.causal ?? true;
   let largest = 0;
   for (let j = 0; j <= (causal ? i : n - 1); j++) largest = Math.max(largest, weights[j]);
-  const scene = barsScene({ labels: run.tokens, weights, scores: scoreMask(n, causal).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known }, s);
-  const label = causal ? 'modelView.rowLabel' : 'suppliedView.rowLabel';
-  return h('div', { class: 'rowbars', role: 'list', 'aria-label': s.t(label, { word: shortLabel(run.tokens[i]), layer, head }) },
-    scene.rows.map((row) => h('div', { role: 'listitem', class: ['row', row.max ? 'max' : null, row.masked ? 'masked' : null].filter(Boolean).join(' ') }, [
-      h('span', { class: row.unknown ? 'label oov' : 'label', title: row.title, 'aria-hidden': 'true' }, row.label),
-      h('div', { class: 'track', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 1, 'aria-valuenow': row.valueNow, 'aria-valuetext': row.valueText, 'aria-label': row.name },
-        row.masked ? null : h('svg', { class: 'fill', width: '100%', height: 14, 'aria-hidden': 'true', focusable: 'false' },
-          h('rect', { width: `${(row.weight * 100).toFixed(2)}%`, height: 14, rx: 3, fill: row.max ? theme.barMax : theme.bar }))),
-      h('span', { class: 'value', 'aria-hidden': 'true' }, row.text),
-    ])));
+  const data = Object.freeze({ labels: sameLabels(run.tokens), weights, scores: scoreMask(n, causal).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known });
+  openedRows.set(w, { position: i, known: run.known, data });
+  return data;
+}
+
+// Where the lab's bars go (<model-view> gives them openedRowData), named for a screen reader.
+function rowBars(r, s) {
+  const { run, layer, head } = r;
+  const label = (run.causal ?? true) ? 'modelView.rowLabel' : 'suppliedView.rowLabel';
+  return h('div', { class: 'rowbars', role: 'group', 'aria-label': s.t(label, { word: shortLabel(run.tokens[run.position]), layer, head }) }, h('probability-bars'));
 }
 
 // Probability bars: one row per item { label, p }, its title the label and p (3 decimals).

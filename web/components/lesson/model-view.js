@@ -22,8 +22,9 @@
 import { followLanguage } from '../../i18n/dom.js';
 import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
+import '../lab/probability-bars.js';
 import { sheet } from '../theme.js';
-import { THUMB_MAX_PER_ROW, modelView, openedHeadData } from '../../views/model.js';
+import { THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData } from '../../views/model.js';
 import { parseCurve } from '../../views/model-curve.js';
 import { Instrument } from './instrument.js';
 
@@ -63,17 +64,8 @@ export class ModelView extends Instrument {
       section.opened { max-width: none; }
       section.opened > p, section.opened > h2, section.opened > h3, section.opened > h4 { max-width: 75ch; }
       .heatmap { max-width: 760px; margin: .6em 0 .3em; }
-      /* the looking word's row: the lab's bars (web/components/lab/probability-bars.js), drawn by the view */
-      .rowbars { display: grid; grid-template-columns: fit-content(9em) minmax(40px, 1fr) 4.2em; gap: 3px 10px; max-width: 520px;
-        font-variant-numeric: tabular-nums; }
-      .rowbars .row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center; min-height: 1.35rem; }
-      .rowbars .label { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 13px; }
-      .rowbars .label.oov { text-decoration: underline dotted var(--_warn); text-underline-offset: 3px; }
-      .rowbars .track { height: 14px; border-radius: 3px; background: var(--_track); overflow: hidden; }
-      .rowbars .row.masked .track { background: repeating-linear-gradient(135deg, var(--_masked) 0 4px, var(--_masked-line) 4px 5px); }
-      .rowbars .value { text-align: right; font-family: var(--_mono); font-size: 12.5px; }
-      .rowbars .row.max .label, .rowbars .row.max .value { font-weight: 600; }
-      .rowbars .row.masked .label, .rowbars .row.masked .value { color: var(--_muted); }
+      /* the looking word's row: the lab's own bars (web/components/lab/probability-bars.js) */
+      .rowbars { max-width: 520px; }
       .curve { margin: 1.2em 0 0; }
       .curve svg { max-width: 100%; height: auto; }
       .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
@@ -341,14 +333,21 @@ export class ModelView extends Instrument {
     this.results = { ...fields, status: this.#status, curves: this.#curves, curvesStatus: this.#curvesStatus };
   }
 
+  #barsRow = null; // the row data the bars were last given
+
   render() {
     super.render();
-    // the opened head, in the lab's heatmap placed by the view
+    // the opened head, in the lab's heatmap and bars placed by the view
     const heatmap = this.$('attention-heatmap');
-    if (!heatmap || !this.results?.run) return;
+    const bars = this.$('probability-bars');
+    if (!heatmap || !bars || !this.results?.run) return;
     heatmap.strings = this.strings;
     const data = openedHeadData(this.results);
     if (heatmap.data !== data) heatmap.data = data;
+    const row = openedRowData(this.results);
+    bars.strings = this.strings;
+    // a new row, or new bars (the view drew them anew)
+    if (row !== this.#barsRow || !bars.scene) bars.data = this.#barsRow = row;
   }
 
   async #run() {
