@@ -8,8 +8,9 @@
 // how loading goes.
 import { english } from '../i18n/i18n.js';
 import { headingTag, plot, weightColor } from './chart.js';
+import { parseColor } from './color.js';
 import { shortLabel } from './format.js';
-import { h, kept } from './h.js';
+import { h } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
 import { curveChart } from './model-curve.js';
 
@@ -268,14 +269,14 @@ function headThumbs(run, measured, { layer, head, width, theme, strings: s }) {
   let perRow = Math.min(heads, fits);
   while (heads % perRow !== 0) perRow--;
   const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
-  const cell = size / n;
   return h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
     run.attention.map((layerHeads, l) => layerHeads.map((w, hIndex) => {
       const open = l + 1 === layer && hIndex + 1 === head;
       const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
       // its name is its visible text: the layer, the head and its role
       return h('button', { type: 'button', class: open ? 'thumb open' : 'thumb', 'aria-pressed': open ? 'true' : 'false', 'data-layer': l + 1, 'data-head': hIndex + 1 }, [
-        thumbnail(plot(theme, { width: size, height: size, label: '' }, cellPaths(w, n, cell, theme, run.causal))),
+        // its cells: thumbnailPixels, painted by <model-view>; hidden from screen readers (the button speaks)
+        h('canvas', { class: 'cells', width: size, height: size, 'aria-hidden': 'true' }),
         h('span', { class: 'thumb-name' }, name),
         h('span', { class: 'thumb-role' }, s.t(ROLE[measured[l * heads + hIndex].role])),
       ]);
@@ -329,31 +330,35 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
   ]);
 }
 
-// A head's weights as small cells, one <path> per colour (a few dozen elements, not n·(n+1)/2
-// rects: eight of these redraw within a frame at 64 tokens).
-const drawnCells = new WeakMap(); // a head's rows → { key, paths }: the same rows, size and colours draw once
-function cellPaths(w, n, cell, theme, causal = true) {
-  const key = `${n}|${cell}|${causal}|${theme.accent}|${theme.cell}`;
-  const drawn = drawnCells.get(w);
-  if (drawn?.key === key) return drawn.paths;
-  const side = Math.max(0.5, cell - 0.4);
-  const byColor = new Map();
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j <= (causal ? i : n - 1); j++) {
-      const color = weightColor(theme, w[i * n + j]);
-      let d = byColor.get(color);
-      if (d === undefined) byColor.set(color, (d = []));
-      d.push(`M${(j * cell).toFixed(1)} ${(i * cell).toFixed(1)}h${side.toFixed(1)}v${side.toFixed(1)}h-${side.toFixed(1)}z`);
+// A head's weights as the RGBA pixels of its size × size thumbnail (<model-view> puts them on the
+// button's canvas): each cell the colour of its weight (weightColor), the keys a causal row hides
+// transparent. Pixels, not SVG cells: toggling √d_k repaints eight small canvases instead of
+// restyling, laying out and repainting some thousand paths (docs/page-performance.md). The same
+// rows, size and colours give the same array.
+const drawnPixels = new WeakMap(); // a head's rows → { key, pixels }
+const rgba = new Map(); // a colour's text → its [r, g, b, a] bytes
+export function thumbnailPixels(w, n, size, theme, causal = true) {
+  const key = `${n}|${size}|${causal}|${theme.accent}|${theme.cell}`;
+  const drawn = drawnPixels.get(w);
+  if (drawn?.key === key) return drawn.pixels;
+  const pixels = new Uint8ClampedArray(size * size * 4);
+  const cellOf = Array.from({ length: size }, (_, x) => Math.min(n - 1, Math.floor((x * n) / size))); // pixel → its row or column
+  for (let y = 0; y < size; y++) {
+    const i = cellOf[y];
+    for (let x = 0; x < size; x++) {
+      const j = cellOf[x];
+      if (causal && j > i) continue;
+      const text = weightColor(theme, w[i * n + j]);
+      let color = rgba.get(text);
+      if (!color) {
+        const [r, g, b, a] = parseColor(text);
+        rgba.set(text, (color = [r, g, b, Math.round(a * 255)]));
+      }
+      pixels.set(color, (y * size + x) * 4);
     }
-  // one group, kept: toggling √d_k back puts the same group back instead of rewriting the paths
-  const paths = kept(h('g', {}, [...byColor].map(([fill, d]) => h('path', { d: d.join(''), fill }))));
-  drawnCells.set(w, { key, paths });
-  return paths;
-}
-
-// A picture inside a button that names it: hidden from screen readers (the button speaks).
-function thumbnail(svg) {
-  return { ...svg, attrs: { ...svg.attrs, role: null, 'aria-label': null, 'aria-hidden': 'true', focusable: 'false' } };
+  }
+  drawnPixels.set(w, { key, pixels });
+  return pixels;
 }
 
 // The twins' curves, or how loading them goes. The chart is made again only when what it shows

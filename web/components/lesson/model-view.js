@@ -24,7 +24,7 @@ import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
 import '../lab/probability-bars.js';
 import { sheet } from '../theme.js';
-import { THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData } from '../../views/model.js';
+import { THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
 import { parseCurve } from '../../views/model-curve.js';
 import { Instrument } from './instrument.js';
 
@@ -54,6 +54,7 @@ export class ModelView extends Instrument {
       .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: 12px; }
       .thumb.open { outline: 2px solid var(--_accent); outline-offset: 1px; font-weight: 600; }
       .thumb-role { color: var(--_muted); font-weight: normal; }
+      .thumb canvas { display: block; image-rendering: pixelated; }
       section { margin: 1em 0; max-width: 75ch; }
       section > p { margin: .3em 0 .5em; }
       ul { margin: .3em 0; padding-left: 1.3em; }
@@ -334,13 +335,23 @@ export class ModelView extends Instrument {
   }
 
   #barsRow = null; // the row data the bars were last given
+  #painted = new WeakMap(); // a thumbnail's canvas → the pixels it shows
 
-  render() {
-    super.render();
+  drawn(theme) {
+    const run = this.results?.run;
+    if (!run) return;
+    // every head's thumbnail, from its button's layer and head: only a canvas whose pixels changed
+    for (const canvas of this.shadowRoot.querySelectorAll('.thumb canvas')) {
+      const { layer, head } = canvas.parentElement.dataset;
+      const pixels = thumbnailPixels(run.attention[layer - 1][head - 1], run.tokens.length, canvas.width, theme, run.causal ?? true);
+      if (this.#painted.get(canvas) === pixels) continue;
+      canvas.getContext('2d').putImageData(new ImageData(pixels, canvas.width, canvas.height), 0, 0);
+      this.#painted.set(canvas, pixels);
+    }
     // the opened head, in the lab's heatmap and bars placed by the view
     const heatmap = this.$('attention-heatmap');
     const bars = this.$('probability-bars');
-    if (!heatmap || !bars || !this.results?.run) return;
+    if (!heatmap || !bars) return;
     heatmap.strings = this.strings;
     const data = openedHeadData(this.results);
     if (heatmap.data !== data) heatmap.data = data;
