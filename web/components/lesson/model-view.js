@@ -6,7 +6,9 @@
 // the viewport, each twin once, by attention-lab/model on its own engine, with the twins'
 // training curves (<variant>-curve.tsv); the view says how loading goes, and which file failed.
 // The opened head is drawn by the lab's own <attention-heatmap> (keyboard, table, tooltips): its
-// selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word.
+// selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word;
+// that word's row is the lab's own <probability-bars>. Each head's thumbnail is a canvas this
+// element paints (views/model.js thumbnailPixels).
 // The element follows the sentence of the <attention-lab> named by `for` (its state's tokens), or
 // `tokens` set by the page, until the learner asks for the repeated words; its own settings
 // (twin, head, √d_k, temperature, position) live here.
