@@ -1,7 +1,7 @@
 // The trained model's key presses (<model-view>, 64 tokens), side by side on copies of web/:
 // the key sequence of page.mjs (Enter on a head's thumbnail, Space on "remove √d_k"), rounds
-// interleaved over the roots given. Per root and round, the median keydown → next-paint time
-// (as page.mjs measures it), or with --trace, from a Chromium trace, the median per key press of
+// interleaved over the roots given. Per root and round, the median key → next-paint time
+// (page-input.mjs recordKeyToPaint, as page.mjs measures it), or with --trace, from a Chromium trace, the median per key press of
 // the main thread's CPU time (tdur: less moved by other processes' load) of the frame that
 // follows it, and within that frame the rAF's JavaScript, style, layout, pre-paint, paint,
 // layerize and commit. --css / --shadow add a style sheet to the document / the view's shadow

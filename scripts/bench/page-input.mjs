@@ -21,14 +21,16 @@ export async function openDemo(context, url, state) {
 }
 
 /**
- * From now on, for every key press: from the keydown's event.timeStamp to a task queued from the
+ * From now on, for every key press: from the key event that makes the change (the keydown; for
+ * Space the keyup, on which a browser activates a checkbox or a button) to a task queued from the
  * next animation frame (the frame that paints the update; in software rendering its raster
  * follows within that frame), with the data-intent of the element pressed. Read by keyToPaint.
  */
 export function recordKeyToPaint(page) {
   return page.evaluate(() => {
     window.__keyToPaint = [];
-    addEventListener('keydown', (event) => {
+    const record = (event) => {
+      if ((event.type === 'keyup') !== (event.key === ' ')) return;
       const start = event.timeStamp;
       const intent = event.composedPath()[0].dataset?.intent ?? null;
       requestAnimationFrame(() => {
@@ -36,7 +38,9 @@ export function recordKeyToPaint(page) {
         channel.port1.onmessage = () => window.__keyToPaint.push({ intent, ms: performance.now() - start });
         channel.port2.postMessage(0);
       });
-    }, { capture: true });
+    };
+    addEventListener('keydown', record, { capture: true });
+    addEventListener('keyup', record, { capture: true });
   });
 }
 

@@ -39,7 +39,7 @@ useBrowser({ viewport: { width: 1440, height: 900 } }, async (opened) => {
 const lab = () => page.locator('attention-lab');
 // what the view inside the lab shows: texts of `selector`, the opened head's meters
 const inView = (selector) => lab().evaluate((el, s) => [...(el.shadowRoot.querySelector('model-view')?.shadowRoot?.querySelectorAll(s) ?? [])].map((n) => n.textContent), selector);
-const viewMeters = () => lab().evaluate((el) => [...el.shadowRoot.querySelector('model-view').shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => Number(m.getAttribute('aria-valuenow'))));
+const viewMeters = () => lab().evaluate((el) => [...el.shadowRoot.querySelector('model-view').shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((m) => Number(m.getAttribute('aria-valuenow'))));
 const viewText = () => lab().evaluate((el) => el.shadowRoot.querySelector('model-view')?.shadowRoot.textContent ?? '');
 // which of the lab's parts show: its own body, the supplied attention's section, a view in it
 const shown = () => lab().evaluate((el) => ({

@@ -49,7 +49,7 @@ async function after(act, changed) {
 
 const meanSpread = (run) => run.heads.reduce((s, x) => s + x.spread, 0) / run.heads.length;
 // the opened head's row: the lab's meters ({ name, value, text }); the heatmap's own shadow root
-const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => ({
+const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((m) => ({
   name: m.getAttribute('aria-label'), value: Number(m.getAttribute('aria-valuenow')), text: m.getAttribute('aria-valuetext') })));
 const inHeatmap = (selector) => view().evaluate((el, s) => [...el.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelectorAll(s)].map((n) => n.textContent), selector);
 const status = () => text('.status [role=status]');
@@ -110,7 +110,7 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
   const sentence = await tokens();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-layer="2"][data-head="3"]').click()), async () => (await opened()) === 'Layer 2, head 3');
   assert.deepEqual(await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.thumb')].map((b) => b.getAttribute('aria-pressed'))), ['false', 'false', 'false', 'false', 'false', 'false', 'true', 'false']);
-  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((x) => x.getAttribute('aria-valuetext')).join('|'));
+  const cells = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((x) => x.getAttribute('aria-valuetext')).join('|'));
   const before = await cells();
   await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=removeScale]').click()), async () => (await cells()) !== before);
   const removed = await para(/^Now every score/);
@@ -211,6 +211,50 @@ test('the opened head\'s bars are the looking word\'s row: its weights over the 
   for (let j = 0; j < n; j++) sum += w[(n - 1) * n + j];
   assert.ok(Math.abs(sum - 1) < 1e-5);
   assert.equal((await text('.opened h3'))[1], `Where “${sentence.at(-1)}” looks in this head`);
+});
+
+// Every head's thumbnail as drawn: per canvas its layer, head and the RGBA of each cell's centre pixel.
+const thumbnails = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.thumb canvas')].map((canvas) => {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  return { layer: Number(canvas.parentElement.dataset.layer), head: Number(canvas.parentElement.dataset.head), size: canvas.width, data: [...data] };
+}));
+
+// Each thumbnail holds its own head of `run`: the keys after a word empty, the others filled, and
+// in each row the darkest cell (light theme: the accent is dark) is the row's largest weight
+// wherever it leads the next by more than 0.05.
+function assertThumbnailsShow(drawn, run) {
+  const n = run.tokens.length;
+  assert.equal(drawn.length, run.attention.length * run.attention[0].length);
+  for (const { layer, head, size, data } of drawn) {
+    const w = run.attention[layer - 1][head - 1];
+    const at = (i, j) => (Math.floor(((i + 0.5) * size) / n) * size + Math.floor(((j + 0.5) * size) / n)) * 4;
+    let compared = 0;
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) assert.equal(data[at(i, j) + 3], j > i ? 0 : 255, `layer ${layer}, head ${head}: cell ${i},${j}`);
+      const keys = [...Array(i + 1).keys()].sort((a, b) => w[i * n + b] - w[i * n + a]);
+      if (i === 0 || w[i * n + keys[0]] - w[i * n + keys[1]] <= 0.05) continue;
+      const darkness = (j) => -(data[at(i, j)] + data[at(i, j) + 1] + data[at(i, j) + 2]);
+      const darkest = keys.reduce((best, j) => (darkness(j) > darkness(best) ? j : best));
+      assert.equal(darkest, keys[0], `layer ${layer}, head ${head}, row ${i}: the darkest cell is the largest weight`);
+      compared++;
+    }
+    assert.ok(compared > 0, `layer ${layer}, head ${head}: some row has a clear largest weight`);
+  }
+}
+
+test('every head\'s thumbnail is its own weights; removing √d_k repaints them with the new rows', async () => {
+  await openModel();
+  const sentence = await tokens();
+  const drawn = await thumbnails();
+  assertThumbnailsShow(drawn, models.scaled.run(sentence));
+  await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=removeScale]').click());
+  const repainted = async () => {
+    const now = await thumbnails();
+    return now.some((t, k) => t.data.some((v, i) => v !== drawn[k].data[i])) ? now : null;
+  };
+  const changed = await until(repainted, Boolean, { what: 'the thumbnails repainted' });
+  assertThumbnailsShow(changed, models.scaled.run(sentence, { scaleAtInference: false }));
+  await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=removeScale]').click());
 });
 
 test('the opened head is the lab\'s heatmap: ↑ and ↓ choose the looking word, announced; its row is the meters; its table holds every weight', async () => {

@@ -29,7 +29,7 @@ const DATA = {
 
 const view = () => page.locator('model-view');
 const text = (selector) => view().evaluate((el, s) => [...(el.shadowRoot?.querySelectorAll(s) ?? [])].map((n) => n.textContent), selector);
-const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => Number(m.getAttribute('aria-valuenow'))));
+const meters = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((m) => Number(m.getAttribute('aria-valuenow'))));
 const shadowText = () => view().evaluate((el) => el.shadowRoot.textContent);
 
 // index.html with the model's section in view, its element defined, then `act(element)` done

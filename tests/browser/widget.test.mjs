@@ -75,7 +75,7 @@ const view = (id) => page.locator(`#${id} model-view`);
 // what view `id` shows: its opened head's heading, its row's meters, its alert, all its text
 const shown = (id) => view(id).evaluate((el) => ({
   heading: el.shadowRoot.querySelector('.opened h3')?.textContent ?? null,
-  meters: [...el.shadowRoot.querySelectorAll('.opened [role=meter]')].map((m) => Number(m.getAttribute('aria-valuenow'))),
+  meters: [...el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []].map((m) => Number(m.getAttribute('aria-valuenow'))),
   alert: el.shadowRoot.querySelector('[role=alert]')?.textContent ?? null,
   text: el.shadowRoot.textContent,
 })).catch(() => null);
@@ -190,7 +190,7 @@ test('a browser without WebAssembly SIMD is told that the widget needs it, nothi
     }, FIRST);
     const s = await until(() => other.locator('#a model-view').evaluate((el) => ({
       alert: el.shadowRoot.querySelector('[role=alert]')?.textContent ?? null,
-      meters: el.shadowRoot.querySelectorAll('.opened [role=meter]').length,
+      meters: (el.shadowRoot.querySelector('.opened probability-bars')?.shadowRoot.querySelectorAll('[role=meter]') ?? []).length,
     })), (v) => Boolean(v.alert), { what: 'the alert', timeout: 30000 });
     assert.match(s.alert, /this browser has no WebAssembly SIMD, which the notebook widget needs: it carries only the SIMD build of the core/);
     assert.equal(s.meters, 0);

@@ -11,8 +11,10 @@ import { test } from 'node:test';
 
 import { loadModel, repeatedSequences } from '../../web/api/model.js';
 import { loadStrings } from '../../web/i18n/i18n.js';
+import { barsScene } from '../../web/views/bars.js';
+import { parseColor } from '../../web/views/color.js';
 import { toMarkup } from '../../web/views/h.js';
-import { modelFacts, modelFigure, modelView, openedHeadData } from '../../web/views/model.js';
+import { modelFacts, modelFigure, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../web/views/model.js';
 import { curveChart, curveFacts, parseCurve } from '../../web/views/model-curve.js';
 import { THEMES } from '../../web/views/theme.js';
 
@@ -96,9 +98,41 @@ test('the opened head: the lab\'s heatmap gets its rows, causal, the looking wor
   const markup = toMarkup(modelView(third, { strings, heading: 3 }, THEMES.light, { width: 900 }));
   assert.match(markup, /<attention-heatmap data-intent="row"><\/attention-heatmap>/);
   const w = third.run.attention[1][2];
-  const meters = [...markup.matchAll(/role="meter"[^>]*aria-valuetext="([^"]*)"[^>]*aria-label="([^"]*)"/g)].map((m) => [m[2], m[1]]);
-  assert.deepEqual(meters, r.run.tokens.map((token, j) => [`${token} (key ${j + 1})`, j <= 2 ? f3(w[2 * n + j]) : 'masked (causal)']));
+  assert.match(markup, /<div class="rowbars" role="group" aria-label="[^"]*sat[^"]*"><probability-bars><\/probability-bars><\/div>/);
+  // what the lab's bars are given, as they show it: a meter per key, no Σ or entropy (not a trained model's result)
+  const row = openedRowData(third);
+  assert.equal(openedRowData({ ...third }), row, 'the same rows and word: the same data, drawn once');
+  const scene = barsScene(row, strings);
+  assert.deepEqual(scene.rows.map((x) => [x.name, x.valueText]), r.run.tokens.map((token, j) => [`${token} (key ${j + 1})`, j <= 2 ? f3(w[2 * n + j]) : 'masked (causal)']));
+  assert.equal(scene.summary, null);
+  assert.deepEqual(scene.rows.map((x) => x.max), [0, 1, 2, 3, 4, 5].map((j) => j <= 2 && w[2 * n + j] === Math.max(w[2 * n], w[2 * n + 1], w[2 * n + 2])));
   assert.match(markup, /Where “sat” looks in this head/);
+});
+
+test('a thumbnail\'s pixels: each cell the colour of its weight, the keys after a word empty', () => {
+  // three words, two pixels a cell: the first looks at itself, the second half and half, the third at itself
+  const w = new Float32Array([1, 0, 0, 0.5, 0.5, 0, 0, 0, 1]);
+  for (const theme of [THEMES.light, THEMES.dark]) {
+    const accent = [...parseColor(theme.accent).slice(0, 3), 255];
+    const empty = [...parseColor(theme.cell).slice(0, 3), 255];
+    const pixels = thumbnailPixels(w, 3, 6, theme, true);
+    assert.equal(pixels.length, 6 * 6 * 4);
+    // the four pixels of cell i, j
+    const cell = (drawn, i, j) => [0, 1].flatMap((dy) => [0, 1].map((dx) => [...drawn.slice(((2 * i + dy) * 6 + 2 * j + dx) * 4, ((2 * i + dy) * 6 + 2 * j + dx) * 4 + 4)]));
+    const all = (i, j, color, drawn = pixels) => cell(drawn, i, j).forEach((p) => p.forEach((v, k) => assert.ok(Math.abs(v - color[k]) <= 1, `cell ${i},${j}: ${p} against ${color}`)));
+    all(0, 0, accent);
+    all(2, 2, accent);
+    all(2, 0, empty);
+    all(2, 1, empty);
+    for (const [i, j] of [[0, 1], [0, 2], [1, 2]]) all(i, j, [0, 0, 0, 0]);
+    const half = cell(pixels, 1, 0)[0];
+    all(1, 1, half);
+    // a weight of one half lies between the empty cell and the accent
+    for (let k = 0; k < 3; k++) assert.ok(Math.min(accent[k], empty[k]) <= half[k] && half[k] <= Math.max(accent[k], empty[k]), `half: ${half}`);
+    assert.equal(thumbnailPixels(w, 3, 6, theme, true), pixels, 'the same rows, size and colours: the same pixels');
+    // attention that is not causal fills every cell
+    all(0, 2, empty, thumbnailPixels(w, 3, 6, theme, false));
+  }
 });
 
 test('loading: which twin and file, bytes of the total when known, then the result; a failure names its file and offers a retry', async () => {

@@ -16,7 +16,8 @@ import { patternId } from './heatmap.js';
 export const MAX_LABEL_EM = 9;
 
 /**
- * { m, rows, labelEm, summary: { sum, entropy, max } (texts), labels: { sum, entropy, max },
+ * { m, rows, labelEm, summary: { sum, entropy, max } (texts; null for a row given without its Σ
+ * and entropy: a trained model's), labels: { sum, entropy, max },
  * unknown (distinct words not in the vocabulary), strings }; each row: { key (1-based), label (as
  * shown), title (tooltip), name (the meter's accessible name), weight (finite: the bar's length),
  * valueNow (aria-valuenow: a plain decimal), text (the number shown), valueText
@@ -58,7 +59,9 @@ export function barsScene({ labels, weights, scores, rowSum, entropy, maxWeight,
     rows,
     // ~0.6 em a character (em, not ch, so a bold label is as wide as the others)
     labelEm: Math.min(MAX_LABEL_EM, 0.6 * longest + 0.6),
-    summary: { sum: s.fixed(rowSum, 3), entropy: s.t('bars.nats', { value: s.fixed(entropy, 3) }), max: s.fixed(maxWeight, 3) },
+    summary: Number.isFinite(rowSum) && Number.isFinite(entropy)
+      ? { sum: s.fixed(rowSum, 3), entropy: s.t('bars.nats', { value: s.fixed(entropy, 3) }), max: s.fixed(maxWeight, 3) }
+      : null,
     labels: { sum: s.t('bars.sum'), entropy: s.t('bars.entropy'), max: s.t('bars.max') },
     unknown: [...unknown],
     strings,
@@ -91,13 +94,12 @@ export function barsSvg(scene, { theme, width = 420 }) {
     );
   });
   const top = scene.m * ROW_PX + 12;
-  const { sum, entropy, max } = scene.summary;
   const names = scene.labels;
-  const summary = h('text', { x: 0, y: top + 14, fill: theme.text },
-    h('tspan', { fill: theme.muted }, `${names.sum} `), sum,
-    h('tspan', { fill: theme.muted, dx: 18 }, `${names.entropy} `), entropy,
-    h('tspan', { fill: theme.muted, dx: 18 }, `${names.max} `), max);
-  const height = top + 24;
+  const summary = scene.summary && h('text', { x: 0, y: top + 14, fill: theme.text },
+    h('tspan', { fill: theme.muted }, `${names.sum} `), scene.summary.sum,
+    h('tspan', { fill: theme.muted, dx: 18 }, `${names.entropy} `), scene.summary.entropy,
+    h('tspan', { fill: theme.muted, dx: 18 }, `${names.max} `), scene.summary.max);
+  const height = summary ? top + 24 : top;
   return h('svg', {
     width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': scene.strings.t('bars.svgLabel', { m: scene.m }),
     'font-family': theme.font, 'font-size': FONT_PX,
@@ -106,6 +108,6 @@ export function barsSvg(scene, { theme, width = 420 }) {
     h('rect', { width: 5, height: 5, fill: theme.masked }),
     h('rect', { width: 1, height: 5, fill: theme.maskedLine }))),
   rows,
-  h('line', { x1: 0, x2: width, y1: top, y2: top, stroke: theme.border }),
+  summary && h('line', { x1: 0, x2: width, y1: top, y2: top, stroke: theme.border }),
   summary);
 }

@@ -27,21 +27,6 @@ export function h(tag, attrs = {}, ...children) {
   return { tag, attrs, children: flatten(children) };
 }
 
-const keptNodes = new WeakSet();
-
-/**
- * Marks a memoised node (one a view hands back again for the same data, e.g. a head's cells):
- * a page keeps the DOM drawn for it while the node lives and puts that DOM back when the node
- * returns, instead of rewriting the DOM of whatever was in its place. Markup is unchanged.
- */
-export function kept(node) {
-  keptNodes.add(node);
-  return node;
-}
-
-/** Whether `node` was marked by kept(). */
-export const isKept = (node) => keptNodes.has(node);
-
 /** A formula in TeX; drawn by the renderer given to toDom / toMarkup (KaTeX in the page). */
 export function tex(source, { display = false } = {}) {
   return { tag: '#tex', attrs: { source, display }, children: [] };

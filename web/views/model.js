@@ -7,10 +7,10 @@
 // (web/components/lesson/model-view.js): runs of attention-lab/model, the twins' curves, and
 // how loading goes.
 import { english } from '../i18n/i18n.js';
-import { barsScene } from './bars.js';
 import { headingTag, plot, weightColor } from './chart.js';
+import { parseColor } from './color.js';
 import { shortLabel } from './format.js';
-import { h, kept } from './h.js';
+import { h } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
 import { curveChart } from './model-curve.js';
 
@@ -205,7 +205,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
     h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
     h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
-    rowMeters(r, theme, s),
+    rowBars(r, s),
   ]);
 
   // ---- the next word ----
@@ -269,14 +269,14 @@ function headThumbs(run, measured, { layer, head, width, theme, strings: s }) {
   let perRow = Math.min(heads, fits);
   while (heads % perRow !== 0) perRow--;
   const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
-  const cell = size / n;
   return h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
     run.attention.map((layerHeads, l) => layerHeads.map((w, hIndex) => {
       const open = l + 1 === layer && hIndex + 1 === head;
       const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
       // its name is its visible text: the layer, the head and its role
       return h('button', { type: 'button', class: open ? 'thumb open' : 'thumb', 'aria-pressed': open ? 'true' : 'false', 'data-layer': l + 1, 'data-head': hIndex + 1 }, [
-        thumbnail(plot(theme, { width: size, height: size, label: '' }, cellPaths(w, n, cell, theme, run.causal))),
+        // its cells: thumbnailPixels, painted by <model-view>; hidden from screen readers (the button speaks)
+        h('canvas', { class: 'cells', width: size, height: size, 'aria-hidden': 'true' }),
         h('span', { class: 'thumb-name' }, name),
         h('span', { class: 'thumb-role' }, s.t(ROLE[measured[l * heads + hIndex].role])),
       ]);
@@ -325,36 +325,40 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
       h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('suppliedView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
       h('p', { class: 'note' }, s.t(run.causal ? 'suppliedView.heatmapNoteCausal' : 'suppliedView.heatmapNote')),
       h(hn, {}, s.t('modelView.rowTitle', { word: shortLabel(run.tokens[run.position]) })),
-      rowMeters(r, theme, s),
+      rowBars(r, s),
     ]),
   ]);
 }
 
-// A head's weights as small cells, one <path> per colour (a few dozen elements, not n·(n+1)/2
-// rects: eight of these redraw within a frame at 64 tokens).
-const drawnCells = new WeakMap(); // a head's rows → { key, paths }: the same rows, size and colours draw once
-function cellPaths(w, n, cell, theme, causal = true) {
-  const key = `${n}|${cell}|${causal}|${theme.accent}|${theme.cell}`;
-  const drawn = drawnCells.get(w);
-  if (drawn?.key === key) return drawn.paths;
-  const side = Math.max(0.5, cell - 0.4);
-  const byColor = new Map();
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j <= (causal ? i : n - 1); j++) {
-      const color = weightColor(theme, w[i * n + j]);
-      let d = byColor.get(color);
-      if (d === undefined) byColor.set(color, (d = []));
-      d.push(`M${(j * cell).toFixed(1)} ${(i * cell).toFixed(1)}h${side.toFixed(1)}v${side.toFixed(1)}h-${side.toFixed(1)}z`);
+// A head's weights as the RGBA pixels of its size × size thumbnail (<model-view> puts them on the
+// button's canvas): each cell the colour of its weight (weightColor), the keys a causal row hides
+// transparent. Pixels, not SVG cells: toggling √d_k repaints eight small canvases instead of
+// restyling, laying out and repainting some thousand paths (docs/page-performance.md). The same
+// rows, size and colours give the same array.
+const drawnPixels = new WeakMap(); // a head's rows → { key, pixels }
+const rgba = new Map(); // a colour's text → its [r, g, b, a] bytes
+export function thumbnailPixels(w, n, size, theme, causal = true) {
+  const key = `${n}|${size}|${causal}|${theme.accent}|${theme.cell}`;
+  const drawn = drawnPixels.get(w);
+  if (drawn?.key === key) return drawn.pixels;
+  const pixels = new Uint8ClampedArray(size * size * 4);
+  const cellOf = Array.from({ length: size }, (_, x) => Math.min(n - 1, Math.floor((x * n) / size))); // pixel → its row or column
+  for (let y = 0; y < size; y++) {
+    const i = cellOf[y];
+    for (let x = 0; x < size; x++) {
+      const j = cellOf[x];
+      if (causal && j > i) continue;
+      const text = weightColor(theme, w[i * n + j]);
+      let color = rgba.get(text);
+      if (!color) {
+        const [r, g, b, a] = parseColor(text);
+        rgba.set(text, (color = [r, g, b, Math.round(a * 255)]));
+      }
+      pixels.set(color, (y * size + x) * 4);
     }
-  // one group, kept: toggling √d_k back puts the same group back instead of rewriting the paths
-  const paths = kept(h('g', {}, [...byColor].map(([fill, d]) => h('path', { d: d.join(''), fill }))));
-  drawnCells.set(w, { key, paths });
-  return paths;
-}
-
-// A picture inside a button that names it: hidden from screen readers (the button speaks).
-function thumbnail(svg) {
-  return { ...svg, attrs: { ...svg.attrs, role: null, 'aria-label': null, 'aria-hidden': 'true', focusable: 'false' } };
+  }
+  drawnPixels.set(w, { key, pixels });
+  return pixels;
 }
 
 // The twins' curves, or how loading them goes. The chart is made again only when what it shows
@@ -373,27 +377,33 @@ function curves(r, s, theme, heading, width) {
   return h('p', { class: 'note' }, s.t('modelView.curveLoading'));
 }
 
-// The looking word's row of the opened head as the lab's bars (web/views/bars.js: one role="meter"
-// per key, 0…1, the weight its value; the keys after the word hatched, masked): the row alone —
-// its Σ and entropy, which the lab's engine gives for its own rows, are not among a trained
-// model's results. Which bar is the largest is presentation (it is drawn bold).
-function rowMeters(r, theme, s) {
+// The looking word's row of the opened head as the lab's bars (web/components/lab/probability-bars.js,
+// placed by rowBars: one role="meter" per key, 0…1, the weight its value; the keys after the word
+// hatched, masked): the row alone — its Σ and entropy, which the lab's engine gives for its own
+// rows, are not among a trained model's results (rowSum and entropy NaN: the bars show no summary).
+// Which bar is the largest is presentation (it is drawn bold). The same rows and word give the
+// same object (the element draws only a new one).
+const openedRows = new WeakMap(); // a head's rows → the row data last made of them
+export function openedRowData(r) {
   const { run, layer, head } = r;
+  const w = run.attention[layer - 1][head - 1];
   const n = run.tokens.length, i = run.position;
-  const weights = run.attention[layer - 1][head - 1].subarray(i * n, (i + 1) * n);
+  const previous = openedRows.get(w);
+  if (previous?.position === i && previous.known === run.known) return previous.data;
+  const weights = w.subarray(i * n, (i + 1) * n);
   const causal = run.causal ?? true;
   let largest = 0;
   for (let j = 0; j <= (causal ? i : n - 1); j++) largest = Math.max(largest, weights[j]);
-  const scene = barsScene({ labels: run.tokens, weights, scores: scoreMask(n, causal).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known }, s);
-  const label = causal ? 'modelView.rowLabel' : 'suppliedView.rowLabel';
-  return h('div', { class: 'rowbars', role: 'list', 'aria-label': s.t(label, { word: shortLabel(run.tokens[i]), layer, head }) },
-    scene.rows.map((row) => h('div', { role: 'listitem', class: ['row', row.max ? 'max' : null, row.masked ? 'masked' : null].filter(Boolean).join(' ') }, [
-      h('span', { class: row.unknown ? 'label oov' : 'label', title: row.title, 'aria-hidden': 'true' }, row.label),
-      h('div', { class: 'track', role: 'meter', 'aria-valuemin': 0, 'aria-valuemax': 1, 'aria-valuenow': row.valueNow, 'aria-valuetext': row.valueText, 'aria-label': row.name },
-        row.masked ? null : h('svg', { class: 'fill', width: '100%', height: 14, 'aria-hidden': 'true', focusable: 'false' },
-          h('rect', { width: `${(row.weight * 100).toFixed(2)}%`, height: 14, rx: 3, fill: row.max ? theme.barMax : theme.bar }))),
-      h('span', { class: 'value', 'aria-hidden': 'true' }, row.text),
-    ])));
+  const data = Object.freeze({ labels: sameLabels(run.tokens), weights, scores: scoreMask(n, causal).subarray(i * n, (i + 1) * n), rowSum: NaN, entropy: NaN, maxWeight: largest, known: run.known });
+  openedRows.set(w, { position: i, known: run.known, data });
+  return data;
+}
+
+// Where the lab's bars go (<model-view> gives them openedRowData), named for a screen reader.
+function rowBars(r, s) {
+  const { run, layer, head } = r;
+  const label = (run.causal ?? true) ? 'modelView.rowLabel' : 'suppliedView.rowLabel';
+  return h('div', { class: 'rowbars', role: 'group', 'aria-label': s.t(label, { word: shortLabel(run.tokens[run.position]), layer, head }) }, h('probability-bars'));
 }
 
 // Probability bars: one row per item { label, p }, its title the label and p (3 decimals).

@@ -3,7 +3,8 @@
 // as a plain decimal, the key token in its name), followed by the row's sum, entropy and largest
 // weight — all numbers from the engine.
 //
-//   bars.data = { labels, weights, scores, rowSum, entropy, maxWeight, known }  (web/lab/state.js queryRow)
+//   bars.data = { labels, weights, scores, rowSum, entropy, maxWeight, known }  (web/lab/state.js queryRow;
+//               a trained model's row, web/views/model.js openedRowData: rowSum and entropy NaN, no summary)
 //
 // The data is drawn as it is set, incrementally: rows are added or removed only when m changes.
 // Every row's meter (its name, aria-valuenow and aria-valuetext) is written at once; what a row
@@ -159,7 +160,9 @@ export class ProbabilityBars extends AlElement {
       // any scroll (the page or a container) draws them before it can bring them into view
       addEventListener('scroll', this.#drawStale, { capture: true, passive: true });
     }
-    setHidden(this.#summary, false);
+    // a row given without its Σ and entropy (a trained model's) shows none
+    setHidden(this.#summary, !scene.summary);
+    if (!scene.summary) return;
     setText(this.#sums.sum, scene.summary.sum);
     setText(this.#sums.entropy, scene.summary.entropy);
     setText(this.#sums.max, scene.summary.max);

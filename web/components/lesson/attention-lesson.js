@@ -491,10 +491,14 @@ export class AttentionLesson extends ElementBase {
     const next = this.#sections.find((s) => this.#wanted(s));
     if (!next) return;
     next.stale = false;
-    this.#draw(next);
-    if (this.#sections.some((s) => this.#wanted(s))) {
-      this.#scheduled = true;
-      idle(() => this.#step());
+    try {
+      this.#draw(next);
+    } finally {
+      // an instrument that throws is reported (console) and the others are drawn all the same
+      if (this.#sections.some((s) => this.#wanted(s))) {
+        this.#scheduled = true;
+        idle(() => this.#step());
+      }
     }
   }
 

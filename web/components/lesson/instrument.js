@@ -14,7 +14,7 @@
 // `change` events, after which `.value` holds it, e.g. { heads: 6 }: the lesson routes it.
 import { AlElement, SCROLLS_CSS, drawnInputs, markScrolling } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
-import { h, isKept, toDom } from '../../views/h.js';
+import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
@@ -99,6 +99,9 @@ export class Instrument extends AlElement {
     this.emit(type);
   }
 
+  /** Called after each drawing with its theme: a subclass paints here what the view placed but cannot draw (canvases, the lab's elements). */
+  drawn(_theme) {}
+
   render() {
     if (!this.#width) return;
     const root = this.$('.root');
@@ -109,6 +112,7 @@ export class Instrument extends AlElement {
     try {
       const theme = readTheme(this);
       patch(root, [this.constructor.view(results, { ...this.#settings, strings }, theme, { width: this.#width })], this.constructor.tex);
+      this.drawn(theme);
       // a table or plot wider than the room says that it scrolls, measured once the frame is laid out
       const drawn = ++this.#drawn;
       requestAnimationFrame(() => setTimeout(() => drawn === this.#drawn && markScrolling(root, strings.t('lab.scrolls'))));
@@ -132,29 +136,16 @@ function message(text) {
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const texSources = new WeakMap(); // a typeset formula's element → the TeX (and mode) it shows
 // an element → the view node it was last brought to. Views hand back the same node for what they
-// draw again unchanged (a head's cells, the twins' curves); such a subtree is not walked again.
+// draw again unchanged (the twins' curves); such a subtree is not walked again.
 const applied = new WeakMap();
-// a kept node (views/h.js kept) → the element drawn for it. While that element is out of the
-// page and still shows the node, it is put back when the node returns (√d_k toggled back: the
-// same heads' cells), so neither it nor what stood in its place is rewritten.
-const keptDom = new WeakMap();
 
 /** Makes `parent`'s children the DOM of `nodes`, reusing every node of the same kind in its place. */
 function patch(parent, nodes, tex = null, svg = parent.namespaceURI === SVG_NS && parent.localName !== 'foreignObject') {
   const children = parent.childNodes;
   nodes.forEach((node, i) => {
     const current = children[i] ?? null;
-    let fresh = null;
-    if (typeof node !== 'string' && isKept(node)) {
-      if (current && applied.get(current) === node) return;
-      const drawn = keptDom.get(node);
-      // its own element, unless it was since brought to another node or sits elsewhere
-      if (drawn && drawn.parentNode === null && applied.get(drawn) === node) fresh = drawn;
-      // what stands here is another kept node's: left as it is, for when that node returns
-      else if (current && isKept(applied.get(current))) fresh = create(node, tex, svg);
-    }
-    if (!fresh && current && update(current, node, tex, svg)) return;
-    fresh ??= create(node, tex, svg);
+    if (current && update(current, node, tex, svg)) return;
+    const fresh = create(node, tex, svg);
     if (current) current.replaceWith(fresh);
     else parent.append(fresh);
   });
@@ -162,14 +153,7 @@ function patch(parent, nodes, tex = null, svg = parent.namespaceURI === SVG_NS &
 }
 
 function create(node, tex, svg) {
-  if (node.tag !== '#tex') {
-    const element = toDom(node, { tex, svg });
-    if (typeof node !== 'string' && isKept(node)) {
-      applied.set(element, node);
-      keptDom.set(node, element);
-    }
-    return element;
-  }
+  if (node.tag !== '#tex') return toDom(node, { tex, svg });
   const element = toDom(node, { tex });
   texSources.set(element, texKey(node));
   return element;
@@ -208,6 +192,5 @@ function update(current, node, tex, svg) {
   }
   patch(current, node.children, tex, inSvg && node.tag !== 'foreignObject');
   applied.set(current, node);
-  if (isKept(node)) keptDom.set(node, current);
   return true;
 }

@@ -6,7 +6,9 @@
 // the viewport, each twin once, by attention-lab/model on its own engine, with the twins'
 // training curves (<variant>-curve.tsv); the view says how loading goes, and which file failed.
 // The opened head is drawn by the lab's own <attention-heatmap> (keyboard, table, tooltips): its
-// selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word.
+// selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word;
+// that word's row is the lab's own <probability-bars>. Each head's thumbnail is a canvas this
+// element paints (views/model.js thumbnailPixels).
 // The element follows the sentence of the <attention-lab> named by `for` (its state's tokens), or
 // `tokens` set by the page, until the learner asks for the repeated words; its own settings
 // (twin, head, √d_k, temperature, position) live here.
@@ -22,8 +24,9 @@
 import { followLanguage } from '../../i18n/dom.js';
 import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
+import '../lab/probability-bars.js';
 import { sheet } from '../theme.js';
-import { THUMB_MAX_PER_ROW, modelView, openedHeadData } from '../../views/model.js';
+import { THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
 import { parseCurve } from '../../views/model-curve.js';
 import { Instrument } from './instrument.js';
 
@@ -53,6 +56,7 @@ export class ModelView extends Instrument {
       .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: 12px; }
       .thumb.open { outline: 2px solid var(--_accent); outline-offset: 1px; font-weight: 600; }
       .thumb-role { color: var(--_muted); font-weight: normal; }
+      .thumb canvas { display: block; image-rendering: pixelated; }
       section { margin: 1em 0; max-width: 75ch; }
       section > p { margin: .3em 0 .5em; }
       ul { margin: .3em 0; padding-left: 1.3em; }
@@ -63,17 +67,8 @@ export class ModelView extends Instrument {
       section.opened { max-width: none; }
       section.opened > p, section.opened > h2, section.opened > h3, section.opened > h4 { max-width: 75ch; }
       .heatmap { max-width: 760px; margin: .6em 0 .3em; }
-      /* the looking word's row: the lab's bars (web/components/lab/probability-bars.js), drawn by the view */
-      .rowbars { display: grid; grid-template-columns: fit-content(9em) minmax(40px, 1fr) 4.2em; gap: 3px 10px; max-width: 520px;
-        font-variant-numeric: tabular-nums; }
-      .rowbars .row { display: grid; grid-column: 1 / -1; grid-template-columns: subgrid; align-items: center; min-height: 1.35rem; }
-      .rowbars .label { text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; font-size: 13px; }
-      .rowbars .label.oov { text-decoration: underline dotted var(--_warn); text-underline-offset: 3px; }
-      .rowbars .track { height: 14px; border-radius: 3px; background: var(--_track); overflow: hidden; }
-      .rowbars .row.masked .track { background: repeating-linear-gradient(135deg, var(--_masked) 0 4px, var(--_masked-line) 4px 5px); }
-      .rowbars .value { text-align: right; font-family: var(--_mono); font-size: 12.5px; }
-      .rowbars .row.max .label, .rowbars .row.max .value { font-weight: 600; }
-      .rowbars .row.masked .label, .rowbars .row.masked .value { color: var(--_muted); }
+      /* the looking word's row: the lab's own bars (web/components/lab/probability-bars.js) */
+      .rowbars { max-width: 520px; }
       .curve { margin: 1.2em 0 0; }
       .curve svg { max-width: 100%; height: auto; }
       .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
@@ -341,14 +336,31 @@ export class ModelView extends Instrument {
     this.results = { ...fields, status: this.#status, curves: this.#curves, curvesStatus: this.#curvesStatus };
   }
 
-  render() {
-    super.render();
-    // the opened head, in the lab's heatmap placed by the view
+  #barsRow = null; // the row data the bars were last given
+  #painted = new WeakMap(); // a thumbnail's canvas → the pixels it shows
+
+  drawn(theme) {
+    const run = this.results?.run;
+    if (!run) return;
+    // every head's thumbnail, from its button's layer and head: only a canvas whose pixels changed
+    for (const canvas of this.shadowRoot.querySelectorAll('.thumb canvas')) {
+      const { layer, head } = canvas.parentElement.dataset;
+      const pixels = thumbnailPixels(run.attention[layer - 1][head - 1], run.tokens.length, canvas.width, theme, run.causal ?? true);
+      if (this.#painted.get(canvas) === pixels) continue;
+      canvas.getContext('2d').putImageData(new ImageData(pixels, canvas.width, canvas.height), 0, 0);
+      this.#painted.set(canvas, pixels);
+    }
+    // the opened head, in the lab's heatmap and bars placed by the view
     const heatmap = this.$('attention-heatmap');
-    if (!heatmap || !this.results?.run) return;
+    const bars = this.$('probability-bars');
+    if (!heatmap || !bars) return;
     heatmap.strings = this.strings;
     const data = openedHeadData(this.results);
     if (heatmap.data !== data) heatmap.data = data;
+    const row = openedRowData(this.results);
+    bars.strings = this.strings;
+    // a new row, or new bars (the view drew them anew)
+    if (row !== this.#barsRow || !bars.scene) bars.data = this.#barsRow = row;
   }
 
   async #run() {
