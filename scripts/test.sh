@@ -9,20 +9,23 @@
 #   4. node:test + Playwright on the page in Debian's headless Chromium
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# each part says when it starts (seconds into this script): where the suite's time goes
+phase() { echo "== $* (at ${SECONDS} s)"; }
 for tree in native wasm-simd wasm-scalar; do
-  echo "== Catch2 ($tree)$([ "$tree" = native ] || echo ' and the fuzz driver')"
+  phase "Catch2 ($tree)$([ "$tree" = native ] || echo ' and the fuzz driver')"
   ctest --test-dir "build/$tree" --output-on-failure
 done
-echo "== Catch2 under ASan + UBSan (build/sanitize)"
+phase "Catch2 under ASan + UBSan (build/sanitize)"
 bash scripts/build.sh sanitize >/dev/null
 ctest --test-dir build/sanitize --output-on-failure
-echo "== fuzz (libFuzzer, ASan + UBSan, 60 s)"
+phase "fuzz (libFuzzer, ASan + UBSan, 60 s)"
 bash scripts/fuzz.sh 60
-echo "== node:test (JavaScript API)"
+phase "node:test (JavaScript API)"
 node --test tests/js/
-echo "== node:test (the lesson's claims, scalar build)"
+phase "node:test (the lesson's claims, scalar build)"
 ATTN_TEST_BUILD=scalar node --test tests/js/lesson.test.mjs
-echo "== node:test (the training experiment's claims, scalar build)"
+phase "node:test (the training experiment's claims, scalar build)"
 ATTN_TEST_BUILD=scalar node --test tests/js/train-claims.test.mjs
-echo "== node:test (browser)"
+phase "node:test (browser)"
 node --test --test-concurrency=1 tests/browser/
+phase "all passed"
