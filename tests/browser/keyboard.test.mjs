@@ -109,10 +109,14 @@ test('the guide’s four steps with the keyboard alone, hearing the numbers chan
   assert.equal(Number(weight).toFixed(2), largest.value.toFixed(2));
   // 3. claim 3: the gradient view states its numbers (read by a screen reader as the plots' names)
   await page.locator('#claim-3').scrollIntoViewIfNeeded();
-  // the chart itself in view, as a reader reaching it: an instrument draws when it comes near
-  await page.locator('gradient-view').scrollIntoViewIfNeeded();
+  // the chart itself in view, as a reader reaching it: an instrument draws when it comes near.
+  // Scrolled to again at each look, as a reader would: the instruments around it draw as the page
+  // gets to them, and one run had the page move 1,233 px past the chart before it drew.
   const jacobian = await until(
-    () => page.locator('gradient-view').evaluate((el) => el.shadowRoot?.querySelector('.jac[data-scaled="false"] svg')?.getAttribute('aria-label') ?? ''),
+    async () => {
+      await page.locator('gradient-view').scrollIntoViewIfNeeded();
+      return page.locator('gradient-view').evaluate((el) => el.shadowRoot?.querySelector('.jac[data-scaled="false"] svg')?.getAttribute('aria-label') ?? '');
+    },
     (label) => /d_k = 1024: max weight 0\.9\d\d, entropy \d\.\d{3} nats, gradient size/.test(label),
     { what: 'the unscaled Jacobian in words', timeout: 20000 },
   ).catch(async (error) => {
