@@ -191,7 +191,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   ].filter(Boolean).join(' ');
 
   // ---- every head, small ----
-  const thumbs = headThumbs(run, info.headMeasurements, { layer, head, width, theme, strings: s });
+  const thumbs = headThumbs(run, info.headMeasurements, { layer, head, width, strings: s });
 
   // ---- the opened head: the lab's heatmap (its data set by the element: openedHeadData) and bars ----
   const m = f.measured;
@@ -262,15 +262,15 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
 
 // Every head of a run, small: a layer's heads in one row where a head's name fits under its
 // picture, else two per row; each a button named by its layer, head and role (`measured[k].role`).
-function headThumbs(run, measured, { layer, head, width, theme, strings: s }) {
-  const n = run.tokens.length, heads = run.attention[0].length;
+function headThumbs(run, measured, { layer, head, width, strings: s }) {
+  const heads = run.attention[0].length;
   // a layer per row where it fits, else the largest share of a layer that fits (its heads stay aligned)
   const fits = Math.max(1, Math.min(THUMB_MAX_PER_ROW, Math.floor(width / THUMB_MIN_ROOM)));
   let perRow = Math.min(heads, fits);
   while (heads % perRow !== 0) perRow--;
   const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
   return h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
-    run.attention.map((layerHeads, l) => layerHeads.map((w, hIndex) => {
+    run.attention.map((layerHeads, l) => layerHeads.map((_, hIndex) => {
       const open = l + 1 === layer && hIndex + 1 === head;
       const name = s.t('modelView.headName', { layer: l + 1, head: hIndex + 1 });
       // its name is its visible text: the layer, the head and its role
@@ -317,7 +317,7 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
     h(hn, {}, s.t('suppliedView.tokensTitle')),
     h('p', { class: 'tokens', 'aria-label': s.t('modelView.tokensLabel', { count: n }) }, run.tokens.map((token) => h('span', { class: 'token' }, shortLabel(token)))),
     h(hn, {}, s.t('modelView.thumbsTitle', counts(s, layers, heads))),
-    headThumbs(run, run.heads, { layer, head, width, theme, strings: s }),
+    headThumbs(run, run.heads, { layer, head, width, strings: s }),
     h('section', { class: 'opened' }, [
       h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
       h('p', {}, s.t('modelView.here', { previous: fx(here.previous), first: fx(here.first), self: fx(here.self), spread: fx(here.spread) })),
