@@ -21,12 +21,27 @@ lab.ready
   .then(() => {
     if (page.view === 'model') keepInView(document.getElementById('model'), document.querySelector('main'));
     else if (page.view !== 'lab') showPart(lesson.querySelector(`[data-part="${page.view}"]`));
+    else showLinked();
   });
 
 // view=<a part of the lesson>: its instrument, scrolled to the top of the window and kept there
 // while the instruments above it draw and change height.
 function showPart(section) {
   if (section) keepInView(section, lesson);
+}
+
+// A link into the page (#claim-3, #model): the lesson writes its sections after the lab's first
+// frame, so when the page loaded the browser found no #claim-3 to scroll to, and a part it did
+// find (#model) moved down as the lab and the lesson above it drew. Scrolled to and kept there.
+function showLinked() {
+  let id = '';
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return; // not an id this page could have written
+  }
+  const target = id && document.getElementById(id);
+  if (target) keepInView(target, document.querySelector('main'));
 }
 
 // `target` scrolled to the top of the window (smoothly or not) and kept there while `observed`
