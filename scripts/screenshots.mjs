@@ -83,13 +83,18 @@ async function drawLesson(page) {
   await page.evaluate(() => scrollTo(0, 0));
 }
 
+// The trained model's section (index.html) brought near, and drawn: its eight heads' thumbnails.
+async function drawModel(page) {
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 30000 });
+}
+
 // The trained model's section (index.html) on `sentence`, its heads drawn, layer `layer` head `head` open.
 async function openModel(page, { sentence = 'The cat sat on the', layer = 1, head = 3 } = {}) {
   await openLab(page);
   await page.locator('attention-lab').evaluate((lab, s) => lab.set({ sentence: s }), sentence);
   await drawLesson(page); // the sections above draw first: the model's section then stays where it is
-  await page.locator('#model').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 30000 });
+  await drawModel(page);
   await page.locator('model-view').evaluate((el, [l, h]) => el.shadowRoot.querySelector(`[data-layer="${l}"][data-head="${h}"]`).click(), [layer, head]);
   await page.waitForFunction(([l, h]) => document.querySelector('model-view').shadowRoot.querySelector('.opened h3')?.textContent.includes(`${l}, head ${h}`), [layer, head]);
   await page.waitForTimeout(300);
@@ -131,9 +136,11 @@ try {
       await page.waitForTimeout(300);
       await shot(page.locator('attention-lab attention-heatmap'), `lab-64-causal-focus-${tag}`);
 
-      // index.html whole, every instrument drawn; its lesson section alone
+      // index.html whole, every instrument and the trained model drawn; its lesson section alone
       await openLab(page);
       await drawLesson(page);
+      await drawModel(page);
+      await page.evaluate(() => scrollTo(0, 0));
       await shot(page, `index-${tag}`, { fullPage: true });
       await shot(page.locator('#why'), `index-why-${tag}`);
 
