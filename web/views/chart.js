@@ -138,8 +138,17 @@ function ramp(_theme, a, b) {
 
 /** A weight in [0, 1] as a colour: the theme's empty cell to its accent, on a square-root ramp in Oklab. */
 export function weightColor(theme, p) {
-  const v = p > 0 ? Math.min(1, p) : 0;
-  return ramp(theme, theme.accent, theme.cell)[Math.round(Math.sqrt(v) * 100)];
+  return weightRamp(theme)[weightStep(p)];
+}
+
+/** The 101 colours weightColor picks from, empty cell first (for views that paint pixels). */
+export function weightRamp(theme) {
+  return ramp(theme, theme.accent, theme.cell);
+}
+
+/** Where a weight falls on weightRamp: 0–100, square-root spaced; 0 for anything not above 0. */
+export function weightStep(p) {
+  return Math.round(Math.sqrt(p > 0 ? Math.min(1, p) : 0) * 100);
 }
 
 /** A signed value relative to `extent` as a colour: positive and negative hues from the empty cell. */

@@ -7,7 +7,7 @@
 // (web/components/lesson/model-view.js): runs of attention-lab/model, the twins' curves, and
 // how loading goes.
 import { english } from '../i18n/i18n.js';
-import { headingTag, plot, weightColor } from './chart.js';
+import { headingTag, plot, weightRamp, weightStep } from './chart.js';
 import { parseColor } from './color.js';
 import { shortLabel } from './format.js';
 import { h } from './h.js';
@@ -333,28 +333,35 @@ export function suppliedView(r, { strings = english(), heading }, theme, { width
 // A head's weights as the RGBA pixels of its size × size thumbnail (<model-view> puts them on the
 // button's canvas): each cell the colour of its weight (weightColor), the keys a causal row hides
 // transparent. Pixels, not SVG cells: toggling √d_k repaints eight small canvases instead of
-// restyling, laying out and repainting some thousand paths (docs/page-performance.md). The same
-// rows, size and colours give the same array.
+// restyling, laying out and repainting some thousand paths; and a pixel is a step on the ramp
+// read from a table, not a colour looked up as text, so the first toggle, before the engine has
+// optimised this loop, costs ~2 ms and not ~30 (docs/page-performance.md). The same rows, size
+// and colours give the same array.
 const drawnPixels = new WeakMap(); // a head's rows → { key, pixels }
-const rgba = new Map(); // a colour's text → its [r, g, b, a] bytes
+const rampPixels = new WeakMap(); // a weightRamp → its colours as pixels read through a Uint32Array
 export function thumbnailPixels(w, n, size, theme, causal = true) {
   const key = `${n}|${size}|${causal}|${theme.accent}|${theme.cell}`;
   const drawn = drawnPixels.get(w);
   if (drawn?.key === key) return drawn.pixels;
+  const steps = weightRamp(theme);
+  let colors = rampPixels.get(steps);
+  if (!colors) {
+    colors = new Uint32Array(steps.length);
+    const bytes = new Uint8Array(colors.buffer); // the platform's byte order, as the canvas reads it
+    steps.forEach((text, k) => {
+      const [r, g, b, a] = parseColor(text);
+      bytes.set([r, g, b, Math.round(a * 255)], 4 * k);
+    });
+    rampPixels.set(steps, colors);
+  }
   const pixels = new Uint8ClampedArray(size * size * 4);
+  const out = new Uint32Array(pixels.buffer);
   const cellOf = Array.from({ length: size }, (_, x) => Math.min(n - 1, Math.floor((x * n) / size))); // pixel → its row or column
   for (let y = 0; y < size; y++) {
     const i = cellOf[y];
     for (let x = 0; x < size; x++) {
       const j = cellOf[x];
-      if (causal && j > i) continue;
-      const text = weightColor(theme, w[i * n + j]);
-      let color = rgba.get(text);
-      if (!color) {
-        const [r, g, b, a] = parseColor(text);
-        rgba.set(text, (color = [r, g, b, Math.round(a * 255)]));
-      }
-      pixels.set(color, (y * size + x) * 4);
+      if (!causal || j <= i) out[y * size + x] = colors[weightStep(w[i * n + j])];
     }
   }
   drawnPixels.set(w, { key, pixels });
