@@ -6,17 +6,20 @@
 // follows it, and within that frame the rAF's JavaScript, style, layout, pre-paint, paint,
 // layerize and commit. --css / --shadow add a style sheet to the document / the view's shadow
 // root before measuring (to try a rule without editing); --profile prints a CPU profile's self
-// time per function and key press instead. docs/page-performance.md, "The trained
-// model's key presses", has its figures.
+// time per function and key press instead; --frames, from Chromium's own record of each press
+// (key-frames.mjs), the first press of each kind and then the median, p90 and max of the frame
+// that shows it, from its start to presented, and how many took more than 16.7 ms.
+// docs/page-performance.md, "The trained model's key presses", has its figures.
 //
-//   node scripts/bench/model-keys.mjs [--trace] [--rounds 3] [--inputs 20] OLD_WEB web
+//   node scripts/bench/model-keys.mjs [--trace | --frames] [--rounds 3] [--inputs 20] OLD_WEB web
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SENTENCE_64, launchChromium, stopTracing } from '../chromium.mjs';
 import { startServer } from '../serve.mjs';
-import { modelKeyToPaint, openDemo, pressModelKeys, recordKeyToPaint, showModelView } from './page-input.mjs';
+import { KEY_FRAME_CATEGORIES } from './key-frames.mjs';
+import { modelKeyFrames, modelKeyToPaint, openDemo, pressModelKeys, recordKeyToPaint, showModelView } from './page-input.mjs';
 
 const { values: o, positionals: roots } = parseArgs({
   allowPositionals: true,
@@ -24,6 +27,7 @@ const { values: o, positionals: roots } = parseArgs({
     inputs: { type: 'string', default: '20' }, // key presses of each kind
     rounds: { type: 'string', default: '1' },
     trace: { type: 'boolean', default: false },
+    frames: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     css: { type: 'string', default: '' },
     shadow: { type: 'string', default: '' },
@@ -47,11 +51,16 @@ async function one(root) {
     }, [o.css, o.shadow]);
     await page.waitForTimeout(300);
     await recordKeyToPaint(page);
-    const cdp = (o.trace || o.profile) ? await chromium.context.newCDPSession(page) : null;
+    const cdp = (o.trace || o.profile || o.frames) ? await chromium.context.newCDPSession(page) : null;
+    if (o.frames) await cdp.send('Tracing.start', { traceConfig: { includedCategories: KEY_FRAME_CATEGORIES }, transferMode: 'ReturnAsStream' });
     if (o.trace) await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute'] }, transferMode: 'ReturnAsStream' });
     if (o.profile) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 100 }); await cdp.send('Profiler.start'); }
     await pressModelKeys(page, N, 150);
     const m = await modelKeyToPaint(page);
+    if (o.frames) {
+      await page.waitForTimeout(300); // the last press presented
+      m.frames = modelKeyFrames(await stopTracing(cdp));
+    }
     if (o.trace) { await writeFile(TRACE, await stopTracing(cdp)); analyse(JSON.parse(await readFile(TRACE, 'utf8'))); }
     if (o.profile) printProfile((await cdp.send('Profiler.stop')).profile);
     return m;
@@ -95,11 +104,26 @@ function analyse({ traceEvents }) {
   }
 }
 
+const ms = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
+const quantile = (xs, q) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] : NaN; };
+// The first press of a kind (code not yet optimised, caches empty), then the others.
+function printFrames(root, frames) {
+  for (const kind of ['head', 'scale']) {
+    const [first, ...rest] = frames[kind];
+    const drawn = rest.filter((f) => f.frameMs !== null);
+    const frame = drawn.map((f) => f.frameMs);
+    console.log(`${root} ${kind}: first key → presented ${ms(first.totalMs)}, frame ${ms(first.frameMs)} (main ${ms(first.mainMs)}); ` +
+      `then ${drawn.length} of ${rest.length} drawn: frame median ${ms(median(frame))}, p90 ${ms(quantile(frame, 0.9))}, max ${ms(Math.max(...frame))}, ` +
+      `over 16.7 ms ${frame.filter((x) => x > 1000 / 60).length}; main median ${ms(median(drawn.map((f) => f.mainMs)))}; key → presented median ${ms(median(drawn.map((f) => f.totalMs)))}`);
+  }
+}
+
 const results = roots.map(() => ({ head: [], scale: [] }));
 for (let round = 0; round < Number(o.rounds); round++)
   for (const [i, root] of roots.entries()) {
     const m = await one(root);
     if (o.trace) { m.head = [lastRows.head]; m.scale = [lastRows.scale]; }
+    if (o.frames) printFrames(root, m.frames);
     results[i].head.push(median(m.head)); results[i].scale.push(median(m.scale));
     console.log(`round ${round} ${root}: head ${median(m.head).toFixed(1)} scale ${median(m.scale).toFixed(1)} (n ${m.head.length}/${m.scale.length})`);
   }

@@ -1,6 +1,7 @@
 // What the page benchmarks (page.mjs, model-keys.mjs, page-trace.mjs) do to the demo page in
 // the same way: give the lab a state, record key press → next paint, press the d_k slider and
 // the trained model's keys, and bring the model's view into sight.
+import { keyFrames } from './key-frames.mjs';
 
 /** Sets the lab's state (e.g. { sentence }) and waits until it has drawn it. */
 export function setLab(page, state) {
@@ -54,6 +55,20 @@ export async function modelKeyToPaint(page) {
   const times = await keyToPaint(page);
   const of = (scale) => times.filter((t) => (t.intent === 'removeScale') === scale).map((t) => t.ms);
   return { head: of(false), scale: of(true) };
+}
+
+/**
+ * Chromium's own record (key-frames.mjs) of pressModelKeys's presses, from a trace of them alone:
+ * { head: [...], scale: [...] }, each { totalMs, frameMs, mainMs } in the order pressed. Each
+ * press is a keydown and a keyup: Enter opens a head on its keydown, Space toggles on its keyup.
+ */
+export function modelKeyFrames(traceText) {
+  const events = keyFrames(traceText);
+  if (events.length % 4 || events.some((e, k) => e.type !== (k % 2 ? 'keyup' : 'keydown'))) {
+    throw new Error(`modelKeyFrames: expected keydown, keyup pairs, two per round; the trace has ${events.map((e) => e.type).join(' ')}`);
+  }
+  const of = (at) => events.filter((_, k) => k % 4 === at).map(({ totalMs, frameMs, mainMs }) => ({ totalMs, frameMs, mainMs }));
+  return { head: of(0), scale: of(3) };
 }
 
 /**
