@@ -213,6 +213,24 @@ test('the opened head\'s bars are the looking word\'s row: its weights over the 
   assert.equal((await text('.opened h3'))[1], `Where “${sentence.at(-1)}” looks in this head`);
 });
 
+// The opened head's bar labels, as laid out: each label's text and whether it is cut short.
+const barLabels = () => view().evaluate((el) => [...el.shadowRoot.querySelector('.opened probability-bars').shadowRoot.querySelectorAll('.label')]
+  .map((label) => ({ text: label.textContent, cut: label.scrollWidth > label.clientWidth, width: label.getBoundingClientRect().width })));
+
+test('the bars\' label column fits the sentence\'s longest word, and keeps its width when another head opens', async () => {
+  // "government": ten letters, wider than the column the bars fall back to (5 em)
+  await openModel('?sentence=The+government+said+that+it+would+act');
+  const before = await barLabels();
+  assert.ok(before.some((l) => l.text === 'government'), JSON.stringify(before));
+  assert.deepEqual(before.filter((l) => l.cut), [], 'no label is cut short');
+  const widths = new Set(before.map((l) => l.width));
+  assert.equal(widths.size, 1, 'one column');
+  await after(() => view().evaluate((el) => el.shadowRoot.querySelector('[data-layer="2"][data-head="3"]').click()), async () => (await opened()) !== undefined && /2/.test(await opened()));
+  const headOpened = await until(barLabels, (labels) => labels.length === before.length, { what: 'the bars of the head opened' });
+  assert.deepEqual(headOpened.filter((l) => l.cut), [], 'no label is cut short after another head opened');
+  assert.deepEqual(headOpened.map((l) => l.width), before.map((l) => l.width), 'the column keeps its width');
+});
+
 // Every head's thumbnail as drawn: per canvas its layer, head and the RGBA of each cell's centre pixel.
 const thumbnails = () => view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.thumb canvas')].map((canvas) => {
   const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);

@@ -129,7 +129,9 @@ export class ProbabilityBars extends AlElement {
     this.#resize(scene.m);
     if (this.#labelEm !== scene.labelEm) {
       this.#labelEm = scene.labelEm;
-      this.style.setProperty('--label-width', `${scene.labelEm.toFixed(1)}em`);
+      // on the list, not the host: a view that places these bars owns the host's attributes, and
+      // patching it to its own would take the width away (the labels fell back to 5 em, cut short)
+      this.#list.style.setProperty('--label-width', `${scene.labelEm.toFixed(1)}em`);
     }
     scene.rows.forEach((want, j) => {
       const r = this.#rows[j];
