@@ -14,7 +14,7 @@ import { barsScene, barsSvg } from '../../web/views/bars.js';
 import { luminance } from '../../web/views/color.js';
 import { LABEL_CHARS, TIP_CHARS } from '../../web/views/format.js';
 import { toMarkup } from '../../web/views/h.js';
-import { MAX_LABEL_PX, approximateMeasure, heatmapScene, heatmapSvg, patternId } from '../../web/views/heatmap.js';
+import { MAX_LABEL_PX, MIN_CELL, approximateMeasure, heatmapScene, heatmapSvg, patternId } from '../../web/views/heatmap.js';
 import { THEMES } from '../../web/views/theme.js';
 
 const engine = await createEngine();
@@ -107,6 +107,24 @@ test('heatmap labels: fitted to 96 px in O(log n) measurements, whatever a token
   const svg = toMarkup(heatmapSvg(scene));
   assert.ok(svg.includes(`<title>${'a'.repeat(TIP_CHARS)}… (100,000 characters) → w0: weight 0.008</title>`));
   assert.ok(svg.length < 2_000_000, `${svg.length} characters of SVG`);
+});
+
+test('a heatmap that has the room for its cells fits the width it is given, long column labels and all', () => {
+  // wider than the room only where a cell would go below MIN_CELL (then the grid scrolls, and says so)
+  const words = ['the', 'government', 'said', 'that', 'it', 'would', 'act', 'on', 'the', 'extraordinary', 'report'];
+  for (const width of [300, 366, 420, 560, 700, 900]) {
+    for (const labels of [words, words.map((w) => w.slice(0, 2)), ['internationalization', ...words]]) {
+      const t = labels.length;
+      const data = { n: t, m: t, weights: new Float32Array(t * t).fill(1 / t), scores: new Float32Array(t * t), queryLabels: labels, keyLabels: labels, selected: 0 };
+      const scene = heatmapScene(data, { width, theme: THEMES.light, measure: approximateMeasure });
+      if (scene.cell > MIN_CELL) assert.ok(scene.width <= width, `${width} px, ${t} words from "${labels[0]}": cell ${scene.cell} px, scene ${scene.width} px`);
+      else {
+        // a cell one px bigger, with the last label's lean (or 24 px of margin) after it, would not fit
+        const lean = scene.width - scene.x0 - t * scene.cell;
+        assert.ok(scene.x0 + t * (MIN_CELL + 1) + Math.max(24, lean) > width, `${width} px, ${t} words: cells at their least only where they must be`);
+      }
+    }
+  }
 });
 
 test('bars SVG: one row per key with the engine’s weight, the largest marked, Σ, entropy and max weight', () => {

@@ -49,7 +49,10 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
   const cols = fitLabels(keyLabels, measure);
   const x0 = Math.ceil(rows.width + 12);
   const y0 = Math.ceil(cols.width * HEADER_ANGLE_SIN + 14);
-  const available = Math.max(0, width - x0 - 24);
+  // the last column label leans right beyond the grid: room for it, or a heatmap that would fit
+  // is a few px too wide and says it scrolls
+  const overhang = Math.max(24, Math.ceil(cols.width * 0.5));
+  const available = Math.max(0, width - x0 - overhang);
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(available / m)));
   const levels = new Uint8Array(n * m);
   const masked = new Uint8Array(n * m);
@@ -69,7 +72,6 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
     y0,
     cell,
     gap: cell >= GUTTERS_FROM_CELL ? 1 : 0,
-    // the last column label leans right beyond the grid: room for it
     width: x0 + m * cell + Math.ceil(cols.width * 0.5),
     height: y0 + n * cell + 2,
     numbers: cell >= NUMBERS_FROM_CELL,
