@@ -51,8 +51,8 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
   const y0 = Math.ceil(cols.width * HEADER_ANGLE_SIN + 14);
   // the last column label leans right beyond the grid: room for it, or a heatmap that would fit
   // is a few px too wide and says it scrolls
-  const overhang = Math.max(24, Math.ceil(cols.width * 0.5));
-  const available = Math.max(0, width - x0 - overhang);
+  const lean = Math.ceil(cols.width * 0.5);
+  const available = Math.max(0, width - x0 - Math.max(24, lean));
   const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(available / m)));
   const levels = new Uint8Array(n * m);
   const masked = new Uint8Array(n * m);
@@ -72,7 +72,7 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
     y0,
     cell,
     gap: cell >= GUTTERS_FROM_CELL ? 1 : 0,
-    width: x0 + m * cell + Math.ceil(cols.width * 0.5),
+    width: x0 + m * cell + lean,
     height: y0 + n * cell + 2,
     numbers: cell >= NUMBERS_FROM_CELL,
     font: `${FONT_PX}px ${theme.font}`,
