@@ -11,6 +11,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
+import { preparedCorpus } from '../support/corpus.mjs';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ASSETS = path.join(ROOT, 'web/assets/model');
 const DRIVER = path.join(ROOT, 'build/native/train_model');
@@ -20,11 +22,11 @@ const STEPS = 12;
 const curveLines = (file) => fs.readFileSync(file, 'utf8').replace(/\n$/, '').split('\n'); // rows keep their trailing tab
 
 test('model assets: the first steps of the training script give the committed curves, byte for byte', () => {
+  const data = preparedCorpus();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'model-assets-'));
   try {
-    execFileSync('node', [path.join(ROOT, 'scripts/model/prepare-corpus.mjs'), '--out', out], { stdio: 'pipe' });
     for (const variant of ['scaled', 'unscaled']) {
-      execFileSync(DRIVER, ['train', '--variant', variant, '--data', out, '--out', out, '--stop-after', String(STEPS)], { stdio: 'pipe' });
+      execFileSync(DRIVER, ['train', '--variant', variant, '--data', data, '--out', out, '--stop-after', String(STEPS)], { stdio: 'pipe' });
       const rerun = curveLines(path.join(out, `${variant}-curve.tsv`));
       const committed = curveLines(path.join(ASSETS, `${variant}-curve.tsv`));
       assert.equal(rerun.length, STEPS + 1, `${variant}: ${STEPS} steps and the header`);

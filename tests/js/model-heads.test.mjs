@@ -4,16 +4,15 @@
 // on the attention rows the core returned.
 // Run: node --test tests/js/model-heads.test.mjs
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { INDUCTION, measureHeads, roleOf } from '../../scripts/model/measure-heads.mjs';
 import { repeatedSequences } from '../../web/api/model.js';
 import { createEngine } from '../../web/core/engine.js';
+import { preparedCorpus } from '../support/corpus.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ASSETS = path.join(ROOT, 'web/assets/model');
@@ -26,12 +25,10 @@ const ids = (file) => {
 };
 
 before(() => {
-  out = fs.mkdtempSync(path.join(os.tmpdir(), 'model-heads-'));
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/model/prepare-corpus.mjs'), '--out', out]);
+  out = preparedCorpus();
   testIds = ids('test.bin');
   trainIds = ids('train.bin');
 });
-after(() => fs.rmSync(out, { recursive: true, force: true }));
 
 test('model assets: the corpus remade gives the shipped vocabulary, and unigram.txt is each id\'s count in training', () => {
   assert.equal(fs.readFileSync(path.join(out, 'vocab.txt'), 'utf8'), fs.readFileSync(path.join(ASSETS, 'vocab.txt'), 'utf8'));
