@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the core with libFuzzer under ASan + UBSan (build/sanitize, clang) and prints how many
 # inputs it ran and what they reached; tests/fuzz/fuzz_core.cpp says what is checked.
-#   bash scripts/fuzz.sh [SECONDS]       fuzz for SECONDS (default 600; npm test runs 60)
+#   bash scripts/fuzz.sh [SECONDS]       fuzz for SECONDS (default 600)
+#   bash scripts/fuzz.sh --runs N        N inputs from seed 1 and the committed seeds alone: the same
+#                                        inputs on every machine (npm test runs 20,000)
 #   bash scripts/fuzz.sh --rerun FILE... run saved inputs once each (a crash file, a corpus file)
 #   bash scripts/fuzz.sh --write-seeds   rewrite the committed seed corpus tests/fuzz/corpus from
 #                                        tests/fuzz/seeds.cpp
@@ -23,18 +25,27 @@ case "${1:-}" in
     exec "$FUZZER" "$@" ;;
 esac
 
-seconds=${1:-600}
 mkdir -p "$WORK/corpus" "$WORK/crashes"
 log=$WORK/last-run.log
-echo "[fuzz] libFuzzer with ASan + UBSan for $seconds s from the $(ls "$SEEDS" | wc -l) seeds of $SEEDS and the $(ls "$WORK/corpus" | wc -l) inputs of $WORK/corpus (log: $log)"
+if [ "${1:-}" = --runs ]; then
+  # a fixed seed and a fresh corpus: what the run tries does not depend on earlier runs
+  corpus=$(mktemp -d)
+  trap 'rm -rf "$corpus"' EXIT
+  limit=(-runs="${2:?--runs needs a count}" -seed=1)
+  echo "[fuzz] libFuzzer with ASan + UBSan: ${2} inputs from seed 1 and the $(ls "$SEEDS" | wc -l) seeds of $SEEDS (log: $log)"
+else
+  corpus=$WORK/corpus
+  limit=(-max_total_time="${1:-600}")
+  echo "[fuzz] libFuzzer with ASan + UBSan for ${1:-600} s from the $(ls "$SEEDS" | wc -l) seeds of $SEEDS and the $(ls "$WORK/corpus" | wc -l) inputs of $WORK/corpus (log: $log)"
+fi
 # -max_len: values past an input's end are generated, so short inputs reach every size.
 # -timeout: one input is at most a few hundred ms; anything near 30 s is a hang.
 status=0
-"$FUZZER" -max_total_time="$seconds" -max_len=1024 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$WORK/crashes/" "$WORK/corpus" "$SEEDS" >"$log" 2>&1 || status=$?
+"$FUZZER" "${limit[@]}" -max_len=1024 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$WORK/crashes/" "$corpus" "$SEEDS" >"$log" 2>&1 || status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-echo "[fuzz] ${runs:-?} inputs executed (${rate:-?}/s), corpus now $(ls "$WORK/corpus" | wc -l) inputs; $(grep -m1 'INFO: Seed:' "$log" || true)"
+echo "[fuzz] ${runs:-?} inputs executed (${rate:-?}/s), corpus now $(ls "$corpus" | wc -l) inputs; $(grep -m1 'INFO: Seed:' "$log" || true)"
 sed -n '/^fuzz_core: /,$p' "$log"
 if [ "$status" -ne 0 ]; then
   grep -A3 -E 'fuzz invariant violated|ERROR: (AddressSanitizer|libFuzzer)|runtime error' "$log" | head -40 >&2 || true
