@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** false, or why the wheel cannot be built and installed here (a test's `skip`). */
 export function wheelSkip(modules = []) {
-  const probe = spawnSync(PYTHON, ['-c', ['import venv, ensurepip, setuptools, pip', ...modules.map((m) => `import ${m}`)].join('; ')], { encoding: 'utf8' });
+  const probe = spawnSync(PYTHON, ['-c', ['import venv, ensurepip, setuptools, pip, wheel', ...modules.map((m) => `import ${m}`)].join('; ')], { encoding: 'utf8' });
   return probe.status === 0 ? false
     : `${PYTHON} cannot build and install the wheel (${(probe.stderr || probe.error?.message || '').trim().split('\n').at(-1)}): run scripts/setup.sh`;
 }
