@@ -5,19 +5,17 @@
 // network. The package's lesson.html is the site's with two lines added: a meta naming the
 // SCORM version and web/lms/scorm.js, which talks to the LMS (and does nothing without one).
 // SCORM 1.2 by default; 2004 is its 4th edition. The bytes are deterministic (bin/zip.js).
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { CORES, WEB, siteFiles } from './site-files.js';
 import { zip } from './zip.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const WEB = join(ROOT, 'web');
 export const SCORM_VERSIONS = ['1.2', '2004'];
 const LAUNCH = `lesson.html`; // (a file name, not a key of the string tables)
-// what the page needs is every file of the site but the type declarations
-const SKIPPED = /\.d\.ts$/;
 // the licences travel with the files they cover (KaTeX, the word vectors, the project's own)
 const LICENCES = ['LICENSE', 'THIRD_PARTY_LICENSES.md'];
 // the site's lesson.html loads its module here; the package's loads the LMS module after it
@@ -71,8 +69,9 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
 
 /** The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004'. */
 export async function packageEntries(version, strings) {
-  const names = (await walk(WEB)).filter((name) => !SKIPPED.test(name));
-  for (const core of ['build/attention-simd.wasm', 'build/attention-scalar.wasm'])
+  // what the page needs: the site's files (bin/site-files.js)
+  const names = await siteFiles();
+  for (const core of CORES)
     if (!names.includes(core)) throw new Error(strings.t('scorm.notBuilt', { file: `web/${core}` }));
   const files = [];
   for (const name of names) {
@@ -92,15 +91,6 @@ function launchPage(html, version) {
 }
 
 // Every file under `dir`, relative with '/' separators, sorted (the zip's order is stable).
-async function walk(dir) {
-  const found = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    const path = join(entry.parentPath ?? entry.path, entry.name);
-    if ((await stat(path)).isFile()) found.push(relative(dir, path).split(sep).join('/'));
-  }
-  return found.sort();
-}
-
 const xmlEscape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 // What differs between the versions' manifests: the namespaces, the schema version, and the

@@ -106,7 +106,7 @@ function randomSentences(pool, count, length, seed) {
   return Array.from({ length: count }, () => Array.from({ length }, () => pool[Math.floor(next() * pool.length)]));
 }
 
-// The explainer's headline numbers (README): q = k = word vector, keys = the demo sentence.
+// The explainer's headline numbers (docs/page.md): q = k = word vector, keys = the demo sentence.
 function headline(vec) {
   const cat = SENTENCE.map((w) => dot(vec('cat'), vec(w)));
   const probe = softmax(SENTENCE.map((w) => dot(vec('animal'), vec(w)) / Math.sqrt(GLOVE.dim)));

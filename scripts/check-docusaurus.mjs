@@ -1,5 +1,5 @@
-// The README's Docusaurus snippet on a real Docusaurus 3 site: this package packed (npm pack), a
-// site made in a temporary folder with the README's config and MDX page, `docusaurus build`, the
+// docs/sites.md's Docusaurus snippet on a real Docusaurus 3 site: this package packed (npm pack), a
+// site made in a temporary folder with docs/sites.md's config and MDX page, `docusaurus build`, the
 // built site served and opened in Chromium, where the lab must draw its sentence's bars with no
 // page error. Not part of npm test: installing Docusaurus takes ~1,300 packages, ~2 min and
 // ~270 MB (from npm's configured registry). Exits 1 if any step fails.
@@ -16,12 +16,12 @@ import { startServer } from './serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const keep = process.argv.includes('--keep');
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const readme = readFileSync(join(ROOT, 'docs/sites.md'), 'utf8');
 const section = readme.slice(readme.indexOf('**Docusaurus**'));
 const block = (lang) => section.match(new RegExp('```' + lang + '\\n([\\s\\S]*?)\\n```'))?.[1];
 const page = block('mdx');
 const scripts = block('js')?.match(/scripts: (\[.*\]),/)?.[1];
-if (!page || !scripts) throw new Error('README.md: the Docusaurus section has no ```mdx page or no scripts line in its ```js config');
+if (!page || !scripts) throw new Error('docs/sites.md: the Docusaurus section has no ```mdx page or no scripts line in its ```js config');
 
 const site = mkdtempSync(join(tmpdir(), 'attention-lab-docusaurus-'));
 const step = (what) => console.log(`[docusaurus] ${what}`);
@@ -46,7 +46,7 @@ try {
   const tarball = readdirSync(site).find((name) => name.endsWith('.tgz'));
   sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']);
   sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', `./${tarball}`]);
-  // the README's copy step
+  // the page's copy step
   cpSync(join(site, 'node_modules', 'attention-lab', 'web'), join(site, 'static', 'attention-lab'), { recursive: true });
 
   step('docusaurus build');
@@ -83,5 +83,5 @@ try {
 } finally {
   if (!keep) rmSync(site, { recursive: true, force: true });
 }
-console.log(failed ? '[docusaurus] FAILED' : '[docusaurus] the README\'s snippet works on a real Docusaurus build');
+console.log(failed ? '[docusaurus] FAILED' : '[docusaurus] docs/sites.md\'s snippet works on a real Docusaurus build');
 process.exit(failed ? 1 : 0);

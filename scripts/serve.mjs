@@ -1,6 +1,6 @@
 // Serves the static site in web/ on 127.0.0.1 (port from PORT, default 8080) and prints its URL.
 // The site is plain static files: any static host works the same. Every response carries the
-// strict Content-Security-Policy the README promises, exactly — the one a lesson page may
+// strict Content-Security-Policy docs/embed.md promises, exactly — the one a lesson page may
 // impose: nothing from another origin, no eval, no inline script or style, WebAssembly allowed.
 // So every page runs under it here, and every browser test with it. The files may be used by
 // other sites (Access-Control-Allow-Origin: *): a lesson page elsewhere may load <attention-lab>

@@ -4,7 +4,8 @@
 #                     sanitizer and libFuzzer runtimes) for build/sanitize; libxml2-utils and
 #                     unzip for the SCORM package's test; python3-torch for the test of the attention
 #                     export from a PyTorch model; python3-nbclient, python3-nbconvert and
-#                     python3-ipykernel for the test that executes the notebook fallback; mkdocs
+#                     python3-ipykernel for the test that executes the notebook fallback, and
+#                     python3-venv for the environment its wheel is installed into; mkdocs
 #                     and mkdocs-material for the MkDocs site's test
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
@@ -49,6 +50,10 @@ if [ "$MODE" = all ]; then
   /usr/bin/python3 -c 'import nbclient' 2>/dev/null || missing+=(python3-nbclient)
   /usr/bin/python3 -c 'import nbconvert' 2>/dev/null || missing+=(python3-nbconvert)
   /usr/bin/python3 -c 'import ipykernel' 2>/dev/null || missing+=(python3-ipykernel)
+  # a fresh virtual environment for the test that installs the notebook side's wheel
+  /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+  # and what builds that wheel offline (npm run python:wheel)
+  /usr/bin/python3 -c 'import pip, setuptools, wheel' 2>/dev/null || missing+=(python3-pip python3-setuptools python3-wheel)
   # MkDocs and its Material theme, Debian's, for the test of the lab on a MkDocs site
   command -v mkdocs >/dev/null || missing+=(mkdocs)
   [ -d /usr/share/mkdocs/themes/material ] || missing+=(mkdocs-material)

@@ -33,10 +33,13 @@ export const DEFAULT_TOLERANCE: number;
 
 export type Rows = ArrayLike<number>[];
 
-/** Layout 'rows': Q, K, V as arrays of rows; 'flat': row-major Float32Arrays. Returns the n×dv output either way. */
-export type AttentionFunction =
-  | ((q: number[][], k: number[][], v: number[][], dims: { n: number; m: number; d: number; dv: number }) => Rows | ArrayLike<number> | Promise<Rows | ArrayLike<number>>)
-  | ((q: Float32Array, k: Float32Array, v: Float32Array, dims: { n: number; m: number; d: number; dv: number }) => Rows | ArrayLike<number> | Promise<Rows | ArrayLike<number>>);
+export interface Dims { n: number; m: number; d: number; dv: number }
+export type AttentionOutput = Rows | ArrayLike<number> | Promise<Rows | ArrayLike<number>>;
+/** Layout 'rows' (the default): Q, K, V as arrays of rows. Returns the n×dv output. */
+export type RowsAttentionFunction = (q: number[][], k: number[][], v: number[][], dims: Dims) => AttentionOutput;
+/** Layout 'flat': Q, K, V as row-major Float32Arrays. Returns the n×dv output. */
+export type FlatAttentionFunction = (q: Float32Array, k: Float32Array, v: Float32Array, dims: Dims) => AttentionOutput;
+export type AttentionFunction = RowsAttentionFunction | FlatAttentionFunction;
 
 export interface CompareOptions {
   shapes?: readonly Shape[];
@@ -79,5 +82,11 @@ export interface CompareReport {
   message: string;
 }
 
-/** Runs `attention` on seeded inputs of each shape and compares it with the core. Rejects (code ATTN_INVALID_ARGUMENT) only for wrong arguments. */
+/**
+ * Runs `attention` on seeded inputs of each shape and compares it with the core. Rejects (code
+ * ATTN_INVALID_ARGUMENT) only for wrong arguments. One overload per layout, so a function written
+ * inline has its parameters inferred (a union of function types would infer nothing).
+ */
+export function compareAttention(attention: FlatAttentionFunction, options: CompareOptions & { layout: 'flat' }): Promise<CompareReport>;
+export function compareAttention(attention: RowsAttentionFunction, options?: CompareOptions & { layout?: 'rows' }): Promise<CompareReport>;
 export function compareAttention(attention: AttentionFunction, options?: CompareOptions): Promise<CompareReport>;

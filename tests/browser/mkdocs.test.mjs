@@ -1,5 +1,5 @@
 // The lab on a MkDocs site (Debian's mkdocs 1.4.2 and mkdocs-material 8.2.5), built by `mkdocs
-// build` from tests/fixtures/mkdocs — the README's snippet, with example.org replaced by where
+// build` from tests/fixtures/mkdocs — docs/sites.md's snippet, with example.org replaced by where
 // the lab is served. Material's instant navigation (`navigation.instant`) fetches the next page
 // and swaps its content into the open document, with no new page load: the element's module,
 // loaded once by the site's extra_javascript, must upgrade the <attention-lab> that arrives, and
@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import { readMeters, until, useSiteElsewhere } from './browser.mjs';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/mkdocs/', import.meta.url));
-const README = fileURLToPath(new URL('../../README.md', import.meta.url));
+const README = fileURLToPath(new URL('../../docs/sites.md', import.meta.url));
 const PLACEHOLDER = 'https://example.org/attention-lab/';
 
 const mkdocs = (() => {
@@ -41,13 +41,13 @@ const site = useSiteElsewhere({ viewport: { width: 1280, height: 900 }, skip: !m
 
 const words = (sentence) => sentence.toLowerCase().split(/\s+/);
 
-test('the README’s MkDocs snippet is the fixture’s', { skip: !mkdocs && 'mkdocs is not installed' }, async () => {
+test('docs/sites.md’s MkDocs snippet is the fixture’s', { skip: !mkdocs && 'mkdocs is not installed' }, async () => {
   const readme = await readFile(README, 'utf8');
   const yml = await readFile(join(FIXTURE, 'mkdocs.yml'), 'utf8');
   const loader = await readFile(join(FIXTURE, 'docs/javascripts/attention-lab.js'), 'utf8');
   const page2 = await readFile(join(FIXTURE, 'docs/scaling.md'), 'utf8');
   for (const line of [...yml.split('\n').filter((l) => /theme:|name: material|features:|navigation\.instant|extra_javascript:|javascripts\/attention-lab\.js/.test(l)), loader.trim(), page2.split('\n').find((l) => l.startsWith('<attention-lab'))]) {
-    assert.ok(readme.includes(line), `README holds ${JSON.stringify(line)}`);
+    assert.ok(readme.includes(line), `docs/sites.md holds ${JSON.stringify(line)}`);
   }
 });
 

@@ -56,12 +56,12 @@ test('a random TransformerEncoder\'s attention, exported as the README says, loa
   assert.deepEqual(JSON.parse(out).rows, exported.attention[2][0][1]);
 });
 
-test('the README\'s snippet writes the file with the export this test runs', async () => {
+test('docs/any-model.md\'s snippet writes the file with the export this test runs', async () => {
   const EXPORT = 'json.dumps({"tokens": tokens, "attention": [a.tolist() for a in attentions]})';
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = await readFile(new URL('../../docs/any-model.md', import.meta.url), 'utf8');
   const script = await readFile(SCRIPT, 'utf8');
-  assert.ok(readme.includes(`out.write(${EXPORT})`), 'README: the export line');
-  assert.ok(readme.includes('output_attentions=True') && readme.includes('convert_ids_to_tokens'), 'README: the attentions and the tokens');
+  assert.ok(readme.includes(`out.write(${EXPORT})`), 'docs/any-model.md: the export line');
+  assert.ok(readme.includes('output_attentions=True') && readme.includes('convert_ids_to_tokens'), 'docs/any-model.md: the attentions and the tokens');
   assert.ok(script.includes(`return ${EXPORT}`), 'the fixture: the same line');
 });
 

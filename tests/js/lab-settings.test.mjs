@@ -123,12 +123,12 @@ test('an invalid attribute: a warning naming it, its value and what was expected
   assert.match(long, /seed="9{40}…"/);
 });
 
-test('every attribute is documented in the README and in attention-lab.d.ts', () => {
+test('every attribute is documented in docs/embed.md and in attention-lab.d.ts', () => {
   assert.deepEqual([...ATTRIBUTES].sort(), ['causal', 'dk', 'positional', 'probe', 'projection', 'scaled', 'seed', 'selected', 'sentence', 'temperature', 'theme']);
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../docs/embed.md', import.meta.url), 'utf8');
   const types = readFileSync(new URL('../../web/components/attention-lab.d.ts', import.meta.url), 'utf8');
   for (const name of ATTRIBUTES) {
-    assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `README: a row for the attribute ${name}`);
+    assert.match(readme, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `docs/embed.md: a row for the attribute ${name}`);
     assert.match(types, new RegExp(`^\\s*${name}\\??: `, 'm'), `attention-lab.d.ts: LabAttributes.${name}`);
   }
 });

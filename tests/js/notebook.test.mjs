@@ -1,38 +1,48 @@
-// The notebook fallback (python/attention_lab_notebook.py): tests/fixtures/attention-fallback.ipynb
-// is executed by Debian's nbconvert/nbclient with a real ipykernel — a random
+// The notebook side as a user gets it: python/ built into a wheel offline and installed into a
+// fresh virtual environment (tests/support/python-wheel.mjs), where tests/fixtures/attention-fallback.ipynb
+// is executed by nbconvert/nbclient with a real ipykernel running that environment's Python — a random
 // torch.nn.TransformerEncoder, its attention as BertViz's dict (from_torch), layer 2 head 3
 // displayed through _repr_html_ — and the HTML it produced is opened in headless Chromium: the
 // table holds the tensors' weights (the JSON the notebook wrote) rounded to 3 decimals, the SVG
-// one cell per weight, and the output has no script.
-// Skips only when /usr/bin/python3 cannot import torch, nbclient and nbconvert (scripts/setup.sh installs them).
+// one cell per weight, and the output has no script. The kernel imported attention_lab from the
+// environment (not from python/), with its widget module inside, and without anywidget the
+// package works and says what the widget needs.
+// Skips only when /usr/bin/python3 cannot import torch, nbclient, nbconvert, ipykernel, venv
+// (scripts/setup.sh installs them).
 // Run: node --test tests/js/notebook.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, test } from 'node:test';
 
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { PYTHON, installWheel, wheelSkip } from '../support/python-wheel.mjs';
 
-const PYTHON = '/usr/bin/python3';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const NOTEBOOK = fileURLToPath(new URL('../fixtures/attention-fallback.ipynb', import.meta.url));
-const probe = spawnSync(PYTHON, ['-c', 'import torch, nbclient, nbconvert, ipykernel'], { encoding: 'utf8' });
-const skip = probe.status === 0 ? false
-  : `${PYTHON} cannot import torch, nbclient, nbconvert and ipykernel (${(probe.stderr || probe.error?.message || '').trim().split('\n').at(-1)}): run scripts/setup.sh`;
+const skip = wheelSkip(['torch', 'nbclient', 'nbconvert', 'ipykernel']);
 
 const dir = await mkdtemp(join(tmpdir(), 'attention-notebook-'));
 after(() => rm(dir, { recursive: true, force: true }));
 
-test('the executed notebook shows layer 2, head 3 with the tensors\' weights to 3 decimals, no script', { skip }, async () => {
+test('the wheel, installed offline in a fresh environment, draws layer 2, head 3 in a real kernel: the tensors\' weights to 3 decimals, no script', { skip, timeout: 600000 }, async () => {
+  const { python, venv } = installWheel(dir);
+  // a kernel that runs the environment's Python (Debian's kernel runs /usr/bin/python3)
+  const kernel = spawnSync(python, ['-m', 'ipykernel', 'install', '--prefix', venv, '--name', 'attention-lab-wheel'], { encoding: 'utf8' });
+  assert.equal(kernel.status, 0, kernel.stderr);
   const json = join(dir, 'attention.json');
-  const r = spawnSync(PYTHON, ['-m', 'nbconvert', '--execute', '--to', 'html', '--template', 'basic', '--output-dir', dir, '--output', 'executed', NOTEBOOK], {
-    encoding: 'utf8', env: { ...process.env, ATTENTION_LAB_ROOT: ROOT, ATTENTION_JSON: json },
+  const r = spawnSync(python, ['-m', 'nbconvert', '--execute', '--ExecutePreprocessor.kernel_name=attention-lab-wheel', '--to', 'html', '--template', 'basic', '--output-dir', dir, '--output', 'executed', NOTEBOOK], {
+    encoding: 'utf8', env: { ...process.env, ATTENTION_LAB_ROOT: ROOT, ATTENTION_JSON: json, PYTHONPATH: '' }, timeout: 300000,
   });
   assert.equal(r.status, 0, r.stderr);
   const data = JSON.parse(await readFile(json, 'utf8'));
+  assert.ok(data.module.startsWith(join(venv, 'lib')), `attention_lab imported from the environment: ${data.module}`);
+  assert.match(data.widget, /needs anywidget/);
+  const widget = join(dirname(data.module), 'static', 'attention-widget.js');
+  assert.deepEqual(await readFile(widget), await readFile(join(ROOT, 'web/build/attention-widget.js')), 'the widget\'s module is inside the installed package');
   const tokens = data.tokens;
   const expected = data.attention[1][0][2]; // layer 2, batch 0, head 3: the tensors' own numbers
   const n = tokens.length;
@@ -75,7 +85,7 @@ test('the executed notebook shows layer 2, head 3 with the tensors\' weights to 
 
 test('a layer or head outside the data is refused with the range it has', () => {
   const code = `import sys; sys.path.insert(0, ${JSON.stringify(join(ROOT, 'python'))})
-from attention_lab_notebook import attention_html
+from attention_lab import attention_html
 a = [[[[[1.0, 0.0], [0.5, 0.5]], [[1.0, 0.0], [0.25, 0.75]]]]]   # 1 layer, batch 1, 2 heads, 2 tokens
 for layer, head in ((1, 3), (2, 1), (1, 0)):
     try:

@@ -2,7 +2,7 @@
 // modules the page runs, so these tests check what the layer adds — the page's defaults, the
 // settings checked by the page's table with coded errors, pasted vectors as text or arrays,
 // inputs that engine.attention takes as they are — against references of their own: the GloVe
-// vectors read straight from the vocabulary, float64 softmax, the README's headline numbers.
+// vectors read straight from the vocabulary, float64 softmax, the headline numbers of docs/page.md.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -30,7 +30,7 @@ const codeOf = (fn) => {
   assert.fail('expected an error');
 };
 
-test('labInputs with no options: the page’s default sentence, identity vectors, and the README’s headline numbers', () => {
+test('labInputs with no options: the page’s default sentence, identity vectors, and docs/page.md’s headline numbers', () => {
   const inputs = labInputs({}, context);
   assert.deepEqual(inputs.tokens, tokenize(defaultSettings().sentence));
   assert.deepEqual([inputs.n, inputs.m, inputs.d, inputs.dv, inputs.scale, inputs.causal, inputs.temperature], [10, 10, 100, 100, 'sqrt', false, 1]);

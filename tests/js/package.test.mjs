@@ -57,7 +57,7 @@ test('the tarball holds what runs, its types and licences, and nothing of the re
   for (const file of ['package.json', 'README.md', 'LICENSE', 'THIRD_PARTY_LICENSES.md', 'bin/attention-lab.js',
     'web/build/attention-simd.mjs', 'web/build/attention-simd.wasm', 'web/build/attention-scalar.mjs', 'web/build/attention-scalar.wasm',
     'web/vendor/katex/katex.mjs', 'web/vendor/katex/LICENSE', 'web/assets/glove/first-view.bin', 'web/assets/glove/000.bin', 'web/index.html',
-    'python/attention_lab_notebook.py', 'python/attention_lab_widget.py', 'web/build/attention-widget.js']) {
+    'python/pyproject.toml', 'python/setup.py', 'python/attention_lab/__init__.py', 'python/attention_lab/checks.py', 'python/attention_lab/notebook.py', 'python/attention_lab/widget.py', 'web/build/attention-widget.js']) {
     assert.ok(files.has(file), `${file} is packed`);
   }
   for (const target of Object.values(pkg.exports).flatMap((entry) => (typeof entry === 'string' ? [] : Object.values(entry)))) {

@@ -1,11 +1,11 @@
 // A static site's server render (Docusaurus, Next, Astro) imports the element's module in Node,
 // where there is no DOM: the import must not throw, and nothing is defined. So must every entry
-// point of package.json's "exports", imported by its package name. The README's Docusaurus
-// page (the element written in MDX, its module loaded by a script tag) is rendered to a string by
+// point of package.json's "exports", imported by its package name. The Docusaurus
+// page of docs/sites.md (the element written in MDX, its module loaded by a script tag) is rendered to a string by
 // react-dom/server, as a Docusaurus build renders a page: the element and its attributes are
 // written, and nothing imports the element's module. In a page, a second copy of a module (a notebook re-running its cell,
 // two bundles) defines nothing twice. Each case runs in a fresh Node process, so no other test's
-// globals leak in. Cost: ~3 s (13 processes). A real Docusaurus build is not run here (README).
+// globals leak in. Cost: ~3 s (13 processes). A real Docusaurus build is not run here (docs/sites.md).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -46,14 +46,14 @@ test('every entry point of package.json "exports" imports by its package name in
   }
 });
 
-// The README's Docusaurus page, which this test mirrors with React.createElement, as MDX compiles
-// the tag (no MDX compiler here): its text is checked, so a change to the README fails until the
+// docs/sites.md's Docusaurus page, which this test mirrors with React.createElement, as MDX compiles
+// the tag (no MDX compiler here): its text is checked, so a change to that page fails until the
 // mirror follows.
 const README_MDX = '<attention-lab sentence="The cat sat on the mat" projection="random"></attention-lab>';
 
-test('the README\'s Docusaurus page renders on the server: the element and its attributes, and nothing imports the element', () => {
-  const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
-  assert.ok(readme.includes(`\`\`\`mdx\n${README_MDX}\n\`\`\``), 'the README holds the page this test mirrors');
+test('docs/sites.md\'s Docusaurus page renders on the server: the element and its attributes, and nothing imports the element', () => {
+  const readme = readFileSync(new URL('docs/sites.md', ROOT), 'utf8');
+  assert.ok(readme.includes(`\`\`\`mdx\n${README_MDX}\n\`\`\``), 'docs/sites.md holds the page this test mirrors');
   // A resolve hook (module.register, on its own thread) tells this process every specifier
   // imported and where it resolved. The element's module imported afterwards, by another
   // specifier, is the control: it shows that the hook sees an import, and its message, the last,
@@ -81,7 +81,7 @@ test('the README\'s Docusaurus page renders on the server: the element and its a
     const React = await import('react');
     const { renderToString } = await import('react-dom/server');
     const { createElement } = React;
-    // the README's page, as MDX compiles it (see README_MDX)
+    // docs/sites.md's page, as MDX compiles it (see README_MDX)
     const html = renderToString(createElement('attention-lab', { sentence: 'The cat sat on the mat', projection: 'random' }));
     await import('./web/components/attention-lab.js?control');
     await control;

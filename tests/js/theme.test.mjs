@@ -41,14 +41,14 @@ test('contrast is WCAG’s: 21:1 for black on white, 4.54:1 for #767676 on white
   assert.ok(Math.abs(contrast('#767676', '#ffffff') - 4.54) < 0.005);
 });
 
-test('every --al-* property is in the README’s table, with its light and dark defaults', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+test('every --al-* property is in docs/theming.md’s table, with its light and dark defaults', () => {
+  const readme = readFileSync(new URL('../../docs/theming.md', import.meta.url), 'utf8');
   for (const [key, [light, dark]] of Object.entries(PALETTE)) {
     const row = readme.split('\n').find((line) => line.startsWith(`| \`${propertyName(key)}\` |`));
-    assert.ok(row, `README: a row for ${propertyName(key)}`);
-    assert.ok(row.includes(`\`${light}\``) && row.includes(`\`${dark}\``), `README: ${propertyName(key)} with ${light} and ${dark}: ${row}`);
+    assert.ok(row, `docs/theming.md: a row for ${propertyName(key)}`);
+    assert.ok(row.includes(`\`${light}\``) && row.includes(`\`${dark}\``), `docs/theming.md: ${propertyName(key)} with ${light} and ${dark}: ${row}`);
   }
-  for (const key of Object.keys(FONTS)) assert.match(readme, new RegExp(`^\\| \`${propertyName(key)}\` \\|`, 'm'), `README: ${propertyName(key)}`);
+  for (const key of Object.keys(FONTS)) assert.match(readme, new RegExp(`^\\| \`${propertyName(key)}\` \\|`, 'm'), `docs/theming.md: ${propertyName(key)}`);
   assert.match(readme, /^\| `--al-color-scheme` \|/m);
 });
 

@@ -369,10 +369,10 @@ test('a stalled file: asked again once, then the load rejects naming the file; t
   assert.equal(packed.status('cat'), 'known');
 });
 
-test('the context map\'s window is the one the README and the docs state', () => {
+test('the context map\'s window is the one the docs state', () => {
   const { window } = vocab.contextMap();
   assert.equal(window, 5);
-  for (const file of ['../../README.md', '../../docs/vocabulary.md']) {
+  for (const file of ['../../docs/page.md', '../../docs/vocabulary.md']) {
     const text = fs.readFileSync(new URL(file, import.meta.url), 'utf8');
     assert.ok(text.includes(`within ${window} tokens`), `${file} says "within ${window} tokens"`);
   }

@@ -1,6 +1,6 @@
 // The notebook widget, after anywidget's contract: `export default { render({ model, el }) }`,
 // render returning its cleanup. Each view is a <model-view> (web/components/lesson/model-view.js)
-// drawing the model's traits, as python/attention_lab_widget.py declares them:
+// drawing the model's traits, as python/attention_lab/widget.py declares them:
 //   tokens     [n] words
 //   attention  [layer][1][head][n][n] weights, BertViz's shape (checked by the core; what is
 //              wrong is said in the view)

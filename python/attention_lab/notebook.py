@@ -1,15 +1,18 @@
 """Any model's attention in a notebook, without JavaScript: one head as an inline SVG heatmap and
 a table of its weights, in BertViz's shape ({"tokens": [...], "attention": [layer][1][head][n][n]}).
 
-    from attention_lab_notebook import from_torch, AttentionHTML
-    data = from_torch(model(**inputs).attentions, tokens)   # the README's export, as a dict
+    from attention_lab import from_torch, AttentionHTML
+    data = from_torch(model(**inputs).attentions, tokens)   # BertViz's dict
     AttentionHTML(data, layer=1, head=1)                    # a notebook displays its _repr_html_
 
-Needs only Python's standard library (torch only for from_torch's tensors). The HTML has no
-script and loads nothing: every number is in the page, rounded to DECIMALS decimals.
-Layers and heads count from 1, as in the rest of Attention Lab.
+Needs only Python's standard library (torch only for from_torch's tensors). The data is checked
+first, as the JavaScript side checks it (attention_lab.checks). The HTML has no script and loads
+nothing: every number is in the page, rounded to DECIMALS decimals. Layers and heads count from 1,
+as in the rest of Attention Lab.
 """
 import html
+
+from .checks import AttentionLabError, AttentionLabTypeError, describe, read_attention
 
 DECIMALS = 3
 
@@ -19,25 +22,24 @@ def from_torch(attentions, tokens):
     return {"tokens": list(tokens), "attention": [a.detach().cpu().tolist() for a in attentions]}
 
 
-def _head(attention, layer, head):
-    heads = attention[layer - 1]
-    if len(heads) == 1 and isinstance(heads[0][0][0], list):  # the batch of one
-        heads = heads[0]
-    return heads[head - 1]
+def _whole(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AttentionLabTypeError(f"{name} must be a whole number from {low} to {high}, got {describe(value)}")
+    if not low <= value <= high:
+        raise AttentionLabError(f"{name} must be from {low} to {high}, got {value}")
+    return value
 
 
 def attention_html(attention, tokens, layer=1, head=1, decimals=DECIMALS):
-    """Self-contained HTML of one head: an SVG heatmap (row = query, column = key) and its table."""
-    if not 1 <= layer <= len(attention):
-        raise ValueError(f"layer must be from 1 to {len(attention)}, got {layer}")
-    heads = attention[layer - 1]
-    count = len(heads[0]) if len(heads) == 1 and isinstance(heads[0][0][0], list) else len(heads)
-    if not 1 <= head <= count:
-        raise ValueError(f"head must be from 1 to {count}, got {head}")
-    rows = _head(attention, layer, head)
+    """Self-contained HTML of one head: an SVG heatmap (row = query, column = key) and its table.
+    Raises AttentionLabError (a ValueError; TypeError for a value of the wrong kind) with `code`
+    for data the JavaScript side would refuse, in its words."""
+    tokens, layers = read_attention(attention, tokens)
+    _whole("layer", layer, 1, len(layers))
+    _whole("head", head, 1, len(layers[0]))
+    _whole("decimals", decimals, 0, 9)
+    rows = layers[layer - 1][head - 1]
     n = len(tokens)
-    if len(rows) != n or any(len(row) != n for row in rows):
-        raise ValueError(f"{n} tokens but the head's rows are not {n} x {n}")
     esc = html.escape
     cell, left, top = 28, 90, 90
     size_w, size_h = left + n * cell, top + n * cell
@@ -68,10 +70,13 @@ def attention_html(attention, tokens, layer=1, head=1, decimals=DECIMALS):
 
 
 class AttentionHTML:
-    """One head of BertViz-shaped attention, shown by a notebook through _repr_html_ (no JavaScript)."""
+    """One head of BertViz-shaped attention, shown by a notebook through _repr_html_ (no JavaScript).
+    `data` is BertViz's dict (from_torch's), checked here: a notebook would hide an error raised
+    while it displays."""
 
     def __init__(self, data, layer=1, head=1, decimals=DECIMALS):
+        self.html = attention_html(data, None, layer, head, decimals)
         self.data, self.layer, self.head, self.decimals = data, layer, head, decimals
 
     def _repr_html_(self):
-        return attention_html(self.data["attention"], self.data["tokens"], self.layer, self.head, self.decimals)
+        return self.html
