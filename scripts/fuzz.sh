@@ -3,7 +3,7 @@
 # inputs it ran and what they reached; tests/fuzz/fuzz_core.cpp says what is checked.
 #   bash scripts/fuzz.sh [SECONDS]       fuzz for SECONDS (default 600)
 #   bash scripts/fuzz.sh --runs N        N inputs from seed 1 and the committed seeds alone: the same
-#                                        inputs on every machine (npm test runs 20,000)
+#                                        inputs on every machine (npm test runs 3,000)
 #   bash scripts/fuzz.sh --rerun FILE... run saved inputs once each (a crash file, a corpus file)
 #   bash scripts/fuzz.sh --write-seeds   rewrite the committed seed corpus tests/fuzz/corpus from
 #                                        tests/fuzz/seeds.cpp
