@@ -46,21 +46,27 @@ function showLinked() {
 
 // `target` scrolled to the top of the window (smoothly or not) and kept there while `observed`
 // changes size — what sits above it draws; a smooth scroll is aimed again — until the reader
-// scrolls, or 3 s.
+// scrolls, or `observed` has kept its size for a second (a slow device draws for longer than a
+// fixed time would allow), or at the latest after 20 s.
 function keepInView(target, observed, behavior = 'auto') {
   target.scrollIntoView({ block: 'start', behavior });
   let first = true; // the observer's first call reports the size `observed` has now
+  let settled = setTimeout(() => stop(), 1000);
   const follow = new ResizeObserver(() => {
     if (!first) target.scrollIntoView({ block: 'start', behavior });
     first = false;
+    clearTimeout(settled);
+    settled = setTimeout(() => stop(), 1000);
   });
+  const latest = setTimeout(() => stop(), 20000);
   const stop = () => {
     follow.disconnect();
+    clearTimeout(settled);
+    clearTimeout(latest);
     for (const type of ['wheel', 'keydown', 'pointerdown', 'touchstart']) removeEventListener(type, stop, true);
   };
   for (const type of ['wheel', 'keydown', 'pointerdown', 'touchstart']) addEventListener(type, stop, true);
   follow.observe(observed);
-  setTimeout(stop, 3000);
 }
 
 // "Do it" changes the lab and brings what changed into view: the heatmap (and, beside it on a
