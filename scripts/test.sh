@@ -86,7 +86,7 @@ lane_js() {
   [ "$TIER" = fast ] && return 0
   part "node:test (the lesson's and the training experiment's claims, scalar build)" \
     env ATTN_TEST_BUILD=scalar node_tests scalar --test-concurrency=2 tests/js/lesson.test.mjs tests/js/train-claims.test.mjs || return 1
-  part "node:test (browser)" node_tests browser --test-concurrency=1 tests/browser/ || return 1
+  part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/ || return 1
 }
 
 lane_native() {
