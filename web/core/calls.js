@@ -79,7 +79,7 @@ const CALLS = {
     ['causal', CAUSAL, false], ['scale', SCALE, 'sqrt'], ['out', OUT, null, { into: 'output' }]],
     read: ({ q, k, v, n, m, d, dv, scale, causal, out }) => [n, m, d, dv, q, k, v, causal, scale, out] },
 
-  // ---- the lesson's measurements (cpp/lesson.hpp): every number an instrument shows ----
+  // ---- the lesson's measurements (cpp/lesson/lesson.hpp): every number an instrument shows ----
 
   /**
    * `samples` pairs q, k with i.i.d. N(0,1) components of width d (seeded); histograms of q·k
@@ -148,7 +148,7 @@ const CALLS = {
    * with head r) and width d: weights (h×t×t), entropy and maxWeight (h×t), and the
    * concatenated outputs (t×h·d) before any output projection.
    */
-  // ---- attention from any model (cpp/supplied_attention.hpp) ----
+  // ---- attention from any model (cpp/model/supplied_attention.hpp) ----
 
   /**
    * Another model's attention (BertViz's shape without its batch: layers×heads×n×n, row-major)
@@ -165,7 +165,7 @@ const CALLS = {
 
 const oneOf = (names) => `one of ${names.map((name) => `'${name}'`).join(', ')}`;
 
-// The calls of the training experiment (cpp/train.hpp): createTrainer's, and those a Trainer
+// The calls of the training experiment (cpp/experiment/train.hpp): createTrainer's, and those a Trainer
 // makes (web/core/trainer.js); not methods of the engine.
 const TRAIN_CALLS = {
   // every field of TrainConfig, its default from trainDefaults; unknown fields are refused
@@ -182,7 +182,7 @@ const TRAIN_CALLS = {
   parameters: { core: 'trainParameters', where: 'trainer.parameters', args: [['id', INT], ['run', CHOICE, undefined, { values: 'TrainRun', where: 'parameters', phrase: oneOf }]] },
 };
 
-// The calls of the trained language model (cpp/binding_model.cpp): engine.loadModel makes the
+// The calls of the trained language model (cpp/binding/model.cpp): engine.loadModel makes the
 // model (web/core/language-model.js), whose methods make the others.
 const MODEL_CALLS = {
   loadModel: { core: 'modelLoad', params: ['bytes'], args: [['bytes', BYTES]] },

@@ -203,7 +203,7 @@ export function simdSupported(): boolean;
  */
 export function createEngine(options?: { simd?: boolean | 'auto'; wasm?: BufferSource | WebAssembly.Module }): Promise<Engine>;
 
-// ---- the lesson's measurements (cpp/lesson.hpp) ----
+// ---- the lesson's measurements (cpp/lesson/lesson.hpp) ----
 
 type Floats = Float32Array | ArrayLike<number>;
 
@@ -385,7 +385,7 @@ export interface Engine {
   readonly headRoles: HeadProfile['role'][];
 }
 
-// ---- training (cpp/train.hpp, docs/training.md) ----
+// ---- training (cpp/experiment/train.hpp, docs/training.md) ----
 
 /**
  * The training experiment: one attention head learns associative recall (pairs of a letter
@@ -530,7 +530,7 @@ export interface Engine {
   train(config?: TrainConfig): TrainCurves;
 }
 
-/** What a head does in one sentence (cpp/model.hpp, head_profile): its rows' average weights. */
+/** What a head does in one sentence (cpp/model/model.hpp, head_profile): its rows' average weights. */
 export interface HeadProfile {
   /** both counted from 1 */
   layer: number;

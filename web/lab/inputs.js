@@ -25,7 +25,7 @@ export const POSITIONAL_STRENGTH = 1;
 
 // Random mode's Q and K are engine.headProjections (as headWeights, cached per (seed, d_k), then
 // projectHead, which give the same numbers bit for bit): head 0 of the lesson's token pipeline
-// (cpp/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K), so the lesson's sweeps
+// (cpp/lesson/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K), so the lesson's sweeps
 // pass through the lab's own row. Why the layer norm, with the numbers: docs/architecture.md §5.
 // Identity mode (q = k = x) is untouched.
 
