@@ -95,7 +95,9 @@ int lesson_head_projections(int t, int d_in, uint32_t seed, int head, int d) {
   });
 }
 
-int lesson_head_weights(uint32_t seed, int d_in, int head, int d) {
+// The seeded W_Q, W_K of headProjections, and Q, K from them: the lab's Random mode keeps the
+// weights of its d_k and projects each new sentence (web/lab/inputs.js), as the lesson's sweeps do.
+int projection_weights(uint32_t seed, int d_in, int head, int d) {
   return guarded([&] {
     if (!attn::validate_head_weights(head, d_in, d, &g_error)) return false;
     const std::uint64_t size = static_cast<std::uint64_t>(d_in) * d;
@@ -106,7 +108,7 @@ int lesson_head_weights(uint32_t seed, int d_in, int head, int d) {
   });
 }
 
-int lesson_project_head(int t, int d_in, int d) {
+int project_qk(int t, int d_in, int d) {
   return guarded([&] {
     const attn::Input xs = input(0), wqs = input(1), wks = input(2);
     if (!attn::validate_project_head(xs, t, d_in, wqs, wks, {}, d, &g_error)) return false;
@@ -272,8 +274,8 @@ EMSCRIPTEN_BINDINGS(attention_lab_lesson) {
   function("lessonDotVarianceCurve", &lesson_dot_variance_curve);
   function("lessonTokenVarianceCurve", &lesson_token_variance_curve);
   function("lessonHeadProjections", &lesson_head_projections);
-  function("lessonHeadWeights", &lesson_head_weights);
-  function("lessonProjectHead", &lesson_project_head);
+  function("projectionWeights", &projection_weights);
+  function("projectQK", &project_qk);
   function("lessonSaturationSweep", &lesson_saturation_sweep);
   function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
   function("lessonSoftmaxBackward", &lesson_softmax_backward);

@@ -100,12 +100,12 @@ const CALLS = {
   headProjections: { core: 'lessonHeadProjections', args: [...TOKENS, ['seed', SEED, 1], ['head', INT, 0], ['d', INT]] },
   /**
    * The weights headProjections uses for (seed, head, d): { wq, wk } (dIn×d each, seeded
-   * N(0, 1/dIn)). With projectHead they give headProjections' Q and K bit for bit; keep them
+   * N(0, 1/dIn)). With projectQK they give headProjections' Q and K bit for bit; keep them
    * to project new x at the same (seed, d) without drawing the weights again.
    */
-  headWeights: { core: 'lessonHeadWeights', echo: ['dIn', 'd'], args: [['seed', SEED, 1], ['dIn', INT, 100], ['head', INT, 0], ['d', INT]] },
-  /** Q = LayerNorm(x) W_Q and K = LayerNorm(x) W_K (t×d each) for weights from headWeights. */
-  projectHead: { core: 'lessonProjectHead', args: [['weights', RECORD, undefined, { what: "headWeights' result" }], ['t', INT],
+  projectionWeights: { core: 'projectionWeights', echo: ['dIn', 'd'], args: [['seed', SEED, 1], ['dIn', INT, 100], ['head', INT, 0], ['d', INT]] },
+  /** Q = LayerNorm(x) W_Q and K = LayerNorm(x) W_K (t×d each) for weights from projectionWeights. */
+  projectQK: { core: 'projectQK', args: [['weights', RECORD, undefined, { what: "projectionWeights' result" }], ['t', INT],
     ['dIn', INT, undefined, { at: 'weights.dIn' }], ['x', F32], ['weights.d', INT], ['weights.wq', F32], ['weights.wk', F32]] },
   /**
    * For each width in `dims`: head 0's attention over the sentence with scores q·k/√d
