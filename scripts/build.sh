@@ -37,7 +37,7 @@ done
 mkdir -p web/build
 for flavour in simd scalar; do
   cp -p "build/wasm-$flavour/attention-$flavour.wasm" web/build/
-  # The loader's Node-only import (cpp/wasm-pre.js) marked for bundlers to leave alone: webpack
+  # The loader's Node-only import (cpp/binding/wasm-pre.js) marked for bundlers to leave alone: webpack
   # (Docusaurus) fails on a node: import in a browser bundle, and the minifier drops comments
   # written in wasm-pre.js, so the mark goes in here, once, or the build stops.
   node -e '

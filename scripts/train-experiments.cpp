@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "train.hpp"
+#include "experiment/train.hpp"
 
 using namespace attn::train;
 

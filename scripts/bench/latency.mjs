@@ -27,11 +27,11 @@ function time(name, f, reps = Math.max(200, Math.round(2e6 / (N * N * D)))) {
   return best;
 }
 
-// the bare calls of the second instance: q, k, v placed once in its input slots 0-2, no mask (cpp/binding.cpp)
+// the bare calls of the second instance: q, k, v placed once in its input slots 0-2, no mask (cpp/binding/binding.cpp)
 const [qp, kp, vp] = [q, k, v].map((array, slot) => wasm.reserveInput(slot, N * D, 'qkv'[slot]));
 [q, k, v].forEach((array, slot) => wasm.HEAPF32.set(array, [qp, kp, vp][slot] / 4));
 wasm.HEAPF64.set([N * D, N * D, N * D, -1], wasm.inputLengths() / 8);
-const descriptor = wasm.descriptor() / 4; // after a call: [block address, floats, ...] (cpp/boundary.hpp)
+const descriptor = wasm.descriptor() / 4; // after a call: [block address, floats, ...] (cpp/core/boundary.hpp)
 const bareAttention = () => wasm.attention(N, N, D, D, 1, 1, 1);
 
 console.log(`N = ${N}, d = ${D}, SIMD build, ${process.version}`);

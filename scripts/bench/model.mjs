@@ -5,9 +5,9 @@
 // process, interleaved round by round (docs/model.md, "Speed").
 //
 // The same weights: the shipped scaled twin (web/assets/model/scaled.weights, int8). Ours loads
-// the file; tfjs gets its parameters dequantised here from the layout cpp/model_file.hpp
+// the file; tfjs gets its parameters dequantised here from the layout cpp/model/model_file.hpp
 // documents (x = q·d per block of 128, d a float16), tensor by tensor in the order of
-// cpp/model.hpp (param_sizes), and runs the model as cpp/model.hpp writes it. Nothing is timed
+// cpp/model/model.hpp (param_sizes), and runs the model as cpp/model/model.hpp writes it. Nothing is timed
 // before the check: next-token probabilities and every attention row of the sentence equal ours
 // within FORWARD_ABS_TOL, and the first CHECK_STEPS training steps' losses and gradient norms
 // within LOSS_REL_TOL and NORM_REL_TOL (a wrong dequantisation, scale, layernorm, GELU, mask or
@@ -70,7 +70,7 @@ but the walk made him feel that the day had a shape. When he reached the bank he
 flat stone, took off his hat and watched the light move on the water for a long time.`;
 
 
-// ---- the weights, dequantised (cpp/model_file.hpp, cpp/model.hpp) ------------------------------
+// ---- the weights, dequantised (cpp/model/model_file.hpp, cpp/model/model.hpp) ------------------------------
 
 function fromHalf(h) { // IEEE binary16 → its value (exact in a double)
   const sign = h & 0x8000 ? -1 : 1, e = (h >> 10) & 0x1f, m = h & 0x3ff;
@@ -83,7 +83,7 @@ function fromHalf(h) { // IEEE binary16 → its value (exact in a double)
 function readWeights(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (new TextDecoder().decode(bytes.subarray(0, 6)) !== 'ATTNLM' || view.getUint32(12, true) !== 2)
-    throw new Error('not an int8 weights file of cpp/model_file.hpp');
+    throw new Error('not an int8 weights file of cpp/model/model_file.hpp');
   const [V, context, L, H, C, scaled] = [0, 1, 2, 3, 4, 5].map((i) => view.getInt32(16 + 4 * i, true));
   const count = Number(view.getBigUint64(40, true));
   const flat = new Float32Array(count);
@@ -97,7 +97,7 @@ function readWeights(bytes) {
   }
   if (at !== bytes.length - 8) throw new Error(`weights: ${bytes.length - 8 - at} bytes left over`);
   const F = 4 * C;
-  // param_sizes (cpp/model.hpp), in its order; per-layer tensors hold their L layers one after another
+  // param_sizes (cpp/model/model.hpp), in its order; per-layer tensors hold their L layers one after another
   const sizes = [['wte', [V, C]], ['wpe', [context, C]], ['ln1w', [C]], ['ln1b', [C]], ['qkvw', [C, 3 * C]], ['qkvb', [3 * C]],
     ['attprojw', [C, C]], ['attprojb', [C]], ['ln2w', [C]], ['ln2b', [C]], ['fcw', [C, F]], ['fcb', [F]],
     ['fcprojw', [F, C]], ['fcprojb', [C]], ['lnfw', [C]], ['lnfb', [C]]];
@@ -116,7 +116,7 @@ function readWeights(bytes) {
 
 // ---- the same model in tfjs ----------------------------------------------------------------------
 
-// Decayed by AdamW (cpp/model.cpp, kParamDecayed): the matrices and embeddings.
+// Decayed by AdamW (cpp/model/model.cpp, kParamDecayed): the matrices and embeddings.
 const DECAYED = new Set(['wte', 'wpe', 'qkvw', 'attprojw', 'fcw', 'fcprojw']);
 const LAYER_TENSORS = ['ln1w', 'ln1b', 'qkvw', 'qkvb', 'attprojw', 'attprojb', 'ln2w', 'ln2b', 'fcw', 'fcb', 'fcprojw', 'fcprojb'];
 const GELU_K = Math.fround(Math.sqrt(2 / Math.PI));
@@ -163,7 +163,7 @@ function createTfjsModel(tf, { config: c, tensors }, label, { fastGradients = tr
     : (a, b) => tf.matMul(a, b);
   const linear = (x, w, b) => tf.add(mm(x, w), b);
 
-  // The model of cpp/model.hpp on B windows of n tokens (`embed`: the B·n×C rows of wte): the
+  // The model of cpp/model/model.hpp on B windows of n tokens (`embed`: the B·n×C rows of wte): the
   // final layernorm's output (B·n × C) and every layer's attention weights (B×H×n×n).
   const body = (embedded, B, n) => {
     const C = c.C;

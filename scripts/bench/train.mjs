@@ -6,7 +6,7 @@
 // One step is what the page's experiment does per step: both runs (scores scaled by 1/√d_k, and
 // unscaled), each a training step — forward, backward and Adam on a batch of 32 examples — and a
 // forward pass on the 64 held-out examples for the held-out loss. Default sizes: d_k 128, model
-// width 32, 8 pairs and 8 queries per example (cpp/train.hpp). tfjs trains the same model from
+// width 32, 8 pairs and 8 queries per example (cpp/experiment/train.hpp). tfjs trains the same model from
 // our trainer's initial parameters on our trainer's batches, and is checked first: its training
 // and held-out losses over the first CHECK_STEPS steps must equal ours within CHECK_REL_TOL.
 // Writes artifacts/bench/train.md and train.json.
@@ -38,7 +38,7 @@ async function createTfjsExperiment(trainer, tf) {
   const c = trainer.config;
   const { pairs: P, queries: Qn, letters: L, dModel: D, dk, dv } = c;
   const DIGITS = 10;
-  const pairMix = tf.scalar(Math.fround(Math.SQRT1_2)); // x_pair = (E_key + E_value)·(1/√2), as cpp/train_model.cpp
+  const pairMix = tf.scalar(Math.fround(Math.SQRT1_2)); // x_pair = (E_key + E_value)·(1/√2), as cpp/experiment/experiment_model.cpp
   const initial = trainer.parameters('scaled'); // step 0: both runs start here
   const shapes = { embedKey: [L, D], embedValue: [DIGITS, D], wQ: [D, dk], wK: [D, dk], wV: [D, dv], wO: [dv, DIGITS] };
   const runs = Object.fromEntries(
@@ -65,7 +65,7 @@ async function createTfjsExperiment(trainer, tf) {
     answers: oneHot(b.answers, DIGITS),
   });
 
-  // mean over the batch's queries of −log softmax(logits)[answer] (cpp/train.hpp, THE MODEL)
+  // mean over the batch's queries of −log softmax(logits)[answer] (cpp/experiment/train.hpp, THE MODEL)
   const loss = ({ params: p, scale }, b) => {
     const B = b.count;
     const xPair = tf.mul(tf.add(tf.matMul(b.keys, p.embedKey), tf.matMul(b.values, p.embedValue)), pairMix); // B·P × D

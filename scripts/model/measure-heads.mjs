@@ -1,5 +1,5 @@
 // What each head of the shipped twins measurably does (issue 20, docs/model.md), written into
-// web/assets/model/model.json as `heads`: every head's profile (cpp/model.hpp, head_profile)
+// web/assets/model/model.json as `heads`: every head's profile (cpp/model/model.hpp, head_profile)
 // averaged over the test text in windows of the model's context, for each twin as trained and
 // for the scaled twin run without its 1/√d_head; and each head's induction score on repeated
 // random word sequences. The page names heads from these numbers, never from one sentence.
@@ -45,7 +45,7 @@ function inductionScores(model, sequences, span) {
   return scores.map((s) => s / rows);
 }
 
-// The name of an averaged profile, by the rule and thresholds of cpp/model.hpp (head_role), as
+// The name of an averaged profile, by the rule and thresholds of cpp/model/model.hpp (head_role), as
 // model.roleRule gives them; tests/js/model-heads.test.mjs holds this to the core's own naming.
 export function roleOf({ previous, first, self, spread }, { share, spread: broad }) {
   const best = Math.max(previous, first, self);

@@ -1,5 +1,5 @@
 // The language model's training driver (issue 20), native only: trains one twin (scaled or
-// unscaled) of cpp/model.hpp on the corpus of scripts/model/prepare-corpus.mjs, measures the
+// unscaled) of cpp/model/model.hpp on the corpus of scripts/model/prepare-corpus.mjs, measures the
 // n-gram baselines, and times candidate sizes. scripts/model/train-model.sh runs both twins,
 // one process per core.
 //
@@ -36,11 +36,11 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "model_file.hpp"
+#include "core/optim.hpp"
+#include "core/random.hpp"
+#include "model/model.hpp"
+#include "model/model_file.hpp"
 #include "ngram.hpp"
-#include "random.hpp"
-#include "train.hpp"  // clip_grad_norm
 
 using namespace attn;
 using Clock = std::chrono::steady_clock;
@@ -276,7 +276,7 @@ float train_step(lm::Model& model, const TrainConfig& cfg, const std::vector<std
   float loss;
   Error err;
   if (!model.forward(x.data(), y.data(), cfg.batch, T, &loss, &err) || !model.backward(&err)) die(err.message);
-  train::clip_grad_norm(model.grads(), model.size(), cfg.clip);
+  optim::clip_grad_norm(model.grads(), model.size(), cfg.clip);
   const float lr = lm::learning_rate(step, cfg.steps, cfg.warmup, cfg.lr, cfg.lr_min);
   lm::AdamWConfig opt;
   opt.weight_decay = cfg.weight_decay;

@@ -1,4 +1,4 @@
-// Independent float64 reference of the language model (cpp/model.hpp), written from its
+// Independent float64 reference of the language model (cpp/model/model.hpp), written from its
 // documented contract for the tests: the parameter layout, the forward pass position by
 // position, gradients by central finite differences, AdamW and the learning-rate schedule.
 // Shares no code with the model; the only common piece is attn::Rng, whose draws the
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "random.hpp"
+#include "core/random.hpp"
 
 namespace ref64 {
 namespace lm {

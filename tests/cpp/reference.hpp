@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "random.hpp"
+#include "core/random.hpp"
 
 namespace ref64 {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attention.hpp"
+#include "core/attention.hpp"
 #include "reference.hpp"
-#include "simd.hpp"
+#include "core/simd.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The check module (cpp/check.hpp) and the result layout (cpp/boundary.hpp). The same suite runs
+// The check module (cpp/core/check.hpp) and the result layout (cpp/core/boundary.hpp). The same suite runs
 // natively (64-bit size_t) and in both wasm builds (32-bit size_t), where a size computed in
 // size_t would wrap: every size here is one that wrapped, or sits on the budget's edge.
 #include <catch2/catch.hpp>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "boundary.hpp"
-#include "check.hpp"
+#include "core/boundary.hpp"
+#include "core/check.hpp"
 
 namespace {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "embedding.hpp"
-#include "random.hpp"
+#include "core/embedding.hpp"
+#include "core/random.hpp"
 #include "reference.hpp"
 
 TEST_CASE("splitmix64 and FNV-1a reproduce their published test vectors", "[random]") {

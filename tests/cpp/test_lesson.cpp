@@ -1,4 +1,4 @@
-// The lesson's measurements (cpp/lesson.hpp) against float64 references written here, the
+// The lesson's measurements (cpp/lesson/lesson.hpp) against float64 references written here, the
 // softmax Jacobian and backward pass against finite differences, and the lesson's claims
 // themselves (variance ∝ d_k, saturation and vanishing gradients without scaling).
 #include <catch2/catch.hpp>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "embedding.hpp"
-#include "lesson.hpp"
-#include "random.hpp"
+#include "core/embedding.hpp"
+#include "lesson/lesson.hpp"
+#include "core/random.hpp"
 #include "reference.hpp"
 
 namespace {

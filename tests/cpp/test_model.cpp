@@ -1,4 +1,4 @@
-// The language model (cpp/model.hpp) against the float64 reference of model_reference.hpp:
+// The language model (cpp/model/model.hpp) against the float64 reference of model_reference.hpp:
 // every parameter tensor's gradient and the input embeddings' against central finite
 // differences, the forward pass (loss, next-token probabilities, every attention row), the
 // initialisation's draws, determinism, AdamW and the schedule against steps computed by hand,
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include "model/model.hpp"
 #include "model_reference.hpp"
-#include "random.hpp"
+#include "core/random.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// The language model's weights file (cpp/model_file.hpp): float16 conversion against the
+// The language model's weights file (cpp/model/model_file.hpp): float16 conversion against the
 // binary16 definition written out here, round trips, and every kind of damaged file refused
 // with its message.
 #include <catch2/catch.hpp>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "model_file.hpp"
-#include "random.hpp"
+#include "model/model.hpp"
+#include "model/model_file.hpp"
+#include "core/random.hpp"
 
 namespace {
 namespace lm = attn::lm;

@@ -1,4 +1,4 @@
-// The n-gram baselines (cpp/ngram.hpp) against probabilities worked out by hand from the
+// The n-gram baselines (scripts/model/ngram.hpp) against probabilities worked out by hand from the
 // formulas, on streams small enough to count on paper, and each distribution summing to 1.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Attention supplied from another model (cpp/supplied_attention.hpp): valid tensors pass with
+// Attention supplied from another model (cpp/model/supplied_attention.hpp): valid tensors pass with
 // the largest row error and the causal flag a float64 reference here computes; every kind of
 // fault is found at its place (the first in reading order); dimensions, lengths and sizes at
 // and past their limits fail with their status, never reading past the array; and the heads of
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
-#include "random.hpp"
-#include "supplied_attention.hpp"
+#include "model/model.hpp"
+#include "core/random.hpp"
+#include "model/supplied_attention.hpp"
 
 namespace {
 

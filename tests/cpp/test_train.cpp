@@ -1,4 +1,4 @@
-// The training experiment (cpp/train.hpp) against the float64 reference of train_reference.hpp:
+// The training experiment (cpp/experiment/train.hpp) against the float64 reference of train_reference.hpp:
 // every parameter's gradient against central finite differences, the optimisers against steps
 // computed by hand, the task's data against its contract, determinism, and the first losses of
 // a training run against a float64 training run (which makes native and wasm agree).
@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "train.hpp"
+#include "core/optim.hpp"
+#include "experiment/train.hpp"
 #include "train_reference.hpp"
 
 namespace {
@@ -171,11 +172,11 @@ TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "
   SECTION("SGD, momentum 0.9") {
     float p[2] = {1.0f, -2.0f}, v[2] = {0.0f, 0.0f};
     // v = g1 = (0.5, −1); p −= 0.1 v → (0.95, −1.9)
-    tr::sgd_update(p, g1, v, 2, 0.1f, 0.9f);
+    attn::optim::sgd_update(p, g1, v, 2, 0.1f, 0.9f);
     CHECK(p[0] == Approx(0.95).epsilon(1e-6));
     CHECK(p[1] == Approx(-1.9).epsilon(1e-6));
     // v = 0.9 (0.5, −1) + (0.5, 2) = (0.95, 1.1); p −= 0.1 v → (0.855, −2.01)
-    tr::sgd_update(p, g2, v, 2, 0.1f, 0.9f);
+    attn::optim::sgd_update(p, g2, v, 2, 0.1f, 0.9f);
     CHECK(v[0] == Approx(0.95).epsilon(1e-6));
     CHECK(v[1] == Approx(1.1).epsilon(1e-6));
     CHECK(p[0] == Approx(0.855).epsilon(1e-6));
@@ -183,8 +184,8 @@ TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "
   }
   SECTION("plain SGD (momentum 0)") {
     float p[2] = {1.0f, -2.0f}, v[2] = {0.0f, 0.0f};
-    tr::sgd_update(p, g1, v, 2, 0.1f, 0.0f);
-    tr::sgd_update(p, g2, v, 2, 0.1f, 0.0f);
+    attn::optim::sgd_update(p, g1, v, 2, 0.1f, 0.0f);
+    attn::optim::sgd_update(p, g2, v, 2, 0.1f, 0.0f);
     CHECK(p[0] == Approx(0.9).epsilon(1e-6));   // 1 − 0.05 − 0.05
     CHECK(p[1] == Approx(-2.1).epsilon(1e-6));  // −2 + 0.1 − 0.2
   }
@@ -192,7 +193,7 @@ TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "
     float p[2] = {1.0f, -2.0f}, m[2] = {0.0f, 0.0f}, v[2] = {0.0f, 0.0f};
     // t = 1: m = 0.1 g1, v = 0.001 g1²; bias-corrected m̂ = g1, v̂ = g1², so the step is
     // lr·g/|g| = ±0.1 (eps shifts it by 2e-9): p = (0.9, −1.9)
-    tr::adam_update(p, g1, m, v, 2, 0.1f, 0.9f, 0.999f, 1e-8f, 1);
+    attn::optim::adam_update(p, g1, m, v, 2, 0.1f, 0.9f, 0.999f, 1e-8f, 1);
     // (the moments to 1e-4: 0.999f is 0.99900001, so 1 − β2 in float32 is off by 1.3e-5 relative;
     // the bias correction divides the same error out of the step)
     CHECK(m[0] == Approx(0.05).epsilon(1e-4));
@@ -202,7 +203,7 @@ TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "
     // t = 2: m = 0.9 m + 0.1 g2 = (0.095, 0.11); v = 0.999 v + 0.001 g2² = (0.00049975, 0.004999)
     // m̂ = m / 0.19 = (0.5, 0.578947); v̂ = v / 0.001999 = (0.25, 2.500750); √v̂ = (0.5, 1.581376)
     // step = 0.1 m̂/√v̂ = (0.1, 0.0366104) → p = (0.8, −1.9366104)
-    tr::adam_update(p, g2, m, v, 2, 0.1f, 0.9f, 0.999f, 1e-8f, 2);
+    attn::optim::adam_update(p, g2, m, v, 2, 0.1f, 0.9f, 0.999f, 1e-8f, 2);
     CHECK(m[1] == Approx(0.11).epsilon(1e-4));
     CHECK(v[0] == Approx(0.00049975).epsilon(1e-4));
     CHECK(p[0] == Approx(0.8).epsilon(1e-6));
@@ -212,14 +213,14 @@ TEST_CASE("train: SGD with momentum and Adam take the steps computed by hand", "
 
 TEST_CASE("train: gradient-norm clipping scales only a norm above the limit", "[train]") {
   float g[2] = {3.0f, 4.0f};
-  CHECK(tr::clip_grad_norm(g, 2, 0.0f) == 5.0f);  // 0: off
+  CHECK(attn::optim::clip_grad_norm(g, 2, 0.0f) == 5.0f);  // 0: off
   CHECK(g[0] == 3.0f);
-  CHECK(tr::clip_grad_norm(g, 2, 10.0f) == 5.0f);  // below the limit: untouched
+  CHECK(attn::optim::clip_grad_norm(g, 2, 10.0f) == 5.0f);  // below the limit: untouched
   CHECK(g[1] == 4.0f);
-  CHECK(tr::clip_grad_norm(g, 2, 1.0f) == 5.0f);  // the norm before clipping
+  CHECK(attn::optim::clip_grad_norm(g, 2, 1.0f) == 5.0f);  // the norm before clipping
   CHECK(g[0] == Approx(0.6f));
   CHECK(g[1] == Approx(0.8f));
-  CHECK(tr::l2_norm(g, 2) == Approx(1.0f));
+  CHECK(attn::optim::l2_norm(g, 2) == Approx(1.0f));
 }
 
 TEST_CASE("train: batches follow the task's contract", "[train]") {
@@ -498,7 +499,7 @@ TEST_CASE("train: a bad config is refused with a message naming the field", "[tr
   }
   attn::Error err;
   CHECK(tr::validate_config(tr::Config(), &err));  // the defaults are valid
-  // the messages of the shared checks (cpp/check.hpp): the field, the value, what was expected
+  // the messages of the shared checks (cpp/core/check.hpp): the field, the value, what was expected
   const std::pair<void (*)(tr::Config&), const char*> messages[] = {
       {[](tr::Config& c) { c.model.d_k = 513; }, "dk must be an integer from 1 to 512, got 513"},
       {[](tr::Config& c) { c.momentum = 1; }, "momentum must be at least 0 and less than 1, got 1"},

@@ -1,4 +1,4 @@
-// Independent float64 reference of the training experiment (cpp/train.hpp), written from its
+// Independent float64 reference of the training experiment (cpp/experiment/train.hpp), written from its
 // documented contract for the tests: the task's data, the initialisation, the model's loss,
 // gradients by central finite differences, SGD with momentum and Adam. Shares no code with
 // the model; the only common piece is attn::Rng, the project's seeded generator (identical
@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "random.hpp"
+#include "core/random.hpp"
 
 namespace ref64 {
 namespace train {

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "input.hpp"
-#include "random.hpp"
+#include "core/random.hpp"
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);

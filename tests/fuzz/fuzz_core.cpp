@@ -36,14 +36,14 @@
 #include <string>
 #include <vector>
 
-#include "attention.hpp"
-#include "embedding.hpp"
+#include "core/attention.hpp"
+#include "core/embedding.hpp"
 #include "input.hpp"
-#include "lesson.hpp"
-#include "model.hpp"
-#include "model_file.hpp"
-#include "supplied_attention.hpp"
-#include "train.hpp"
+#include "lesson/lesson.hpp"
+#include "model/model.hpp"
+#include "model/model_file.hpp"
+#include "model/supplied_attention.hpp"
+#include "experiment/train.hpp"
 
 namespace fuzz {
 namespace {

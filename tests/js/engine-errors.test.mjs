@@ -74,9 +74,9 @@ for (const { simd, name } of builds) {
       fails(engine, () => engine.project([1e20, 1e20], 1, 2, [1e20, 1e20], 1), RangeError, 'ATTN_OVERFLOW', /output\[0\]\[0\] overflows float32/);
       fails(engine, () => engine.addPositionalEncoding([0, NaN], 1, 2), RangeError, 'ATTN_NON_FINITE_INPUT', /x\[0\]\[1\] is NaN/);
       fails(engine, () => engine.addPositionalEncoding([0, FLT_MAX], 1, 2, { strength: FLT_MAX }), RangeError, 'ATTN_OVERFLOW');
-      const weights = engine.headWeights({ dIn: 4, d: 2 });
+      const weights = engine.projectionWeights({ dIn: 4, d: 2 });
       weights.wq[3] = NaN;
-      fails(engine, () => engine.projectHead({ x: new Float32Array(8).map((_, i) => i), t: 2, weights }), RangeError, 'ATTN_NON_FINITE_INPUT', /weights\.wq|wq\[1\]\[1\] is NaN/);
+      fails(engine, () => engine.projectQK({ x: new Float32Array(8).map((_, i) => i), t: 2, weights }), RangeError, 'ATTN_NON_FINITE_INPUT', /weights\.wq|wq\[1\]\[1\] is NaN/);
       fails(engine, () => engine.softmaxJacobian([1e30, 1e30]), RangeError, 'ATTN_INVALID_ARGUMENT', /p\[0\] is 1e\+30: p must hold probabilities/);
       // finite in JavaScript, Infinity as a float32
       fails(engine, () => engine.randomNormal(1, 4, { sigma: 1e39 }), RangeError, 'ATTN_INVALID_ARGUMENT', /sigma is 1e\+39, beyond the float32 range/);
@@ -142,8 +142,8 @@ for (const { simd, name } of builds) {
         () => engine.dotHistograms({ d: 4, scaledRange: 'wide' }), () => engine.dotVarianceCurve({ dims: [0] }), () => engine.dotVarianceCurve({ dims: 4 }),
         () => engine.tokenVarianceCurve({ x, t: 3, dims: [4], draws: 0 }), () => engine.tokenVarianceCurve({ x, t: 1, dIn: 300, dims: [4], draws: 1 }),
         () => engine.headProjections({ x, t: 3, d: 5000 }), () => engine.headProjections({ x, t: 3, d: 4, head: 65 }),
-        () => engine.headWeights({ d: 0 }), () => engine.projectHead({ x, t: 3, weights: { dIn: 100, d: 2, wq: [1], wk: [1] } }),
-        () => engine.projectHead({ x, t: 3, weights: 'w' }), () => engine.saturationSweep({ x, t: 3, dims: [] }),
+        () => engine.projectionWeights({ d: 0 }), () => engine.projectQK({ x, t: 3, weights: { dIn: 100, d: 2, wq: [1], wk: [1] } }),
+        () => engine.projectQK({ x, t: 3, weights: 'w' }), () => engine.saturationSweep({ x, t: 3, dims: [] }),
         () => engine.saturationSweep({ x, t: 300, dims: [4] }), () => engine.softmaxJacobian([2]), () => engine.softmaxBackward([0.5], [1, 2]),
         () => engine.softmaxBackward([0.5], [NaN]), () => engine.upstreamGradient(1, -1, 3), () => engine.upstreamGradient(1, 0, 0),
         () => engine.stepByStep({ q: [1], k: [1], m: 1, d: 1, key: 1 }), () => engine.stepByStep({ q: [1], k: [1, 2], m: 1, d: 1 }),

@@ -120,7 +120,7 @@ test('random: Q = LayerNorm(x)·W_Q and K = LayerNorm(x)·W_K at d_k, with the e
   const s = settingsWith({ projection: 'random', dk: 16, seed: 5 });
   const state = labState(s, pipeline, engine);
   assert.deepEqual([state.n, state.d, state.dv], [10, 16, 100]);
-  const { wq, wk } = engine.headWeights({ dIn: WORD_DIM, seed: 5, head: 0, d: 16 });
+  const { wq, wk } = engine.projectionWeights({ dIn: WORD_DIM, seed: 5, head: 0, d: 16 });
   const x = wordVectors(s.tokens);
   const project = (w, rows, t) => {
     const out = [];

@@ -1,5 +1,5 @@
 // The trained language model through the engine (engine.loadModel, web/core/language-model.js;
-// cpp/binding_model.cpp): the shipped twins load, a sentence gives causal attention rows that are
+// cpp/binding/model.cpp): the shipped twins load, a sentence gives causal attention rows that are
 // distributions, head profiles and the temperature's effect that agree with float64 arithmetic
 // done here on what the core returned, and every bad input gets a clear error. The forward pass
 // itself is held to an independent float64 model in tests/cpp/test_model.cpp.

@@ -204,12 +204,12 @@ test('softmaxGradientNorm is the sweep’s gradient size of a row (float64 refer
   }
 });
 
-test('headWeights + projectHead are headProjections bit for bit, and LayerNorm(x)·W in float64', () => {
+test('projectionWeights + projectQK are headProjections bit for bit, and LayerNorm(x)·W in float64', () => {
   const t = 5, d = 48;
   const x = syntheticSentence(t, 13);
-  const weights = engine.headWeights({ seed: 9, d });
+  const weights = engine.projectionWeights({ seed: 9, d });
   assert.equal(weights.wq.length, D_IN * d);
-  const split = engine.projectHead({ x, t, weights });
+  const split = engine.projectQK({ x, t, weights });
   const whole = engine.headProjections({ x, t, seed: 9, d });
   assert.deepEqual(split.q, whole.q);
   assert.deepEqual(split.k, whole.k);
@@ -226,7 +226,7 @@ test('headWeights + projectHead are headProjections bit for bit, and LayerNorm(x
       }
   }
   assert.notDeepEqual(weights.wq, weights.wk);
-  assert.throws(() => engine.projectHead({ x, t, weights: null }), /weights must be headWeights/);
+  assert.throws(() => engine.projectQK({ x, t, weights: null }), /weights must be projectionWeights/);
 });
 
 test('overflow: the naive softmax returns Infinity and NaN where the stable one is fine', () => {

@@ -54,7 +54,7 @@ test('model assets: the files are what model.json says, each within 2 MB', () =>
     const bytes = fs.statSync(path.join(ASSETS, `${variant}.weights`)).size;
     assert.equal(bytes, model.twins[variant].encodings.q8.bytes);
     assert.ok(bytes <= 2 * 1024 * 1024, `${variant}: ${bytes} bytes`);
-    // header: magic, version, encoding 2 (int8), then the settings (cpp/model_file.hpp)
+    // header: magic, version, encoding 2 (int8), then the settings (cpp/model/model_file.hpp)
     const head = fs.readFileSync(path.join(ASSETS, `${variant}.weights`)).subarray(0, 40);
     assert.equal(head.subarray(0, 6).toString('latin1'), 'ATTNLM');
     assert.equal(head.readUInt32LE(12), 2);

@@ -1,7 +1,7 @@
 // The language model's training step through the engine (model.trainStep, the core call
-// modelTrainStep in cpp/binding_model.cpp), in both WebAssembly builds: its first loss equals an
+// modelTrainStep in cpp/binding/model.cpp), in both WebAssembly builds: its first loss equals an
 // independent float64 forward written here (the weights dequantised here too, from the layout
-// cpp/model_file.hpp documents), training on one batch drives that batch's loss down and what
+// cpp/model/model_file.hpp documents), training on one batch drives that batch's loss down and what
 // the model predicts after, a reloaded model starts again, and bad input gets a clear error.
 // The gradients themselves are held to central differences in tests/cpp/test_model.cpp, and to
 // tfjs's autodiff by npm run bench (scripts/bench/model.mjs).
@@ -23,14 +23,14 @@ const B = 2, T = 9; // two windows of 9 inputs (10 ids each)
 // move the loss by 7e-3, the last target of each window taken one token late by 0.19.
 const LOSS_TOL = 1e-4;
 
-// ---- the float64 reference: cpp/model.hpp's forward, written from its formulas ---------------
+// ---- the float64 reference: cpp/model/model.hpp's forward, written from its formulas ---------------
 
 function half(h) {
   const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
   return e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
-function dequantise(file) { // cpp/model_file.hpp: int8 in blocks of 128, each after its float16 scale
+function dequantise(file) { // cpp/model/model_file.hpp: int8 in blocks of 128, each after its float16 scale
   const [V, context, L, H, C] = [0, 1, 2, 3, 4].map((i) => file.readInt32LE(16 + 4 * i));
   const count = Number(file.readBigUInt64LE(40));
   const p = new Float64Array(count);

@@ -188,14 +188,14 @@ function makers(g) {
         slots: [arraySlot([0, 'x'], x), sizeSlot([0, 't'], t, 256), sizeSlot([0, 'dIn'], dIn, 4096),
           slot([0, 'head'], [...NOT_AN_INDEX, 65]), slot([0, 'd'], [...NOT_A_DIM, 4097])] };
     },
-    headWeights() {
-      return { method: 'headWeights', args: [{ dIn: int(1, 16), seed: seed(), head: int(0, 8), d: int(1, 32) }],
+    projectionWeights() {
+      return { method: 'projectionWeights', args: [{ dIn: int(1, 16), seed: seed(), head: int(0, 8), d: int(1, 32) }],
         slots: [slot([0, 'dIn'], [...NOT_A_DIM, 4097]), slot([0, 'd'], [...NOT_A_DIM, 4097]), slot([0, 'head'], NOT_AN_INDEX)] };
     },
-    projectHead() {
+    projectQK() {
       const t = int(1, 8), dIn = int(1, 16), d = int(1, 16), x = floats(t * dIn, 2);
       const weights = { dIn, d, wq: floats(dIn * d), wk: floats(dIn * d) };
-      return { method: 'projectHead', args: [{ x, t, weights }],
+      return { method: 'projectQK', args: [{ x, t, weights }],
         slots: [arraySlot([0, 'x'], x), sizeSlot([0, 't'], t, 256), slot([0, 'weights'], [null, 'w', {}, { dIn, d }]),
           slot([0, 'weights', 'wq'], NOT_FLOATS())] };
     },
@@ -355,8 +355,8 @@ function warmUp(engine) {
   engine.dotVarianceCurve({ dims: [32, 32, 32, 32], samples: 200 });
   engine.tokenVarianceCurve({ x: big(8 * 16), t: 8, dIn: 16, dims: [32, 32, 32, 32], draws: 3 });
   engine.headProjections({ x: big(8 * 16), t: 8, dIn: 16, d: 32, head: 8 });
-  engine.headWeights({ dIn: 16, d: 32 });
-  engine.projectHead({ x: big(8 * 16), t: 8, weights: { dIn: 16, d: 16, wq: big(16 * 16), wk: big(16 * 16) } });
+  engine.projectionWeights({ dIn: 16, d: 32 });
+  engine.projectQK({ x: big(8 * 16), t: 8, weights: { dIn: 16, d: 16, wq: big(16 * 16), wk: big(16 * 16) } });
   engine.saturationSweep({ x: big(8 * 16), t: 8, dIn: 16, dims: [32, 32, 32, 32] });
   engine.softmaxJacobian(big(64));
   engine.softmaxBackward(big(1024), big(1024));
@@ -389,8 +389,8 @@ const CORE_CASES = [
   ['D6: project with NaN in w', (e) => e.project(filled(4), 2, 2, withNaN(filled(4)), 2)],
   ['D6: project whose outputs overflow', (e) => e.project(filled(2, 1e30), 1, 2, filled(2, 1e30), 1)],
   ['D6: addPositionalEncoding with NaN in x', (e) => e.addPositionalEncoding(withNaN(filled(6)), 2, 3)],
-  ['D6: projectHead with NaN weights',
-    (e) => e.projectHead({ x: filled(4), t: 2, weights: { dIn: 2, d: 2, wq: withNaN(filled(4)), wk: filled(4) } })],
+  ['D6: projectQK with NaN weights',
+    (e) => e.projectQK({ x: filled(4), t: 2, weights: { dIn: 2, d: 2, wq: withNaN(filled(4)), wk: filled(4) } })],
   ['D6: softmaxJacobian([1e30, 1e30])', (e) => e.softmaxJacobian([1e30, 1e30])],
   ['D6: randomNormal with sigma 1e39', (e) => e.randomNormal(1, 4, { sigma: 1e39 })],
   ['D6: attentionStreaming with v = FLT_MAX in every row (Σ p·v beyond float32)',

@@ -28,7 +28,7 @@ function bertviz(L, H, n, { seed = 1, causal = false, batch = true } = {}) {
 
 const headsOf = (data, l) => (Array.isArray(data.attention[l][0][0][0]) ? data.attention[l][0] : data.attention[l]);
 
-// The reference of a head's measures, from their contract (cpp/model.hpp, head_profile): rows
+// The reference of a head's measures, from their contract (cpp/model/model.hpp, head_profile): rows
 // 2…n; mean weight on the previous, first and own token; spread the mean entropy over the keys a
 // row sees ÷ ln(keys).
 function profile64(rows, causal) {

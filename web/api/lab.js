@@ -161,7 +161,7 @@ export function renderFigure(state, { view = 'both', format = 'svg', theme = 'li
 const pipelines = new WeakMap();
 
 function pipelineOf(engine, vocab) {
-  if (!engine || typeof engine.attention !== 'function' || typeof engine.headWeights !== 'function') {
+  if (!engine || typeof engine.attention !== 'function' || typeof engine.projectionWeights !== 'function') {
     throw coded(new TypeError(`options.engine must be an engine of createEngine() (from 'attention-lab'), got ${literal(engine)}`));
   }
   if (!vocab || typeof vocab.vector !== 'function') {

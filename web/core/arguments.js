@@ -1,6 +1,6 @@
 // The argument types of the engine's calls (web/core/engine.js): what JavaScript must check
 // before a value can cross into C++. Every range, length and value is the core's to check
-// (cpp/check.hpp); these say only that a value is of a kind the binding can take.
+// (cpp/core/check.hpp); these say only that a value is of a kind the binding can take.
 import { describe, rangeError, typeError } from './errors.js';
 
 

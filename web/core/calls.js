@@ -79,7 +79,7 @@ const CALLS = {
     ['causal', CAUSAL, false], ['scale', SCALE, 'sqrt'], ['out', OUT, null, { into: 'output' }]],
     read: ({ q, k, v, n, m, d, dv, scale, causal, out }) => [n, m, d, dv, q, k, v, causal, scale, out] },
 
-  // ---- the lesson's measurements (cpp/lesson.hpp): every number an instrument shows ----
+  // ---- the lesson's measurements (cpp/lesson/lesson.hpp): every number an instrument shows ----
 
   /**
    * `samples` pairs q, k with i.i.d. N(0,1) components of width d (seeded); histograms of q·k
@@ -100,12 +100,12 @@ const CALLS = {
   headProjections: { core: 'lessonHeadProjections', args: [...TOKENS, ['seed', SEED, 1], ['head', INT, 0], ['d', INT]] },
   /**
    * The weights headProjections uses for (seed, head, d): { wq, wk } (dIn×d each, seeded
-   * N(0, 1/dIn)). With projectHead they give headProjections' Q and K bit for bit; keep them
+   * N(0, 1/dIn)). With projectQK they give headProjections' Q and K bit for bit; keep them
    * to project new x at the same (seed, d) without drawing the weights again.
    */
-  headWeights: { core: 'lessonHeadWeights', echo: ['dIn', 'd'], args: [['seed', SEED, 1], ['dIn', INT, 100], ['head', INT, 0], ['d', INT]] },
-  /** Q = LayerNorm(x) W_Q and K = LayerNorm(x) W_K (t×d each) for weights from headWeights. */
-  projectHead: { core: 'lessonProjectHead', args: [['weights', RECORD, undefined, { what: "headWeights' result" }], ['t', INT],
+  projectionWeights: { core: 'projectionWeights', echo: ['dIn', 'd'], args: [['seed', SEED, 1], ['dIn', INT, 100], ['head', INT, 0], ['d', INT]] },
+  /** Q = LayerNorm(x) W_Q and K = LayerNorm(x) W_K (t×d each) for weights from projectionWeights. */
+  projectQK: { core: 'projectQK', args: [['weights', RECORD, undefined, { what: "projectionWeights' result" }], ['t', INT],
     ['dIn', INT, undefined, { at: 'weights.dIn' }], ['x', F32], ['weights.d', INT], ['weights.wq', F32], ['weights.wk', F32]] },
   /**
    * For each width in `dims`: head 0's attention over the sentence with scores q·k/√d
@@ -148,7 +148,7 @@ const CALLS = {
    * with head r) and width d: weights (h×t×t), entropy and maxWeight (h×t), and the
    * concatenated outputs (t×h·d) before any output projection.
    */
-  // ---- attention from any model (cpp/supplied_attention.hpp) ----
+  // ---- attention from any model (cpp/model/supplied_attention.hpp) ----
 
   /**
    * Another model's attention (BertViz's shape without its batch: layers×heads×n×n, row-major)
@@ -165,7 +165,7 @@ const CALLS = {
 
 const oneOf = (names) => `one of ${names.map((name) => `'${name}'`).join(', ')}`;
 
-// The calls of the training experiment (cpp/train.hpp): createTrainer's, and those a Trainer
+// The calls of the training experiment (cpp/experiment/train.hpp): createTrainer's, and those a Trainer
 // makes (web/core/trainer.js); not methods of the engine.
 const TRAIN_CALLS = {
   // every field of TrainConfig, its default from trainDefaults; unknown fields are refused
@@ -182,7 +182,7 @@ const TRAIN_CALLS = {
   parameters: { core: 'trainParameters', where: 'trainer.parameters', args: [['id', INT], ['run', CHOICE, undefined, { values: 'TrainRun', where: 'parameters', phrase: oneOf }]] },
 };
 
-// The calls of the trained language model (cpp/binding_model.cpp): engine.loadModel makes the
+// The calls of the trained language model (cpp/binding/model.cpp): engine.loadModel makes the
 // model (web/core/language-model.js), whose methods make the others.
 const MODEL_CALLS = {
   loadModel: { core: 'modelLoad', params: ['bytes'], args: [['bytes', BYTES]] },

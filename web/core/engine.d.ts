@@ -203,7 +203,7 @@ export function simdSupported(): boolean;
  */
 export function createEngine(options?: { simd?: boolean | 'auto'; wasm?: BufferSource | WebAssembly.Module }): Promise<Engine>;
 
-// ---- the lesson's measurements (cpp/lesson.hpp) ----
+// ---- the lesson's measurements (cpp/lesson/lesson.hpp) ----
 
 type Floats = Float32Array | ArrayLike<number>;
 
@@ -321,7 +321,7 @@ export interface NaiveSoftmax {
   overflowed: boolean;
 }
 
-export interface HeadWeights {
+export interface ProjectionWeights {
   dIn: number;
   d: number;
   /** dIn×d each */
@@ -359,10 +359,10 @@ export interface Engine {
   tokenVarianceCurve(options: LessonTokens & { dims: number[]; draws?: number }): VarianceCurve;
   /** Q, K, V (t×d) of head `head`: LayerNorm(x) · seeded N(0, 1/dIn) projections */
   headProjections(options: LessonTokens & { head?: number; d: number }): { q: Float32Array; k: Float32Array; v: Float32Array };
-  /** the W_Q, W_K (dIn×d) headProjections uses; projectHead(x, them) = headProjections' Q and K */
-  headWeights(options: { dIn?: number; seed?: number; head?: number; d: number }): HeadWeights;
+  /** the W_Q, W_K (dIn×d) headProjections uses; projectQK(x, them) = headProjections' Q and K */
+  projectionWeights(options: { dIn?: number; seed?: number; head?: number; d: number }): ProjectionWeights;
   /** LayerNorm(x) W_Q and LayerNorm(x) W_K (t×d each) */
-  projectHead(options: { x: Floats; t: number; weights: HeadWeights }): { q: Float32Array; k: Float32Array };
+  projectQK(options: { x: Floats; t: number; weights: ProjectionWeights }): { q: Float32Array; k: Float32Array };
   saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
   /** diag(p) − p pᵀ, m×m, for a row p of probabilities (numbers from 0 to 1) */
   softmaxJacobian(p: Floats): Float32Array;
@@ -385,7 +385,7 @@ export interface Engine {
   readonly headRoles: HeadProfile['role'][];
 }
 
-// ---- training (cpp/train.hpp, docs/training.md) ----
+// ---- training (cpp/experiment/train.hpp, docs/training.md) ----
 
 /**
  * The training experiment: one attention head learns associative recall (pairs of a letter
@@ -530,7 +530,7 @@ export interface Engine {
   train(config?: TrainConfig): TrainCurves;
 }
 
-/** What a head does in one sentence (cpp/model.hpp, head_profile): its rows' average weights. */
+/** What a head does in one sentence (cpp/model/model.hpp, head_profile): its rows' average weights. */
 export interface HeadProfile {
   /** both counted from 1 */
   layer: number;

@@ -1,7 +1,7 @@
 // The one module that owns the WebAssembly core. Everything else (the page, Node users,
 // tests) calls the core through the engine this module creates; nothing here computes
 // attention — it checks argument types, copies arrays into the wasm heap, calls the core
-// and builds the result the core describes (cpp/boundary.hpp) from one JS-owned copy. The
+// and builds the result the core describes (cpp/core/boundary.hpp) from one JS-owned copy. The
 // core checks every range, length and value; its limits, status names, call flags and the
 // descriptor's layout are read from it.
 //
@@ -46,7 +46,7 @@ export async function createEngine({ simd = 'auto', wasm } = {}) {
   if (useSimd && !simdSupported())
     throw Object.assign(new Error('createEngine: this JavaScript engine has no WebAssembly SIMD'), { code: 'ATTN_UNSUPPORTED' });
   const loading = useSimd ? import('../build/attention-simd.mjs') : import('../build/attention-scalar.mjs');
-  if (IN_NODE && wasm === undefined) return new Engine(await (await loading).default(), useSimd); // the loader reads its .wasm file (cpp/wasm-pre.js)
+  if (IN_NODE && wasm === undefined) return new Engine(await (await loading).default(), useSimd); // the loader reads its .wasm file (cpp/binding/wasm-pre.js)
   // In a browser the .wasm is fetched and compiled while its loader module is imported (not
   // after it), and handed to the loader compiled.
   // Two literal URLs, not one template: bundlers (Vite's dependency optimizer among them) rewrite
@@ -96,10 +96,10 @@ async function compileWasm(url) {
 class Engine {
   #wasm;
   #codes; // status number → error code, from the core's Status enum
-  #descriptor; // word index of the descriptor the core publishes after each call (cpp/boundary.hpp)
-  #words; // the descriptor's layout and field kinds, as the core publishes them (cpp/binding.cpp)
-  #flags; // the call flags of the attention adapters (cpp/binding_attention.cpp)
-  #inputLengths; // index in HEAPF64 of the lengths of the inputs of the next call, by slot (cpp/binding.cpp)
+  #descriptor; // word index of the descriptor the core publishes after each call (cpp/core/boundary.hpp)
+  #words; // the descriptor's layout and field kinds, as the core publishes them (cpp/binding/binding.cpp)
+  #flags; // the call flags of the attention adapters (cpp/binding/attention.cpp)
+  #inputLengths; // index in HEAPF64 of the lengths of the inputs of the next call, by slot (cpp/binding/binding.cpp)
   #paths = new Map(); // name address in the descriptor → the result path it names (["mean", "entropy"])
   // per call (row index): the adapter, and the name addresses and paths of its last result's
   // fields — the same call describes the same fields in the same order (one comparison per field)
@@ -113,7 +113,7 @@ class Engine {
   #f32;
   #f64;
   #u32;
-  // one reused heap block per input slot (cpp/binding.cpp reserve_input): float index, and the lengths it serves
+  // one reused heap block per input slot (cpp/binding/binding.cpp reserve_input): float index, and the lengths it serves
   #inputAt;
   #inputCapacity;
   #inputKeepFrom;
@@ -160,7 +160,7 @@ class Engine {
   }
 
   /**
-   * The limits the core checks every call against (cpp/check.hpp, attention.hpp, lesson.hpp):
+   * The limits the core checks every call against (cpp/core/check.hpp, attention.hpp, lesson.hpp):
    * a call beyond them fails with a RangeError whose code says which kind.
    */
   get limits() {
@@ -212,13 +212,13 @@ class Engine {
     return this.#wasm.HEAPU8.length;
   }
 
-  // ---- training (cpp/train.hpp): one attention model trained twice, scaled and unscaled ----
+  // ---- training (cpp/experiment/train.hpp): one attention model trained twice, scaled and unscaled ----
 
   #trainDefaults = null;
   #trainers = null; // disposes the experiment of a trainer that was dropped without dispose()
 
   /**
-   * The default experiment (cpp/train.hpp, Config): every field of TrainConfig. Float32 fields
+   * The default experiment (cpp/experiment/train.hpp, Config): every field of TrainConfig. Float32 fields
    * are given as the shortest decimal that is the same float32 (learningRate 0.002, not
    * 0.0020000000949949026).
    */
@@ -266,12 +266,12 @@ class Engine {
     }
   }
 
-  // ---- the trained language model (cpp/model.hpp): a weights file, then one sentence at a time ----
+  // ---- the trained language model (cpp/model/model.hpp): a weights file, then one sentence at a time ----
 
   #models = null; // disposes the model of a LanguageModel dropped without dispose()
 
   /**
-   * A trained language model from its weights file (cpp/model_file.hpp: the bytes, checked whole
+   * A trained language model from its weights file (cpp/model/model_file.hpp: the bytes, checked whole
    * before use) and its vocabulary (one token per line, line i = id i, line 0 `<unk>`). Holds
    * memory in the engine until dispose() (at most limits.model.maxModels at once). Async so that a
    * page which never shows a model never fetches its module.
@@ -297,7 +297,7 @@ class Engine {
     return new LanguageModel(core, this.#models, loaded, words);
   }
 
-  /** A head's role by the number the core gives it (cpp/model.hpp, HeadRole): its name. */
+  /** A head's role by the number the core gives it (cpp/model/model.hpp, HeadRole): its name. */
   get headRoles() {
     return Object.entries(this.#wasm.HeadRole).filter(([, e]) => typeof e?.value === 'number').sort(([, a], [, b]) => a.value - b.value).map(([name]) => name);
   }
@@ -489,7 +489,7 @@ class Engine {
         }
       } else if (kind === L.number) value = heap[offset];
       else if (kind === L.flag) value = heap[offset] !== 0;
-      else if (kind === L.float64) value = this.#f64[offset >>> 1]; // at an 8-byte boundary (cpp/boundary.hpp)
+      else if (kind === L.float64) value = this.#f64[offset >>> 1]; // at an 8-byte boundary (cpp/core/boundary.hpp)
       else value = null;
       if (path.length === 1) {
         result[path[0]] = value;

@@ -7,7 +7,7 @@
 //   throw rangeError(`dk ${literal(dk)} is not valid: …`);              // "dk 0 is not valid: …"
 //
 // Every such error carries error.code: ATTN_INVALID_ARGUMENT for a value of the wrong type or
-// out of range, or the core's status name (cpp/status.hpp) where the engine passes one on.
+// out of range, or the core's status name (cpp/core/check.hpp, Status) where the engine passes one on.
 
 /** Code of an error in the arguments (the core's name for the same thing). */
 export const INVALID_ARGUMENT = 'ATTN_INVALID_ARGUMENT';

@@ -1,4 +1,4 @@
-// A trained language model (cpp/model.hpp): the weights held by the engine (engine.loadModel),
+// A trained language model (cpp/model/model.hpp): the weights held by the engine (engine.loadModel),
 // its vocabulary here. The engine checks and makes every call (its table MODEL_CALLS in
 // web/core/calls.js); a model maps the lab's tokens to its ids and shapes what the core reports.
 import { describe, typeError } from './errors.js';
@@ -9,7 +9,7 @@ import { Held, use } from './held.js';
  * each head does, and the next-word distribution after one position.
  */
 export class LanguageModel extends Held {
-  #roles; // role names by number (cpp/model.hpp, head_role)
+  #roles; // role names by number (cpp/model/model.hpp, head_role)
   #ids; // token → id
 
   constructor(core, registry, loaded, words) {
@@ -24,7 +24,7 @@ export class LanguageModel extends Held {
     });
     /** Its tokens, by id (id 0 is `<unk>`, every word it does not know). */
     this.vocabulary = Object.freeze(words);
-    /** How a head's role is named from its profile (cpp/model.hpp, head_role). */
+    /** How a head's role is named from its profile (cpp/model/model.hpp, head_role). */
     this.roleRule = Object.freeze({ ...core.thresholds });
   }
 

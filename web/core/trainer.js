@@ -1,4 +1,4 @@
-// A trainer: one experiment of the training lab (cpp/train.hpp), two runs held by the engine
+// A trainer: one experiment of the training lab (cpp/experiment/train.hpp), two runs held by the engine
 // (engine.createTrainer). The engine checks and makes every call (its table TRAIN_CALLS in
 // web/core/calls.js); a trainer keeps what the runs report and shapes it for its readers.
 import { Held, use } from './held.js';

@@ -23,9 +23,9 @@ export const UNKNOWN_WORD_SIGMA = 0.54;
 // so turning it on visibly pulls attention towards nearby positions without erasing meaning.
 export const POSITIONAL_STRENGTH = 1;
 
-// Random mode's Q and K are engine.headProjections (as headWeights, cached per (seed, d_k), then
-// projectHead, which give the same numbers bit for bit): head 0 of the lesson's token pipeline
-// (cpp/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K), so the lesson's sweeps
+// Random mode's Q and K are engine.headProjections (as projectionWeights, cached per (seed, d_k), then
+// projectQK, which give the same numbers bit for bit): head 0 of the lesson's token pipeline
+// (cpp/lesson/lesson.hpp: x̂ = LayerNorm(x), then seeded N(0, 1/d_in) W_Q ≠ W_K), so the lesson's sweeps
 // pass through the lab's own row. Why the layer norm, with the numbers: docs/architecture.md §5.
 // Identity mode (q = k = x) is untouched.
 
@@ -36,7 +36,7 @@ export class LabPipeline {
   #engine;
   #vocab;
   #words = new Map(); // token text → { vector (Float32Array WORD_DIM), known, source }
-  #weights = new Map(); // `${seed}:${dk}` → engine.headWeights (W_Q, W_K: WORD_DIM×dk each)
+  #weights = new Map(); // `${seed}:${dk}` → engine.projectionWeights (W_Q, W_K: WORD_DIM×dk each)
   #inputs = new Map(); // inputKey → inputs (least recently used first)
 
   constructor(engine, vocab) {
@@ -97,7 +97,7 @@ export class LabPipeline {
   prepareProjection(seed, dkSteps) {
     const missing = dkSteps.find((dk) => !this.#weights.has(`${seed}:${dk}`));
     if (missing === undefined) return false;
-    this.#headWeights(seed, missing);
+    this.#projectionWeights(seed, missing);
     return true;
   }
 
@@ -148,7 +148,7 @@ export class LabPipeline {
         input.set(x);
         input.set(probeQ, t * WORD_DIM);
       }
-      const head = this.#engine.projectHead({ x: input, t: rows, weights: this.#headWeights(seed, dk) });
+      const head = this.#engine.projectQK({ x: input, t: rows, weights: this.#projectionWeights(seed, dk) });
       q = head.q.subarray(0, t * dk);
       k = head.k.subarray(0, t * dk);
       if (probeQ) probeQ = head.q.slice(t * dk);
@@ -170,11 +170,11 @@ export class LabPipeline {
     };
   }
 
-  #headWeights(seed, dk) {
+  #projectionWeights(seed, dk) {
     const key = `${seed}:${dk}`;
     let w = this.#weights.get(key);
     if (!w) {
-      w = this.#engine.headWeights({ dIn: WORD_DIM, seed, head: 0, d: dk });
+      w = this.#engine.projectionWeights({ dIn: WORD_DIM, seed, head: 0, d: dk });
       if (this.#weights.size >= WEIGHT_CACHE) this.#weights.delete(this.#weights.keys().next().value);
       this.#weights.set(key, w);
     }

@@ -37,7 +37,7 @@ export const SWEEP_DIMS = DK_STEPS;
 
 /**
  * Most heads the multi-head view splits d_k into: the core's limit (engine.limits.lesson.maxHeads,
- * kMaxHeads in cpp/lesson.hpp), written here because the lesson's settings are checked before
+ * kMaxHeads in cpp/lesson/lesson.hpp), written here because the lesson's settings are checked before
  * its engine has loaded; a test holds the two equal.
  */
 export const MAX_HEADS = 8;

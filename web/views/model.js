@@ -18,7 +18,7 @@ const THUMB_MAX = 120;
 const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
 /** The most thumbnails in one row (the element's style sheet has a grid for each count). */
 export const THUMB_MAX_PER_ROW = 16;
-// a head's role (cpp/model.hpp, HeadRole) in a word, and what it means
+// a head's role (cpp/model/model.hpp, HeadRole) in a word, and what it means
 const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
 const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
 const BAR_ROW = 22;
