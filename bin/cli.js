@@ -6,14 +6,13 @@
 // Exit status: 0 done; 2 a wrong command, option or value (the message names it and says what
 // was expected); 1 anything else (a file that cannot be read or written, a failure of the core).
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 
 import { createEngine } from '../web/core/engine.js';
 import { FIGURE_FORMATS, FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
-import { FORMATS, formatOfExtension } from '../web/views/export.js';
+import { FORMATS } from '../web/views/export.js';
 import { DEFAULT_LANGUAGE, english, loadStrings, matchLanguage, messageOf } from '../web/i18n/i18n.js';
 import { readSetting } from '../web/lab/settings.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, formatFor, helpText, notify, parseOptions, positionFrom } from './command.js';
 import { FileError, describeFileError, inputNamedBy, readBounded } from './io.js';
 import { attentionCsv, modelCommand } from './model.js';
 import { attentionFromBertViz } from '../web/api/model.js';
@@ -24,6 +23,8 @@ import { scormCommand } from './scorm.js';
 export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE };
 
 const NAME = 'attention-lab';
+// The formats the command line writes: every export format that needs no browser.
+const CLI_FORMATS = Object.keys(FORMATS).filter((format) => !FORMATS[format].browserOnly);
 const DEFAULT_WIDTH = 640;
 
 // The settings the options set, each read from text by the settings table's rule.
@@ -163,8 +164,13 @@ let TEXT = cliText(english());
  * `stdoutClosed`: stdout was closed at the start (bin/io.js stdoutWasClosed); `fs`: the file
  * writer (node:fs/promises; tests pass one that fails).
  */
+/** The string tables in the language of `env` (see cliText). */
+export function environmentStrings(env) {
+  return loadStrings(environmentLanguage(env));
+}
+
 export async function main(args, { stdout = process.stdout, stderr = process.stderr, env = process.env, stdoutClosed = false, fs } = {}) {
-  const strings = await loadStrings(environmentLanguage(env));
+  const strings = await environmentStrings(env);
   TEXT = cliText(strings);
   const streams = { stdout, stderr, stdoutClosed, fs, strings, name: NAME };
   if (args[0] === 'scorm') return scormCommand(args.slice(1), streams);
@@ -230,10 +236,11 @@ function parse(args, t) {
 
   const view = choice('--view', values.view ?? 'both', FIGURE_VIEWS);
   const theme = choice('--theme', values.theme ?? 'light', Object.keys(THEMES));
-  const byExtension = values.output ? formatOfExtension(extname(values.output)) : undefined;
-  const format = values.format === undefined ? (byExtension ?? 'svg') : choice('--format', values.format, Object.keys(FORMATS));
-  if (values.format !== undefined && byExtension && byExtension !== format) throw new UsageError(TEXT.formatMismatch(format, values.output));
-  if (FORMATS[format].browserOnly) throw new UsageError(TEXT.png);
+  const format = formatFor(values, CLI_FORMATS, {
+    invalid: (value, known) => TEXT.invalid('--format', value, TEXT.expectedOneOf(known)),
+    mismatch: TEXT.formatMismatch,
+    unsupported: () => TEXT.png,
+  });
   let width = DEFAULT_WIDTH;
   if (values.width !== undefined) {
     width = /^\s*\d+\s*$/.test(values.width) ? Number(values.width) : NaN;
@@ -312,7 +319,7 @@ async function renderSupplied(request, strings) {
     throw error instanceof FileError && error.code === 'TOO_LARGE' ? new UsageError(message) : new Error(message);
   });
   const bytes = await read('--attention', file, true);
-  const tokens = tokensFile === undefined ? undefined : (await read('--tokens', tokensFile, false)).replace(/\r?\n$/, '').split(/\r?\n/);
+  const tokens = tokensFile === undefined ? undefined : (await read('--tokens', tokensFile, false)).replace(/^\uFEFF/, '').replace(/\r?\n$/, '').split(/\r?\n/);
   let supplied;
   try {
     supplied = await attentionFromBertViz(bytes, { tokens });
@@ -322,8 +329,8 @@ async function renderSupplied(request, strings) {
   }
   const layers = supplied.attention.length, heads = supplied.attention[0].length;
   const index = (option, text, most) => {
-    const value = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-    if (!(value >= 1 && value <= most)) throw new UsageError(TEXT.invalid(option, text, TEXT.countRange(most)));
+    const value = positionFrom(text, most);
+    if (value === null) throw new UsageError(TEXT.invalid(option, text, TEXT.countRange(most)));
     return { value };
   };
   const layer = index('--layer', request.attention.layer, layers), head = index('--head', request.attention.head, heads);
@@ -343,7 +350,7 @@ async function renderSupplied(request, strings) {
 function rowIndex(row, labels) {
   const token = labels.indexOf(row.trim().toLowerCase());
   if (token >= 0) return token;
-  const position = /^\s*\d+\s*$/.test(row) ? Number(row) : NaN;
-  if (position >= 1 && position <= labels.length) return position - 1;
+  const position = positionFrom(row, labels.length);
+  if (position !== null) return position - 1;
   throw new UsageError(TEXT.rowNotFound(row, labels));
 }

@@ -2,15 +2,13 @@
 // language model of docs/model.md (attention-lab/model) on a sentence, as the page's model view
 // shows it — one head's rows and the next word as an SVG figure (web/views/model.js), every
 // head's rows (or one head's) as CSV, or everything as JSON.
-import { extname } from 'node:path';
-
 import { VARIANTS, loadModel, modelDescription } from '../web/api/model.js';
 import { THEMES } from '../web/api/lab.js';
 import { toMarkup } from '../web/views/h.js';
-import { FORMATS, formatOfExtension } from '../web/views/export.js';
+import { FORMATS } from '../web/views/export.js';
 import { modelFigure } from '../web/views/model.js';
 import { csvText, float32Text } from '../web/views/numbers.js';
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, formatFor, helpText, notify, parseOptions, positionFrom } from './command.js';
 
 // The formats of the export table (web/views/export.js) that need no browser, each written here
 // by the model's own writers below.
@@ -66,9 +64,11 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
     if (values.sentence === undefined) throw new UsageError(t('modelCli.noSentence', { name }));
     const variant = values.variant ?? 'scaled';
     if (!VARIANTS.includes(variant)) throw invalid('--variant', variant, oneOf(VARIANTS));
-    const byExtension = values.output ? formatOfExtension(extname(values.output)) : undefined;
-    const format = values.format ?? (MODEL_FORMATS.includes(byExtension) ? byExtension : 'svg');
-    if (!MODEL_FORMATS.includes(format)) throw invalid('--format', format, oneOf(MODEL_FORMATS));
+    const format = formatFor(values, MODEL_FORMATS, {
+      invalid: (value, known) => invalid('--format', value, oneOf(known)).message,
+      mismatch: (given, file) => t('cli.formatMismatch', { format: given, file }),
+      unsupported: () => t('cli.png'),
+    });
     const theme = values.theme ?? 'light';
     if (!Object.hasOwn(THEMES, theme)) throw invalid('--theme', theme, oneOf(Object.keys(THEMES)));
     const temperature = values.temperature === undefined ? 1 : Number(values.temperature);
@@ -81,8 +81,8 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
       const { layers, heads } = model.info;
       const index = (option, value, most) => {
         if (value === undefined) return undefined;
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1 || n > most) throw invalid(option, value, { key: 'modelCli.countRange', params: { most } });
+        const n = positionFrom(value, most);
+        if (n === null) throw invalid(option, value, { key: 'modelCli.countRange', params: { most } });
         return n;
       };
       const layer = index('--layer', values.layer, layers), head = index('--head', values.head, heads);

@@ -135,6 +135,8 @@ class TrainedModel {
   run(text, { scaleAtInference = true, temperature = 1, position } = {}) {
     if (typeof text !== 'string' && !Array.isArray(text)) throw typeError(`model.run: text must be a string or an array of tokens, got ${describe(text)}`);
     const all = typeof text === 'string' ? tokenize(text) : text;
+    const notText = all.findIndex((token) => typeof token !== 'string');
+    if (notText >= 0) throw typeError(`model.run: token ${notText + 1} is ${describe(all[notText])}, expected a string`);
     if (all.length === 0) throw rangeError('model.run: the text has no tokens: type at least one word');
     if (typeof scaleAtInference !== 'boolean') throw typeError(`model.run: scaleAtInference must be true or false, got ${describe(scaleAtInference)}`);
     const tokens = all.slice(0, this.info.context);

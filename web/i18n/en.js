@@ -581,6 +581,7 @@ export default Object.freeze({
   'link.unknown': '{name}={value} is not a parameter of this page, so it is ignored. The parameters are {list}.',
   'link.repeated': '{name} is given {times} times: the first, {name}={value}, is used.',
   'link.invalid': '{name}={value} is not valid: it {error}. The default, {fallback}, is used instead.',
+  'link.more': { one: '{count} more parameter could not be followed either.', other: '{count} more parameters could not be followed either.' },
   'link.pageLanguage': 'the page’s language',
 
   // ---- the training experiment (web/views/training-text.js) ----
@@ -784,6 +785,7 @@ export default Object.freeze({
   'cli.EMFILE': 'too many files are open',
   'cli.EBADF': 'it is closed',
   'cli.tooLarge': 'it is larger than {max}, the most a pasted matrix can be',
+  'cli.tooLargeFile': 'it is larger than {max}, the most this command reads from one file',
   'cli.fileErrorOther': 'the system refused it (code {code})',
   'cli.outputIsInput': '--output {output} is also an input ({option} {file}): write the result to another file',
   'cli.repeated': '{option} is given {count} times: the first, "{value}", is used',

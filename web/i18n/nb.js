@@ -582,6 +582,7 @@ export default Object.freeze({
   'link.unknown': '{name}={value} er ikke en parameter på denne siden og blir ignorert. Parameterne er {list}.',
   'link.repeated': '{name} er oppgitt {times} ganger: den første, {name}={value}, brukes.',
   'link.invalid': '{name}={value} er ikke gyldig: den {error}. Standardverdien, {fallback}, brukes i stedet.',
+  'link.more': { one: '{count} parameter til kunne heller ikke følges.', other: '{count} parametere til kunne heller ikke følges.' },
   'link.pageLanguage': 'sidens språk',
 
   // ---- treningseksperimentet ----
@@ -785,6 +786,7 @@ export default Object.freeze({
   'cli.EMFILE': 'for mange filer er åpne',
   'cli.EBADF': 'den er lukket',
   'cli.tooLarge': 'den er større enn {max}, det meste en innlimt matrise kan være',
+  'cli.tooLargeFile': 'den er større enn {max}, det meste kommandoen leser fra én fil',
   'cli.fileErrorOther': 'systemet avviste det (kode {code})',
   'cli.outputIsInput': '--output {output} er også en inndata ({option} {file}): skriv resultatet til en annen fil',
   'cli.repeated': '{option} er gitt {count} ganger: den første, «{value}», brukes',
