@@ -41,7 +41,7 @@ if [ "$MODE" = all ]; then
   command -v make >/dev/null || missing+=(make)
   command -v curl >/dev/null || missing+=(curl ca-certificates)
   command -v clang++ >/dev/null || missing+=(clang)
-  command -v xmllint >/dev/null || missing+=(libxml2-utils) # the SCORM manifests checked against ADL's schemas
+  command -v xmllint >/dev/null || missing+=(libxml2-utils) # SCORM manifests against ADL's schemas; every SVG parsed
   command -v unzip >/dev/null || missing+=(unzip)            # the SCORM package unpacked by a reader not our own
   # PyTorch, Debian's, for the test of the export of any model's attention (Debian's own python3)
   /usr/bin/python3 -c 'import torch' 2>/dev/null || missing+=(python3-torch)
