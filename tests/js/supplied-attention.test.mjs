@@ -206,3 +206,25 @@ test('.npy header: keys read in place, the format version checked, Python 2\'s 1
   for (const [name, [bytes, message]] of Object.entries(refused))
     await assert.rejects(attentionFromBertViz(bytes, { tokens }), (e) => e.code === 'ATTN_INVALID_SHAPE' && message.test(e.message), name);
 });
+
+test('a small file that claims a large tensor is refused before the tensor is made', async () => {
+  // 28 kB of JSON: head 1 claims 4,096 rows (empty), the other 15 heads none — 1 GiB as L·H·n²
+  const n = 4096;
+  const text = JSON.stringify([[Array.from({ length: n }, () => []), ...Array.from({ length: 15 }, () => [])]]);
+  assert.ok(text.length < 30_000);
+  const Original = globalThis.Float32Array;
+  let largest = 0;
+  globalThis.Float32Array = class extends Original {
+    constructor(...args) {
+      super(...args);
+      largest = Math.max(largest, this.length);
+    }
+  };
+  try {
+    await assert.rejects(attentionFromBertViz(text, { tokens: Array.from({ length: n }, (_, i) => `t${i}`) }),
+      (e) => e.code === 'ATTN_INVALID_SHAPE' && /row 1 has 0 columns, expected 4096/.test(e.message));
+  } finally {
+    globalThis.Float32Array = Original;
+  }
+  assert.ok(largest < text.length, `the largest array made holds ${largest} numbers`);
+});

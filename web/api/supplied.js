@@ -124,9 +124,9 @@ function flatten(layers, limits) {
   const n = firstHead.length;
   const L = layers.length;
   withinLimits(L, H, n, limits);
-  const values = new Float32Array(L * H * n * n);
-  let at = 0;
-  layers.forEach((layer, l) => {
+  // every head's shape and every value checked before the tensor is made: its size is L·H·n²
+  // from the first head's shape, which a small file may claim (4,096 empty rows) without holding
+  const checked = layers.map((layer, l) => {
     const heads = l === 0 ? first : headsOf(layer, l);
     if (heads.length !== H) throw rangeError(`attention: layer ${l + 1} has ${heads.length} heads, layer 1 has ${H}`, SHAPE);
     heads.forEach((rows, h) => {
@@ -136,14 +136,15 @@ function flatten(layers, limits) {
       rows.forEach((row, i) => {
         if (!Array.isArray(row)) throw typeError(`attention: ${where}, row ${i + 1} is ${describe(row)}, expected an array of numbers`);
         if (row.length !== n) throw rangeError(`attention: ${where}, row ${i + 1} has ${row.length} columns, expected ${n}: attention is square (n queries × n keys)`, SHAPE);
-        for (let j = 0; j < n; j++) {
-          const x = row[j];
-          if (typeof x !== 'number') throw typeError(`attention: ${where}, row ${i + 1}, column ${j + 1} is ${describe(x)}, expected a number`);
-          values[at++] = x;
-        }
+        for (let j = 0; j < n; j++)
+          if (typeof row[j] !== 'number') throw typeError(`attention: ${where}, row ${i + 1}, column ${j + 1} is ${describe(row[j])}, expected a number`);
       });
     });
+    return heads;
   });
+  const values = new Float32Array(L * H * n * n);
+  let at = 0;
+  for (const heads of checked) for (const rows of heads) for (const row of rows) for (let j = 0; j < n; j++) values[at++] = row[j];
   return { L, H, n, values };
 }
 
