@@ -79,7 +79,7 @@ function modelJson(text, file) {
   if (typeof d.source !== 'string') throw missing('"source" text');
   for (const field of ['split', 'settings', 'twins', 'heads']) if (d[field] === null || typeof d[field] !== 'object') throw missing(`"${field}" object`);
   if (!Array.isArray(d.baselines)) throw missing('"baselines" array');
-  if (!d.heads || !Number.isFinite(d.heads.windows)) throw missing('heads.windows');
+  if (!d.heads || !Number.isFinite(d.heads.windows)) throw missing('"windows" in "heads"');
   for (const variant of VARIANTS) {
     const twin = d.twins[variant];
     const shipped = twin?.encodings?.[twin?.shipped];

@@ -241,6 +241,7 @@ export default Object.freeze({
   'heatmap.weight': 'weight',
   'heatmap.score': 'score',
   'heatmap.cell': '{query} (query {i}) to {key} (key {j}): {value}',
+  'heatmap.pooled': '{n} × {m} weights drawn as {width} × {height} pixels:\neach pixel shows the largest weight of the cells it covers.',
   'heatmap.cellWeight': 'weight {value}',
   'heatmap.pair': '{query} → {key}: {value}',
   'heatmap.svgLabel': 'Attention weights of {n} queries (rows) over {m} keys (columns)',

@@ -242,6 +242,7 @@ export default Object.freeze({
   'heatmap.weight': 'vekt',
   'heatmap.score': 'skår',
   'heatmap.cell': '{query} (spørring {i}) til {key} (nøkkel {j}): {value}',
+  'heatmap.pooled': '{n} × {m} vekter tegnet som {width} × {height} piksler:\nhver piksel viser den største vekten av cellene den dekker.',
   'heatmap.cellWeight': 'vekt {value}',
   'heatmap.pair': '{query} → {key}: {value}',
   'heatmap.svgLabel': 'Oppmerksomhetsvektene til {n} spørringer (rader) over {m} nøkler (kolonner)',
