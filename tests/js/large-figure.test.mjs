@@ -1,7 +1,7 @@
 // A figure's cost is bounded by what a reader can see: past MAX_VECTOR_CELLS the command line's
 // SVG carries the heatmap as one embedded PNG (web/views/raster.js), not one element per cell.
 // The PNG is decoded here with node:zlib (which checks its Adler-32) and every chunk's CRC is
-// recomputed with zlib.crc32; its pixels are the cells' colour levels as color.js's heatLevel
+// recomputed; its pixels are the cells' colour levels as color.js's heatLevel
 // gives them — each pixel the largest weight of the cells it covers — and the caption says so
 // when the picture has fewer pixels than cells. The SVG parses as XML (xmllint).
 // Run: node --test tests/js/large-figure.test.mjs
@@ -16,6 +16,16 @@ import zlib from 'node:zlib';
 import { main } from '../../bin/cli.js';
 import { heatLevel } from '../../web/views/color.js';
 import { MAX_VECTOR_CELLS } from '../../web/views/heatmap.js';
+
+// zlib.crc32 is Node ≥ 20.15; on Node 18 the table-driven CRC-32 of the PNG specification
+const crc32 = zlib.crc32 ?? ((bytes) => {
+  let c = 0xffffffff;
+  for (const byte of bytes) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+});
 
 const dir = await mkdtemp(join(tmpdir(), 'attention-large-'));
 after(() => rm(dir, { recursive: true, force: true }));
@@ -42,7 +52,7 @@ function embeddedPng(svg) {
   for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString('latin1', at + 4, at + 8);
-    assert.equal(zlib.crc32(bytes.subarray(at + 4, at + 8 + length)), bytes.readUInt32BE(at + 8 + length), `${type}: its CRC`);
+    assert.equal(crc32(bytes.subarray(at + 4, at + 8 + length)), bytes.readUInt32BE(at + 8 + length), `${type}: its CRC`);
     chunks[type] = Buffer.concat([chunks[type] ?? Buffer.alloc(0), bytes.subarray(at + 8, at + 8 + length)]);
     at += 12 + length;
   }
