@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 // The `attention-lab` command (see bin/cli.js, or run it with --help).
-import { main } from './cli.js';
-import { stdoutWasClosed } from './io.js';
+import { environmentStrings, main } from './cli.js';
+import { stdoutErrorHandler, stdoutWasClosed } from './io.js';
 
-// A reader that stops early (| head) closes the pipe: the command ends quietly, as Unix tools do.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw error;
-});
+// A reader that stops early (| head) closes the pipe: the command ends quietly, as Unix tools do;
+// any other failure of stdout (> /dev/full) is a message and exit status 1, not a stack trace.
+const { t } = await environmentStrings(process.env);
+process.stdout.on('error', stdoutErrorHandler({ stderr: process.stderr, name: 'attention-lab', t, exit: (status) => process.exit(status) }));
 process.exitCode = await main(process.argv.slice(2), { stdoutClosed: stdoutWasClosed() });

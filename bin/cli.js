@@ -6,24 +6,26 @@
 // Exit status: 0 done; 2 a wrong command, option or value (the message names it and says what
 // was expected); 1 anything else (a file that cannot be read or written, a failure of the core).
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 
 import { createEngine } from '../web/core/engine.js';
-import { FIGURE_FORMATS, FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
-import { FORMATS, formatOfExtension } from '../web/views/export.js';
+import { FIGURE_VIEWS, SETTINGS, THEMES, labState, loadVocab, renderFigure } from '../web/api/lab.js';
+import { FORMATS } from '../web/views/export.js';
 import { DEFAULT_LANGUAGE, english, loadStrings, matchLanguage, messageOf } from '../web/i18n/i18n.js';
 import { readSetting } from '../web/lab/settings.js';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, deliver, formatFor, helpText, notify, parseOptions, positionFrom } from './command.js';
 import { FileError, describeFileError, inputNamedBy, readBounded } from './io.js';
 import { attentionCsv, modelCommand } from './model.js';
 import { attentionFromBertViz } from '../web/api/model.js';
 import { toMarkup } from '../web/views/h.js';
 import { suppliedFigure } from '../web/views/model.js';
+import { DEFAULT_PNG_SCALE, PNG_SCALES, svgToPng } from './png.js';
 import { scormCommand } from './scorm.js';
 
 export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE };
 
 const NAME = 'attention-lab';
+// The formats the command line writes: every export format (PNG: the SVG rasterised by resvg, bin/png.js).
+const CLI_FORMATS = Object.keys(FORMATS);
 const DEFAULT_WIDTH = 640;
 
 // The settings the options set, each read from text by the settings table's rule.
@@ -42,6 +44,7 @@ const OPTIONS = {
   format: { type: 'string' },
   theme: { type: 'string' },
   width: { type: 'string' },
+  'png-scale': { type: 'string' },
   'no-caption': { type: 'boolean' },
   transparent: { type: 'boolean' },
   attention: { type: 'string' },
@@ -81,6 +84,7 @@ const HELP = [
     { option: 'format', value: 'cli.valueName', words: 'cli.optionFormat' },
     { option: 'theme', value: 'cli.valueName', words: 'cli.optionTheme', default: 'light' },
     { option: 'width', value: 'PX', words: 'cli.optionWidth' },
+    { option: 'png-scale', value: 'N', words: 'cli.optionPngScale' },
     { option: 'no-caption', words: 'cli.optionCaption' },
     { option: 'transparent', words: 'cli.optionTransparent' },
     { option: 'output', value: 'cli.valueFile', words: 'cli.optionOutput' },
@@ -104,7 +108,10 @@ function cliText(strings) {
   // what a row's words may name
   const params = {
     row: String(SETTINGS.selected.default + 1),
-    formats: or(FIGURE_FORMATS),
+    formats: or(CLI_FORMATS),
+    scale: String(DEFAULT_PNG_SCALE),
+    scaleMin: String(PNG_SCALES.min),
+    scaleMax: String(PNG_SCALES.max),
     themes: or(Object.keys(THEMES)),
     min: '200',
     max: '10000',
@@ -124,7 +131,7 @@ function cliText(strings) {
       helpText({
         top: [t('cli.helpUsage', { name: NAME }), t('cli.helpIntro', { element: '<attention-lab>' })],
         sections: HELP.map(([heading, rows]) => [heading, rows.map(helpRow)]),
-        bottom: [t('cli.helpLanguage'), t('cli.helpPng'), t('cli.helpExamples', { name: NAME })],
+        bottom: [t('cli.helpLanguage'), t('cli.helpPng', params), t('cli.helpExamples', { name: NAME })],
       }, OPTIONS, t, { ...params, tolerance: String(limits.supplied.rowSumTolerance) }),
     usage: t('cli.usage', { name: NAME }),
     noCommand: t('cli.noCommand', { name: NAME }),
@@ -134,9 +141,10 @@ function cliText(strings) {
     expectedOneOf: (values) => t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: values.join(', ') } } }),
     width: t('settings.mustBe', { expected: { key: 'cli.widthRange', params: { min: '200', max: '10000' } } }),
     bothSwitches: (name) => t('cli.bothSwitches', { name }),
-    png: t('cli.png'),
+    scaleRange: t('settings.mustBe', { expected: { key: 'settings.number', params: { min: String(PNG_SCALES.min), max: String(PNG_SCALES.max) } } }),
     formatMismatch: (format, file) => t('cli.formatMismatch', { format, file }),
     pastedNeedsQK: t('cli.pastedNeedsQK'),
+    pngScaleNeedsPng: t('cli.pngScaleNeedsPng'),
     qkNeedPasted: (projection) => t('cli.qkNeedPasted', { projection }),
     rowNotFound: (row, labels) => t('cli.rowNotFound', { row: JSON.stringify(row), count: String(labels.length), labels: labels.join(' ') }),
     readFailed: (option, file, reason) => t('cli.readFailed', { option, file, reason }),
@@ -163,8 +171,13 @@ let TEXT = cliText(english());
  * `stdoutClosed`: stdout was closed at the start (bin/io.js stdoutWasClosed); `fs`: the file
  * writer (node:fs/promises; tests pass one that fails).
  */
+/** The string tables in the language of `env` (see cliText). */
+export function environmentStrings(env) {
+  return loadStrings(environmentLanguage(env));
+}
+
 export async function main(args, { stdout = process.stdout, stderr = process.stderr, env = process.env, stdoutClosed = false, fs } = {}) {
-  const strings = await loadStrings(environmentLanguage(env));
+  const strings = await environmentStrings(env);
   TEXT = cliText(strings);
   const streams = { stdout, stderr, stdoutClosed, fs, strings, name: NAME };
   if (args[0] === 'scorm') return scormCommand(args.slice(1), streams);
@@ -230,10 +243,12 @@ function parse(args, t) {
 
   const view = choice('--view', values.view ?? 'both', FIGURE_VIEWS);
   const theme = choice('--theme', values.theme ?? 'light', Object.keys(THEMES));
-  const byExtension = values.output ? formatOfExtension(extname(values.output)) : undefined;
-  const format = values.format === undefined ? (byExtension ?? 'svg') : choice('--format', values.format, Object.keys(FORMATS));
-  if (values.format !== undefined && byExtension && byExtension !== format) throw new UsageError(TEXT.formatMismatch(format, values.output));
-  if (FORMATS[format].browserOnly) throw new UsageError(TEXT.png);
+  const format = formatFor(values, CLI_FORMATS, {
+    invalid: (value, known) => TEXT.invalid('--format', value, TEXT.expectedOneOf(known)),
+    mismatch: TEXT.formatMismatch,
+    unsupported: (value) => TEXT.invalid('--format', value, TEXT.expectedOneOf(CLI_FORMATS)),
+  });
+  const pngScale = readPngScale(values['png-scale'], format);
   let width = DEFAULT_WIDTH;
   if (values.width !== undefined) {
     width = /^\s*\d+\s*$/.test(values.width) ? Number(values.width) : NaN;
@@ -251,8 +266,18 @@ function parse(args, t) {
     caption: !values['no-caption'],
     background: !values.transparent,
     output: values.output,
+    pngScale,
     notices,
   };
+}
+
+// --png-scale N: pixels of a PNG per CSS px, a number in PNG_SCALES; only with --format png.
+function readPngScale(text, format) {
+  if (text === undefined) return DEFAULT_PNG_SCALE;
+  if (format !== 'png') throw new UsageError(TEXT.pngScaleNeedsPng);
+  const value = /^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : NaN;
+  if (!(value >= PNG_SCALES.min && value <= PNG_SCALES.max)) throw new UsageError(TEXT.invalid('--png-scale', text, TEXT.scaleRange));
+  return value;
 }
 
 // --attention FILE [--tokens FILE] [--layer L --head H]: which head of which file (the layer and
@@ -300,7 +325,9 @@ async function render(request, strings) {
     throw error;
   }
   if (request.row !== undefined) state = labState({ ...settings, selected: rowIndex(request.row, state.queryLabels) }, { engine, vocab });
-  return renderFigure(state, { view: request.view, format: request.format, theme: request.theme, width: request.width, caption: request.caption, background: request.background, strings });
+  const png = request.format === 'png';
+  const text = renderFigure(state, { view: request.view, format: png ? 'svg' : request.format, theme: request.theme, width: request.width, caption: request.caption, background: request.background, strings });
+  return png ? svgToPng(text, { scale: request.pngScale }) : text;
 }
 
 // Attention from another model (--attention): one head as its figure (SVG), its n×n rows under
@@ -312,7 +339,7 @@ async function renderSupplied(request, strings) {
     throw error instanceof FileError && error.code === 'TOO_LARGE' ? new UsageError(message) : new Error(message);
   });
   const bytes = await read('--attention', file, true);
-  const tokens = tokensFile === undefined ? undefined : (await read('--tokens', tokensFile, false)).replace(/\r?\n$/, '').split(/\r?\n/);
+  const tokens = tokensFile === undefined ? undefined : (await read('--tokens', tokensFile, false)).replace(/^\uFEFF/, '').replace(/\r?\n$/, '').split(/\r?\n/);
   let supplied;
   try {
     supplied = await attentionFromBertViz(bytes, { tokens });
@@ -322,12 +349,15 @@ async function renderSupplied(request, strings) {
   }
   const layers = supplied.attention.length, heads = supplied.attention[0].length;
   const index = (option, text, most) => {
-    const value = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-    if (!(value >= 1 && value <= most)) throw new UsageError(TEXT.invalid(option, text, TEXT.countRange(most)));
+    const value = positionFrom(text, most);
+    if (value === null) throw new UsageError(TEXT.invalid(option, text, TEXT.countRange(most)));
     return { value };
   };
   const layer = index('--layer', request.attention.layer, layers), head = index('--head', request.attention.head, heads);
-  if (request.format === 'svg') return `${toMarkup(suppliedFigure(supplied, { layer: layer.value, head: head.value, theme: THEMES[request.theme], width: request.width, strings }))}\n`;
+  if (request.format === 'svg' || request.format === 'png') {
+    const svg = `${toMarkup(suppliedFigure(supplied, { layer: layer.value, head: head.value, theme: THEMES[request.theme], width: request.width, strings }))}\n`;
+    return request.format === 'png' ? svgToPng(svg, { scale: request.pngScale }) : svg;
+  }
   if (request.format === 'csv') return attentionCsv(supplied, layer.value, head.value);
   const n = supplied.tokens.length;
   const w = supplied.attention[layer.value - 1][head.value - 1];
@@ -343,7 +373,7 @@ async function renderSupplied(request, strings) {
 function rowIndex(row, labels) {
   const token = labels.indexOf(row.trim().toLowerCase());
   if (token >= 0) return token;
-  const position = /^\s*\d+\s*$/.test(row) ? Number(row) : NaN;
-  if (position >= 1 && position <= labels.length) return position - 1;
+  const position = positionFrom(row, labels.length);
+  if (position !== null) return position - 1;
   throw new UsageError(TEXT.rowNotFound(row, labels));
 }

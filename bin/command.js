@@ -4,8 +4,10 @@
 // words), its --help generated from its table of options, and its result delivered to standard
 // output or, whole or not at all, to --output (bin/io.js). Exit status: 0 done; 2 a wrong
 // command, option or value; 1 anything else.
+import { extname } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { FORMATS, formatOfExtension } from '../web/views/export.js';
 import { describeFileError, writeAtomic, writeStream } from './io.js';
 
 export const EXIT_OK = 0;
@@ -107,13 +109,41 @@ export function helpText({ top = [], sections, bottom = [] }, options, t, params
 }
 
 /**
- * Delivers a command's result: to `output` (a path) whole or not at all, else to `stdout`.
+ * A position counted from 1 (--layer, --head, --row) read from `text` by one rule for every
+ * command: digits only (no 0x1, 1e0, 1.0), from 1 to `most`; null if it is not one.
+ */
+export function positionFrom(text, most) {
+  const value = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  return value >= 1 && value <= most ? value : null;
+}
+
+/** `--output -`: the standard output, as for most Unix tools. */
+export const STDOUT_NAME = '-';
+
+/**
+ * The format of a command's result, by one rule for every command: `--format` if given, else
+ * the --output file's extension (figure.csv: csv), else 'svg'. Given both, they must agree; a
+ * format (or an output's extension) that is not among `supported` is refused with
+ * `unsupported(format)` (a UsageError's words), so a file never holds another format than its
+ * name says. An unknown format throws `invalid(value, every format of the export table)`.
+ */
+export function formatFor({ format, output }, supported, { invalid, mismatch, unsupported }) {
+  const byExtension = output && output !== STDOUT_NAME ? formatOfExtension(extname(output)) : undefined;
+  if (format !== undefined && !Object.hasOwn(FORMATS, format)) throw new UsageError(invalid(format, Object.keys(FORMATS)));
+  if (format !== undefined && byExtension && byExtension !== format) throw new UsageError(mismatch(format, output));
+  const chosen = format ?? byExtension ?? 'svg';
+  if (!supported.includes(chosen)) throw new UsageError(unsupported(chosen));
+  return chosen;
+}
+
+/**
+ * Delivers a command's result: to `output` (a path) whole or not at all, else (or for "-") to `stdout`.
  * A reader that stopped early (| head) is no failure and no message; a stdout closed from the
  * start (>&-) or failing is one (nothing was delivered). `fs`: the file writer (tests pass one
  * that fails). Resolves with EXIT_OK; throws an Error in the words of `t`.
  */
 export async function deliver(text, { output, stdout, stdoutClosed = false, fs, t }) {
-  if (output) {
+  if (output && output !== STDOUT_NAME) {
     await writeAtomic(output, text, { fs }).catch((error) => {
       throw new Error(t('cli.writeFailed', { file: output, reason: describeFileError(error, t) }));
     });

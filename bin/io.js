@@ -5,9 +5,11 @@
 //    or a hard link to it) is refused before anything is computed;
 //  - an output is written to a temporary file in its own folder, then renamed over the old one:
 //    a full disk or an I/O error leaves the old file whole (a device such as /dev/null or
-//    /dev/full is written in place: it is not a file to replace);
+//    /dev/full is written in place: it is not a file to replace); a file this user may not write
+//    (mode 444, another owner's) is refused as `cp` or `>` would refuse it, not replaced;
 //  - stdout that a reader closed (| head) ends the command quietly, as Unix tools do; a stdout
-//    that was closed before the start (>&-) is an error.
+//    that was closed before the start (>&-) or that fails (> /dev/full) is an error, said in
+//    the project's words (stdoutErrorHandler), never a stack trace.
 // Every failure is described in the string tables' words (cli.* keys), never as a raw code.
 import { constants, readFileSync, readlinkSync } from 'node:fs';
 import * as fsPromises from 'node:fs/promises';
@@ -30,6 +32,8 @@ export class FileError extends Error {
   }
 }
 
+const tooLarge = (limit) => Object.assign(new FileError('TOO_LARGE'), { limit });
+
 /**
  * Reads `path` as UTF-8 (or its bytes, with `bytes`), at most `limit` bytes; a larger input
  * rejects with FileError('TOO_LARGE'). Memory grows with what is read, not with the bound.
@@ -39,7 +43,7 @@ export async function readBounded(path, limit = MAX_INPUT_BYTES, { bytes = false
   try {
     const info = await handle.stat();
     if (info.isDirectory()) throw new FileError('EISDIR');
-    if (info.isFile() && info.size > limit) throw new FileError('TOO_LARGE');
+    if (info.isFile() && info.size > limit) throw tooLarge(limit);
     const chunks = [];
     let length = 0;
     while (length <= limit) {
@@ -49,7 +53,7 @@ export async function readBounded(path, limit = MAX_INPUT_BYTES, { bytes = false
       chunks.push(chunk.subarray(0, bytesRead));
       length += bytesRead;
     }
-    if (length > limit) throw new FileError('TOO_LARGE');
+    if (length > limit) throw tooLarge(limit);
     const buffer = Buffer.concat(chunks, length);
     return bytes ? new Uint8Array(buffer.buffer, buffer.byteOffset, length) : buffer.toString('utf8');
   } finally {
@@ -57,6 +61,8 @@ export async function readBounded(path, limit = MAX_INPUT_BYTES, { bytes = false
   }
 }
 const READ_CHUNK = 1 << 20;
+
+const mebibytes = (bytes) => `${bytes / 1024 / 1024} MiB`;
 
 // The real path of `path`, also when the file does not exist yet (its folder's real path + its name).
 async function realPath(path) {
@@ -93,6 +99,8 @@ export async function writeAtomic(path, text, { fs = fsPromises } = {}) {
   const target = await realPath(path);
   const info = await fsPromises.stat(target).catch(() => null);
   if (info && !info.isFile()) return (fs.writeFile ?? fsPromises.writeFile)(target, text);
+  // the rename would replace a file we may not write (it needs only the folder's permission)
+  if (info) await (fs.access ?? fsPromises.access)(target, constants.W_OK);
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
   try {
     await (fs.writeFile ?? fsPromises.writeFile)(temp, text, { flag: 'wx', mode: info ? info.mode & 0o7777 : 0o666 });
@@ -111,8 +119,11 @@ export async function writeAtomic(path, text, { fs = fsPromises } = {}) {
 export function writeStream(stream, text) {
   if (typeof stream.on !== 'function') return stream.write(text), Promise.resolve('written');
   return new Promise((resolve, reject) => {
+    let settled = false;
     const settle = (error) => {
-      stream.off?.('error', settle);
+      if (error) HANDLED.add(error); // the stream emits it as 'error' too: stdoutErrorHandler lets it be
+      if (settled) return;
+      settled = true;
       if (!error) resolve('written');
       else if (error.code === 'EPIPE') resolve('closed');
       else reject(error);
@@ -120,6 +131,24 @@ export function writeStream(stream, text) {
     stream.once('error', settle);
     stream.write(text, (error) => settle(error ?? null));
   });
+}
+// Stream errors a writer has already turned into a result or a message.
+const HANDLED = new WeakSet();
+
+/**
+ * The executable's listener for stdout's 'error' events: a reader that went away (EPIPE) ends the
+ * command quietly; an error a writer already reported is let be; any other (a write outside
+ * writeStream failing, > /dev/full) is said in the words of `t` on `stderr` with exit status 1.
+ * `exit(status)` ends the process.
+ */
+export function stdoutErrorHandler({ stderr, name, t, exit }) {
+  return (error) => {
+    if (error?.code === 'EPIPE') return exit(process.exitCode ?? 0);
+    if (HANDLED.has(error)) return;
+    HANDLED.add(error);
+    stderr.write(`${name}: ${t('cli.stdoutFailed', { reason: describeFileError(error, t) })}\n`);
+    exit(1);
+  };
 }
 
 /**
@@ -156,9 +185,13 @@ const FILE_ERRORS = {
   TOO_LARGE: 'cli.tooLarge',
 };
 
-/** What went wrong with a file, in the words of `t` (the string tables' function). */
+/**
+ * What went wrong with a file, in the words of `t` (the string tables' function); `limit`: the
+ * bound of the read that was too large (MAX_INPUT_BYTES unless the read said another).
+ */
 export function describeFileError(error, t) {
   const code = error?.code;
-  if (Object.hasOwn(FILE_ERRORS, code)) return t(FILE_ERRORS[code], { max: `${MAX_INPUT_BYTES / 1024 / 1024} MiB` });
+  if (code === 'TOO_LARGE') return t(error.limit === undefined || error.limit === MAX_INPUT_BYTES ? 'cli.tooLarge' : 'cli.tooLargeFile', { max: mebibytes(error.limit ?? MAX_INPUT_BYTES) });
+  if (Object.hasOwn(FILE_ERRORS, code)) return t(FILE_ERRORS[code]);
   return t('cli.fileErrorOther', { code: typeof code === 'string' ? code : '?' });
 }

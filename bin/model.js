@@ -2,19 +2,18 @@
 // language model of docs/model.md (attention-lab/model) on a sentence, as the page's model view
 // shows it — one head's rows and the next word as an SVG figure (web/views/model.js), every
 // head's rows (or one head's) as CSV, or everything as JSON.
-import { extname } from 'node:path';
-
 import { VARIANTS, loadModel, modelDescription } from '../web/api/model.js';
 import { THEMES } from '../web/api/lab.js';
 import { toMarkup } from '../web/views/h.js';
-import { FORMATS, formatOfExtension } from '../web/views/export.js';
+import { FORMATS } from '../web/views/export.js';
 import { modelFigure } from '../web/views/model.js';
 import { csvText, float32Text } from '../web/views/numbers.js';
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { DEFAULT_PNG_SCALE, PNG_SCALES, svgToPng } from './png.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, formatFor, helpText, notify, parseOptions, positionFrom } from './command.js';
 
-// The formats of the export table (web/views/export.js) that need no browser, each written here
-// by the model's own writers below.
-export const MODEL_FORMATS = Object.keys(FORMATS).filter((format) => !FORMATS[format].browserOnly);
+// The formats of the export table (web/views/export.js), each written here by the model's own
+// writers below (PNG: the SVG rasterised by resvg, bin/png.js).
+export const MODEL_FORMATS = Object.keys(FORMATS);
 const TEMPERATURE = { min: 0.05, max: 10 };
 
 const OPTIONS = {
@@ -26,6 +25,7 @@ const OPTIONS = {
   temperature: { type: 'string' },
   format: { type: 'string' },
   theme: { type: 'string' },
+  'png-scale': { type: 'string' },
   output: { type: 'string', short: 'o' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -40,6 +40,7 @@ const HELP = [
     { option: 'temperature', value: 'T', words: 'modelCli.optionTemperature', default: 1 },
     { option: 'format', value: 'cli.valueName', words: 'modelCli.optionFormat' },
     { option: 'theme', value: 'cli.valueName', words: 'modelCli.optionTheme', default: 'light' },
+    { option: 'png-scale', value: 'N', words: 'cli.optionPngScale' },
     { option: 'output', value: 'cli.valueFile', words: 'cli.optionOutput' },
     { option: 'help', words: 'cli.optionHelp' },
   ]],
@@ -48,7 +49,8 @@ const HELP = [
 async function help(t, name) {
   const { settings } = await modelDescription();
   const or = (values) => t('cli.or', { list: values.slice(0, -1).join(', '), last: values.at(-1) });
-  const params = { name, ...settings, ...TEMPERATURE, formats: or(MODEL_FORMATS), themes: or(Object.keys(THEMES)) };
+  const params = { name, ...settings, ...TEMPERATURE, formats: or(MODEL_FORMATS), themes: or(Object.keys(THEMES)),
+    scale: String(DEFAULT_PNG_SCALE), scaleMin: String(PNG_SCALES.min), scaleMax: String(PNG_SCALES.max) };
   const rows = HELP.map(([heading, section]) => [heading, section.map((row) =>
     row.default === undefined ? row : { ...row, more: ` ${t('cli.default', { value: String(row.default) })}` })]);
   return helpText({ top: [t('modelCli.helpUsage', params), t('modelCli.helpIntro', params)], sections: rows, bottom: [t('modelCli.helpExamples', params)] }, OPTIONS, t, params);
@@ -66,9 +68,18 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
     if (values.sentence === undefined) throw new UsageError(t('modelCli.noSentence', { name }));
     const variant = values.variant ?? 'scaled';
     if (!VARIANTS.includes(variant)) throw invalid('--variant', variant, oneOf(VARIANTS));
-    const byExtension = values.output ? formatOfExtension(extname(values.output)) : undefined;
-    const format = values.format ?? (MODEL_FORMATS.includes(byExtension) ? byExtension : 'svg');
-    if (!MODEL_FORMATS.includes(format)) throw invalid('--format', format, oneOf(MODEL_FORMATS));
+    const format = formatFor(values, MODEL_FORMATS, {
+      invalid: (value, known) => invalid('--format', value, oneOf(known)).message,
+      mismatch: (given, file) => t('cli.formatMismatch', { format: given, file }),
+      unsupported: (value) => invalid('--format', value, oneOf(MODEL_FORMATS)).message,
+    });
+    let pngScale = DEFAULT_PNG_SCALE;
+    if (values['png-scale'] !== undefined) {
+      if (format !== 'png') throw new UsageError(t('cli.pngScaleNeedsPng'));
+      pngScale = /^\s*\d+(\.\d+)?\s*$/.test(values['png-scale']) ? Number(values['png-scale']) : NaN;
+      if (!(pngScale >= PNG_SCALES.min && pngScale <= PNG_SCALES.max))
+        throw invalid('--png-scale', values['png-scale'], { key: 'settings.number', params: { min: String(PNG_SCALES.min), max: String(PNG_SCALES.max) } });
+    }
     const theme = values.theme ?? 'light';
     if (!Object.hasOwn(THEMES, theme)) throw invalid('--theme', theme, oneOf(Object.keys(THEMES)));
     const temperature = values.temperature === undefined ? 1 : Number(values.temperature);
@@ -81,20 +92,21 @@ export async function modelCommand(args, { stdout, stderr, stdoutClosed = false,
       const { layers, heads } = model.info;
       const index = (option, value, most) => {
         if (value === undefined) return undefined;
-        const n = Number(value);
-        if (!Number.isInteger(n) || n < 1 || n > most) throw invalid(option, value, { key: 'modelCli.countRange', params: { most } });
+        const n = positionFrom(value, most);
+        if (n === null) throw invalid(option, value, { key: 'modelCli.countRange', params: { most } });
         return n;
       };
       const layer = index('--layer', values.layer, layers), head = index('--head', values.head, heads);
       if ((layer === undefined) !== (head === undefined)) throw new UsageError(t('modelCli.layerAndHead'));
       const run = model.run(values.sentence, { scaleAtInference: !values['no-scale'], temperature });
       if (run.message) notify(stderr, name, [t('modelView.truncated', { context: model.info.context, count: run.truncated })]);
-      text = format === 'svg'
+      text = format === 'svg' || format === 'png'
         ? `${toMarkup(modelFigure(run, { info: model.info, layer: layer ?? 1, head: head ?? 1, theme: THEMES[theme], strings }))}\n`
         : format === 'csv' ? attentionCsv(run, layer, head) : `${JSON.stringify(json(run, model, layer, head), null, 1)}\n`;
     } finally {
       model.dispose(); // its memory back to the engine, whatever happened (main() may run again in-process)
     }
+    if (format === 'png') text = await svgToPng(text, { scale: pngScale });
     return await deliver(text, { output: values.output, stdout, stdoutClosed, fs, t });
   } catch (error) {
     const usage = error instanceof UsageError || error.code === 'ATTN_INVALID_ARGUMENT';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, STDOUT_NAME, deliver, helpText, notify, parseOptions } from './command.js';
 import { CORES, WEB, siteFiles } from './site-files.js';
 import { zip } from './zip.js';
 
@@ -57,8 +57,9 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
     const entries = await packageEntries(version, strings);
     const bytes = zip(entries);
     // written beside the target, then renamed: a failed write never leaves half a package
-    await deliver(bytes, { output: values.output, fs, t });
-    stdout.write(`${t('scorm.written', { file: values.output, version, count: String(entries.length), kB: String(Math.round(bytes.length / 1000)) })}\n`);
+    await deliver(bytes, { output: values.output, stdout, stdoutClosed, fs, t });
+    if (values.output === STDOUT_NAME) return 0; // the package is the output: no words after it
+    await deliver(`${t('scorm.written', { file: values.output, version, count: String(entries.length), kB: String(Math.round(bytes.length / 1000)) })}\n`, { stdout, stdoutClosed, t });
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError;

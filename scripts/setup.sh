@@ -6,7 +6,8 @@
 #                     export from a PyTorch model; python3-nbclient, python3-nbconvert and
 #                     python3-ipykernel for the test that executes the notebook fallback, and
 #                     python3-venv for the environment its wheel is installed into; mkdocs
-#                     and mkdocs-material for the MkDocs site's test
+#                     and mkdocs-material for the MkDocs site's test; librsvg2-bin and
+#                     fonts-dejavu-core for the PNG test (the font PNG is drawn in)
 #   xsimd 13.2      : headers from the pinned Debian trixie .deb, sha256-checked, unpacked into
 #                     third_party/xsimd (git-ignored) — bookworm's xsimd 8 has no WebAssembly arch
 #   npm packages    : from package-lock.json (npm ci), only when node_modules is missing or stale
@@ -42,8 +43,10 @@ if [ "$MODE" = all ]; then
   command -v make >/dev/null || missing+=(make)
   command -v curl >/dev/null || missing+=(curl ca-certificates)
   command -v clang++ >/dev/null || missing+=(clang)
-  command -v xmllint >/dev/null || missing+=(libxml2-utils) # the SCORM manifests checked against ADL's schemas
+  command -v xmllint >/dev/null || missing+=(libxml2-utils) # SCORM manifests against ADL's schemas; every SVG parsed
   command -v unzip >/dev/null || missing+=(unzip)            # the SCORM package unpacked by a reader not our own
+  command -v rsvg-convert >/dev/null || missing+=(librsvg2-bin) # the figures' text as rsvg draws it (spaces kept)
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core) # PNG's font (bin/png.js)
   # PyTorch, Debian's, for the test of the export of any model's attention (Debian's own python3)
   /usr/bin/python3 -c 'import torch' 2>/dev/null || missing+=(python3-torch)
   # a notebook executed with a real kernel, for the test of the notebook fallback (python/)

@@ -66,7 +66,7 @@ const SETTLE_MS = 250; // the URL is written once the lab's changes stop for thi
 
 // A problem of readUrl (web/lab/url.js) in the page's language (web/i18n/page.js), whose
 // table names each kind (the keys named here, so that the tables' test finds them).
-const PROBLEMS = { unknown: 'link.unknown', repeated: 'link.repeated', invalid: 'link.invalid' };
+const PROBLEMS = { unknown: 'link.unknown', repeated: 'link.repeated', invalid: 'link.invalid', more: 'link.more' };
 
 async function showProblems(notice, problems) {
   const { strings } = await import('./i18n/page.js');
@@ -81,6 +81,7 @@ async function showProblems(notice, problems) {
       name: quote(problem.name),
       value: quote(problem.value),
       times: String(problem.count),
+      count: problem.count,
       // what was expected, in the page's language when the settings table says it as a message
       error: problem.expected ? { key: 'settings.mustBe', params: { expected: problem.expected } } : problem.error,
       fallback,

@@ -94,6 +94,7 @@ async function showsHead(id, data, layer, head) {
 test('two views of one model: the attention drawn, model changes reach both, a head opened in one sets the model and the other follows', async () => {
   await page.evaluate(async (data) => {
     const widget = await window.importWidget();
+    window.firstData = data;
     window.model = window.fakeModel({ tokens: ['[CLS]', 'the', 'cat', 'sat', '[SEP]'], attention: data, layer: 1, head: 1, theme: 'auto' });
     window.cleanups = ['a', 'b'].map((id) => widget.render({ model: window.model, el: document.getElementById(id) }));
   }, FIRST);
@@ -124,6 +125,34 @@ test('two views of one model: the attention drawn, model changes reach both, a h
   // a theme from the model: the element's attribute
   await page.evaluate(() => window.model.set('theme', 'dark'));
   assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('model-view')].map((el) => el.getAttribute('theme'))), ['dark', 'dark']);
+});
+
+test('a layer or head that saved or edited notebook state spoils (0, −1, null, 1.5, "2", missing) opens the nearest valid head, never throws', async () => {
+  for (const [layer, head, expected] of [[0, -1, [1, 1]], [null, undefined, [1, 1]], [1.5, '2', [2, 2]], ['2', 3.4, [2, 3]], ['two', Infinity, [1, 1]], [7, 99, [2, 3]]]) {
+    const thrown = await page.evaluate(async ([layer, head]) => {
+      const widget = await window.importWidget();
+      const state = { tokens: ['[CLS]', 'the', 'cat', 'sat', '[SEP]'], attention: window.firstData, theme: 'auto' };
+      if (layer !== undefined) state.layer = layer;
+      if (head !== undefined) state.head = head;
+      const el = document.createElement('div');
+      el.id = 'spoiled';
+      document.getElementById('spoiled')?.remove();
+      document.body.append(el);
+      try {
+        window.spoiledCleanup?.();
+        window.spoiledCleanup = widget.render({ model: window.fakeModel(state), el });
+        return null;
+      } catch (error) {
+        return String(error);
+      }
+    }, [layer, head]);
+    assert.equal(thrown, null, `layer ${layer}, head ${head}`);
+    await showsHead('spoiled', FIRST, ...expected);
+  }
+  await page.evaluate(() => {
+    window.spoiledCleanup();
+    document.getElementById('spoiled').remove();
+  });
 });
 
 test('a second copy of the module loads and draws; cleanup stops the model reaching that view', async () => {

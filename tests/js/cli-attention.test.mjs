@@ -113,7 +113,7 @@ test('render --attention: a bad file, layer, head or option is a clear message a
     [['--attention', FILE, '--sentence', 'the cat'], EXIT_USAGE, /--sentence does not apply to --attention/],
     [['--attention', FILE, '--no-scale'], EXIT_USAGE, /--no-scale does not apply to --attention/],
     [['--layer', '1', '--head', '1'], EXIT_USAGE, /--layer and --head choose a head of an --attention file/],
-    [['--attention', FILE, '--format', 'png'], EXIT_USAGE, /PNG/],
+    [['--attention', FILE, '--format', 'png', '--png-scale', '99'], EXIT_USAGE, /--png-scale "99" is not valid/],
     [['--attention', FILE, '-o', FILE], EXIT_USAGE, /--attention/],
   ];
   for (const [args, status, message] of cases) {

@@ -115,3 +115,10 @@ test('model API: loadModel tells how the weights arrive, over HTTP as the page r
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+test('model.run refuses tokens that are not strings, naming the first', async () => {
+  const m = await loadModel();
+  for (const [tokens, which] of [[[1, null, {}], 'token 1 is number 1'], [['the', null], 'token 2 is null']])
+    assert.throws(() => m.run(tokens), (e) => e instanceof TypeError && e.code === 'ATTN_INVALID_ARGUMENT' && e.message.includes(which), which);
+  m.dispose();
+});

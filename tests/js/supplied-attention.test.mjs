@@ -178,3 +178,53 @@ test('supplied attention: .npy faults and the core\'s limits are refused with a 
   await assert.rejects(attentionFromBertViz(npyBytes(new Float32Array(n * n), [1, 1, n, n]), { engine, tokens: Array(n).fill('x') }),
     (e) => e.code === 'ATTN_INVALID_SHAPE' && /n must be an integer from 1 to 4096, got 4097/.test(e.message));
 });
+
+// An .npy file with a header written by hand: `dict` as the header, `version` [major, minor].
+function npyWithHeader(dict, values, version = [1, 0]) {
+  const padded = dict + ' '.repeat(63 - ((10 + dict.length) % 64)) + '\n';
+  const bytes = new Uint8Array(10 + padded.length + values.length * 4);
+  bytes.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, ...version]);
+  new DataView(bytes.buffer).setUint16(8, padded.length, true);
+  bytes.set(new TextEncoder().encode(padded), 10);
+  const view = new DataView(bytes.buffer, 10 + padded.length);
+  values.forEach((x, i) => view.setFloat32(4 * i, x, true));
+  return bytes;
+}
+
+test('.npy header: keys read in place, the format version checked, Python 2\'s 1L read as 1', async () => {
+  const values = [1, 0, 0.5, 0.5];
+  const tokens = ['a', 'b'];
+  // NumPy under Python 2 wrote (1L, 1L, 2L, 2L)
+  const py2 = await attentionFromBertViz(npyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1L, 1L, 2L, 2L), }", values), { tokens });
+  assert.deepEqual(Array.from(py2.attention[0][0]), values);
+  const refused = {
+    "version 9.0": [npyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 2), }", values, [9, 0]), /format version 9\.0/],
+    "a 'descr' inside another value": [npyWithHeader("{'fortran_order': False, 'shape': (1, 1, 2, 2), 'note': ''descr': '<f4'', }", values), /header this reader does not understand/],
+    "a repeated key": [npyWithHeader("{'descr': '<f8', 'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 2), }", values), /header this reader does not understand/],
+    'a dimension that is no whole number': [npyWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 2.0), }", values), /every dimension must be a whole number/],
+  };
+  for (const [name, [bytes, message]] of Object.entries(refused))
+    await assert.rejects(attentionFromBertViz(bytes, { tokens }), (e) => e.code === 'ATTN_INVALID_SHAPE' && message.test(e.message), name);
+});
+
+test('a small file that claims a large tensor is refused before the tensor is made', async () => {
+  // 28 kB of JSON: head 1 claims 4,096 rows (empty), the other 15 heads none — 1 GiB as L·H·n²
+  const n = 4096;
+  const text = JSON.stringify([[Array.from({ length: n }, () => []), ...Array.from({ length: 15 }, () => [])]]);
+  assert.ok(text.length < 30_000);
+  const Original = globalThis.Float32Array;
+  let largest = 0;
+  globalThis.Float32Array = class extends Original {
+    constructor(...args) {
+      super(...args);
+      largest = Math.max(largest, this.length);
+    }
+  };
+  try {
+    await assert.rejects(attentionFromBertViz(text, { tokens: Array.from({ length: n }, (_, i) => `t${i}`) }),
+      (e) => e.code === 'ATTN_INVALID_SHAPE' && /row 1 has 0 columns, expected 4096/.test(e.message));
+  } finally {
+    globalThis.Float32Array = Original;
+  }
+  assert.ok(largest < text.length, `the largest array made holds ${largest} numbers`);
+});

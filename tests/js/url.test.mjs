@@ -218,3 +218,12 @@ test('a tokens parameter with a bad token is a problem naming it; the sentence t
   assert.equal(problems[0].name, 'tokens');
   assert.match(problems[0].error, /tokens separated by spaces, each of at most 64 characters/);
 });
+
+test('a link with thousands of unknown parameters lists a few of them and counts the rest', () => {
+  const search = `?${Array.from({ length: 5000 }, (_, i) => `x${i}=${i}`).join('&')}&dk=8`;
+  const { settings, problems } = readUrl(search);
+  assert.equal(settings.dk, 8);
+  assert.equal(problems.length, 9);
+  assert.deepEqual(problems.slice(0, 8).map((p) => p.name), Array.from({ length: 8 }, (_, i) => `x${i}`));
+  assert.deepEqual(problems[8], { reason: 'more', count: 4992 });
+});

@@ -10,9 +10,11 @@
 //   await attentionFromBertViz(jsonText);   // any model's attention, in BertViz's shape, checked
 //
 // Node reads the files with node:fs; a browser fetches them relative to this module (2 MB per
-// twin). Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT, or the engine's own).
+// twin). Every error thrown here carries `code` (ATTN_INVALID_ARGUMENT; ATTN_LOAD_FAILED or
+// ATTN_INVALID_ASSET, the file's address first, for a file that cannot be read or is not right;
+// or the engine's own).
 import { createEngine } from '../core/engine.js';
-import { describe, literal, rangeError, typeError } from '../core/errors.js';
+import { coded, describe, literal, rangeError, typeError } from '../core/errors.js';
 import { mulberry32 } from '../core/random.js';
 import { readBytes } from '../core/vocab.js';
 import { tokenize } from '../lab/tokenize.js';
@@ -47,14 +49,69 @@ async function assetsOf(base) {
   const key = base.href;
   if (!described.has(key)) {
     // (file names in backticks: tests/js/i18n.test.mjs reads a quoted 'vocab.…' as a string key)
-    const readText = async (name) => new TextDecoder().decode(await readBytes(new URL(name, base)));
-    const loading = Promise.all([readText(`model.json`), readText(`vocab.txt`), readText(`unigram.txt`)]).then(([json, vocabulary, counts]) => ({
-      description: JSON.parse(json), vocabulary, counts: counts.trimEnd().split('\n').map(Number),
-    }));
+    const url = (name) => new URL(name, base);
+    const readText = async (name) => new TextDecoder().decode(await readBytes(url(name)));
+    const loading = Promise.all([readText(`model.json`), readText(`vocab.txt`), readText(`unigram.txt`)]).then(([json, vocabulary, counts]) => {
+      const words = vocabularyWords(vocabulary, url(`vocab.txt`));
+      return { description: modelJson(json, url(`model.json`)), vocabulary, counts: unigramCounts(counts, words.length, url(`unigram.txt`)) };
+    });
     described.set(key, loading);
     loading.catch(() => described.delete(key)); // a failed read is tried again next time
   }
   return described.get(key);
+}
+
+// A fault of one of the model's files: its address first (the page names the file from it), a
+// code as every error here carries.
+const assetError = (file, why) => coded(new Error(`${file.href}: ${why}`), ASSET_INVALID);
+const ASSET_INVALID = 'ATTN_INVALID_ASSET';
+
+// model.json: JSON, and every field the model reads from it there, for both twins.
+function modelJson(text, file) {
+  let d;
+  try {
+    d = JSON.parse(text);
+  } catch (error) {
+    throw assetError(file, `not JSON (${error.message})`);
+  }
+  const missing = (path) => assetError(file, `has no ${path}`);
+  if (d === null || typeof d !== 'object' || Array.isArray(d)) throw assetError(file, `expected an object, got ${describe(d)}`);
+  if (typeof d.source !== 'string') throw missing('"source" text');
+  for (const field of ['split', 'settings', 'twins', 'heads']) if (d[field] === null || typeof d[field] !== 'object') throw missing(`"${field}" object`);
+  if (!Array.isArray(d.baselines)) throw missing('"baselines" array');
+  if (!d.heads || !Number.isFinite(d.heads.windows)) throw missing('"windows" in "heads"');
+  for (const variant of VARIANTS) {
+    const twin = d.twins[variant];
+    const shipped = twin?.encodings?.[twin?.shipped];
+    if (!shipped) throw missing(`twins.${variant}.encodings[twins.${variant}.shipped]`);
+    if (!Number.isFinite(shipped.bytes) || !Number.isFinite(shipped.testPerplexity)) throw missing(`bytes and testPerplexity of twins.${variant}'s shipped encoding`);
+    if (!Array.isArray(d.heads[variant]?.asTrained)) throw missing(`heads.${variant}.asTrained`);
+  }
+  return d;
+}
+
+// vocab.txt: one token a line (line i is id i), "\n" only, no token twice, none empty.
+function vocabularyWords(text, file) {
+  if (text.includes('\r')) throw assetError(file, 'has Windows line endings (CR LF): every token would end in a CR and be unknown; save it with LF line endings');
+  const words = text.replace(/\n$/, '').split('\n');
+  const seen = new Map();
+  words.forEach((word, id) => {
+    if (word === '') throw assetError(file, `line ${id + 1} is empty: every line is one token`);
+    if (seen.has(word)) throw assetError(file, `${literal(word)} is on line ${seen.get(word) + 1} and on line ${id + 1}: each token once`);
+    seen.set(word, id);
+  });
+  return words;
+}
+
+// unigram.txt: one count a line, a whole number ≥ 0 for each token of the vocabulary.
+function unigramCounts(text, tokens, file) {
+  if (text.includes('\r')) throw assetError(file, 'has Windows line endings (CR LF); save it with LF line endings');
+  const lines = text.trimEnd().split('\n');
+  if (lines.length !== tokens) throw assetError(file, `has ${lines.length} counts, the vocabulary ${tokens} tokens`);
+  return lines.map((line, i) => {
+    if (!/^\d+$/.test(line)) throw assetError(file, `line ${i + 1} is ${literal(line)}, expected a whole number`);
+    return Number(line);
+  });
 }
 
 /**
@@ -88,8 +145,21 @@ export async function loadModel({ variant = 'scaled', engine, base, onProgress }
     const twin = description.twins[variant];
     return twin.encodings[twin.shipped].bytes;
   }).catch(() => 0); // what failed is said by the read of model.json itself
-  const [{ description, vocabulary, counts }, weights] = await Promise.all([assets, readBytes(new URL(`${variant}.weights`, folder), { onProgress, total: size })]);
-  return new TrainedModel(await engine.loadModel(weights, vocabulary), variant, description, counts);
+  const weightsFile = new URL(`${variant}.weights`, folder);
+  const [{ description, vocabulary, counts }, weights] = await Promise.all([assets, readBytes(weightsFile, { onProgress, total: size })]);
+  let model;
+  try {
+    model = await engine.loadModel(weights, vocabulary);
+  } catch (error) {
+    error.message = `${weightsFile.href}: ${error.message}`; // which file: the weights, or the vocabulary that does not fit them
+    throw error;
+  }
+  // the file's name says the variant; the weights' own flag says how they were trained
+  if (model.config.scaled !== (variant === 'scaled')) {
+    model.dispose();
+    throw assetError(weightsFile, `these weights were trained ${model.config.scaled ? 'with' : 'without'} 1/√d_k: they are not the ${variant} twin's`);
+  }
+  return new TrainedModel(model, variant, description, counts);
 }
 
 class TrainedModel {
@@ -135,6 +205,8 @@ class TrainedModel {
   run(text, { scaleAtInference = true, temperature = 1, position } = {}) {
     if (typeof text !== 'string' && !Array.isArray(text)) throw typeError(`model.run: text must be a string or an array of tokens, got ${describe(text)}`);
     const all = typeof text === 'string' ? tokenize(text) : text;
+    const notText = all.findIndex((token) => typeof token !== 'string');
+    if (notText >= 0) throw typeError(`model.run: token ${notText + 1} is ${describe(all[notText])}, expected a string`);
     if (all.length === 0) throw rangeError('model.run: the text has no tokens: type at least one word');
     if (typeof scaleAtInference !== 'boolean') throw typeError(`model.run: scaleAtInference must be true or false, got ${describe(scaleAtInference)}`);
     const tokens = all.slice(0, this.info.context);

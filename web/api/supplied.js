@@ -124,9 +124,9 @@ function flatten(layers, limits) {
   const n = firstHead.length;
   const L = layers.length;
   withinLimits(L, H, n, limits);
-  const values = new Float32Array(L * H * n * n);
-  let at = 0;
-  layers.forEach((layer, l) => {
+  // every head's shape and every value checked before the tensor is made: its size is L·H·n²
+  // from the first head's shape, which a small file may claim (4,096 empty rows) without holding
+  const checked = layers.map((layer, l) => {
     const heads = l === 0 ? first : headsOf(layer, l);
     if (heads.length !== H) throw rangeError(`attention: layer ${l + 1} has ${heads.length} heads, layer 1 has ${H}`, SHAPE);
     heads.forEach((rows, h) => {
@@ -136,14 +136,15 @@ function flatten(layers, limits) {
       rows.forEach((row, i) => {
         if (!Array.isArray(row)) throw typeError(`attention: ${where}, row ${i + 1} is ${describe(row)}, expected an array of numbers`);
         if (row.length !== n) throw rangeError(`attention: ${where}, row ${i + 1} has ${row.length} columns, expected ${n}: attention is square (n queries × n keys)`, SHAPE);
-        for (let j = 0; j < n; j++) {
-          const x = row[j];
-          if (typeof x !== 'number') throw typeError(`attention: ${where}, row ${i + 1}, column ${j + 1} is ${describe(x)}, expected a number`);
-          values[at++] = x;
-        }
+        for (let j = 0; j < n; j++)
+          if (typeof row[j] !== 'number') throw typeError(`attention: ${where}, row ${i + 1}, column ${j + 1} is ${describe(row[j])}, expected a number`);
       });
     });
+    return heads;
   });
+  const values = new Float32Array(L * H * n * n);
+  let at = 0;
+  for (const heads of checked) for (const rows of heads) for (const row of rows) for (let j = 0; j < n; j++) values[at++] = row[j];
   return { L, H, n, values };
 }
 
@@ -153,20 +154,21 @@ function npy(bytes, limits) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const bad = (why) => rangeError(`attention: the .npy file ${why}`, SHAPE);
   if (bytes.length < 10) throw bad('is cut short');
-  const major = bytes[6];
+  const [major, minor] = [bytes[6], bytes[7]];
+  if (!(major >= 1 && major <= 3) || minor !== 0) throw bad(`is of format version ${major}.${minor}: this reader takes versions 1.0, 2.0 and 3.0`);
   const wide = major >= 2; // versions 2 and 3: a 4-byte header length
   const headerLength = wide ? (bytes.length >= 12 ? view.getUint32(8, true) : Infinity) : view.getUint16(8, true);
   const start = wide ? 12 : 10;
   if (start + headerLength > bytes.length) throw bad('is cut short');
-  const header = new TextDecoder().decode(bytes.subarray(start, start + headerLength));
-  const descr = /'descr'\s*:\s*'([^']*)'/.exec(header)?.[1];
-  const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
-  const shapeText = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
-  if (descr === undefined || fortran === undefined || shapeText === undefined) throw bad('has a header this reader does not understand');
+  const header = npyHeader(new TextDecoder().decode(bytes.subarray(start, start + headerLength)));
+  if (!header) throw bad('has a header this reader does not understand');
+  const { descr, fortran_order: fortran, shape: shapeText } = header;
   const size = { '<f4': 4, '<f8': 8 }[descr];
   if (!size) throw bad(`holds ${descr}: expected float32 or float64, little-endian ('<f4' or '<f8')`);
   if (fortran === 'True') throw bad('is in Fortran order: save it in C order (numpy.ascontiguousarray)');
-  const shape = shapeText.split(',').map((d) => d.trim()).filter((d) => d !== '').map(Number);
+  // Python 2's NumPy wrote a dimension as 1L
+  const shape = shapeText.split(',').map((d) => d.trim()).filter((d) => d !== '').map((d) => (/^\d+L?$/.test(d) ? Number.parseInt(d, 10) : NaN));
+  if (shape.some(Number.isNaN)) throw bad(`has shape (${shapeText}): every dimension must be a whole number`);
   if (!(shape.length === 5 && shape[1] === 1) && shape.length !== 4)
     throw bad(`has shape (${shape.join(', ')}): expected (layers, 1, heads, n, n) or (layers, heads, n, n)`);
   const [L, H, n, m] = shape.length === 5 ? [shape[0], shape[2], shape[3], shape[4]] : shape;
@@ -179,4 +181,24 @@ function npy(bytes, limits) {
   const values = new Float32Array(count);
   for (let i = 0; i < count; i++) values[i] = size === 4 ? view.getFloat32(data + 4 * i, true) : view.getFloat64(data + 8 * i, true);
   return { flat: true, L, H, n, values };
+}
+
+// The header of an .npy file: a Python dict literal of exactly 'descr', 'fortran_order' and
+// 'shape', each once, read key by key from its start (a 'descr' inside another value is not
+// one) → { descr, fortran_order, shape (the tuple's text) }, or null.
+function npyHeader(text) {
+  const body = /^\{(.*)\}\s*$/s.exec(text.replace(/[\s\n]+$/, ''))?.[1];
+  if (body === undefined) return null;
+  const entry = /\s*'(\w+)'\s*:\s*(?:'([^']*)'|(True|False)|\(([^()]*)\))\s*(?:,|$)/y;
+  const header = {};
+  while (entry.lastIndex < body.length) {
+    const at = entry.lastIndex;
+    const match = entry.exec(body);
+    if (!match) return /^\s*$/.test(body.slice(at)) ? header : null;
+    const [, key, string, flag, tuple] = match;
+    if (Object.hasOwn(header, key)) return null;
+    header[key] = string ?? flag ?? tuple;
+  }
+  const keys = Object.keys(header).sort().join(' ');
+  return keys === 'descr fortran_order shape' && header.descr !== undefined && typeof header.shape === 'string' ? header : null;
 }

@@ -79,7 +79,8 @@ export const PARAMETERS = Object.freeze([ATTRIBUTES[0], 'tokens', ...ATTRIBUTES.
  *                                                       `error` says what was expected (`expected`:
  *                                                       as a message of the string tables, when
  *                                                       the type says); the default is used
- * The pages word them (web/i18n/embed.js).
+ * at most MAX_LINK_PROBLEMS of them, then { reason: 'more', count } for the rest (a notice a
+ * reader can read, whatever the link holds). The pages word them (web/page-url.js).
  */
 export function readUrl(search) {
   const params = new URLSearchParams(search);
@@ -110,8 +111,12 @@ export function readUrl(search) {
     else if (name === ROW.name) settings[ROW.setting] = store.get()[ROW.setting];
     else if (!(name in PAGE)) settings[name] = store.get()[name];
   }
+  if (problems.length > MAX_LINK_PROBLEMS) problems.splice(MAX_LINK_PROBLEMS, Infinity, { reason: 'more', count: problems.length - MAX_LINK_PROBLEMS });
   return { settings, page, problems };
 }
+
+/** The most problems of a link that readUrl lists one by one. */
+export const MAX_LINK_PROBLEMS = 8;
 
 function readRow(store, value) {
   const read = ROW.type.parse(value);

@@ -95,7 +95,8 @@ export function barsSvg(scene, { theme, width = 420 }) {
   });
   const top = scene.m * ROW_PX + 12;
   const names = scene.labels;
-  const summary = scene.summary && h('text', { x: 0, y: top + 14, fill: theme.text },
+  // xml:space: the names' trailing spaces are kept by rsvg and resvg too (browsers keep them anyway)
+  const summary = scene.summary && h('text', { x: 0, y: top + 14, fill: theme.text, 'xml:space': 'preserve' },
     h('tspan', { fill: theme.muted }, `${names.sum} `), scene.summary.sum,
     h('tspan', { fill: theme.muted, dx: 18 }, `${names.entropy} `), scene.summary.entropy,
     h('tspan', { fill: theme.muted, dx: 18 }, `${names.max} `), scene.summary.max);

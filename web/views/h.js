@@ -110,10 +110,20 @@ function markup(node, texMarkup, svg, root) {
   return `${out}</${node.tag}>`;
 }
 
+// XML 1.0 takes no C0 control but tab, newline and return, no lone surrogate, and neither U+FFFE
+// nor U+FFFF, not even as a character reference: each becomes U+FFFD (a visible "unknown
+// character", so a token made of one still shows), here, the one place where text becomes markup.
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every character XML 1.0 cannot hold replaced by U+FFFD. */
+export function xmlSafe(text) {
+  return text.replace(NOT_XML, '\uFFFD');
+}
+
 function escapeText(text) {
-  return text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
+  return xmlSafe(text).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
 }
 
 function escapeAttribute(text) {
-  return text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  return xmlSafe(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 }

@@ -12,6 +12,7 @@ import { english } from '../i18n/i18n.js';
 import { contrast, formatColor, heatLevel, heatRamp } from './color.js';
 import { prefix, shortLabel } from './format.js';
 import { h } from './h.js';
+import { MASKED, pngDataUri, pooledLevels } from './raster.js';
 
 export const FONT_PX = 12;
 export const MIN_CELL = 14; // below this the grid scrolls sideways
@@ -19,6 +20,16 @@ export const MAX_CELL = 52;
 export const NUMBERS_FROM_CELL = 34; // cells at least this wide show their weight
 export const MAX_LABEL_PX = 96;
 export const GUTTERS_FROM_CELL = 20; // cells at least this wide are parted by 1 px gutters
+/**
+ * Above this many cells (the lab's largest, 128 × 128) a heatmap is one picture, not one element
+ * (or one canvas pixel) per cell: its cells shrink to fit the room, however small, and their
+ * colours are pooled to the pixels a reader sees (web/views/raster.js). 4,096 supplied tokens
+ * are 16.8 million cells; one SVG element each wrote 124 MB at 1,024 tokens and ran out of
+ * memory at 4,096.
+ */
+export const MAX_VECTOR_CELLS = 128 * 128;
+/** Pixels of the pooled picture per CSS px: sharp on a high-density screen and in print. */
+export const RASTER_SCALE = 2;
 const HEADER_ANGLE_DEG = -60; // column labels rise at 60°
 const HEADER_ANGLE_SIN = 0.866;
 
@@ -40,7 +51,10 @@ export function approximateMeasure(text, px = FONT_PX) {
  *     width, height, numbers (cells show their weight), font (CSS font),
  *     rowLabels, colLabels (the labels as drawn: shortened to fit), queryLabels, keyLabels (in full),
  *     weights, scores, dots, levels (Uint8Array n×m: 0…255, the colour step), masked (Uint8Array
- *     n×m: 1 = masked), maskedCount, palette ({ rgb, fill, ink } per level), theme, strings }.
+ *     n×m: 1 = masked), maskedCount, palette ({ rgb, fill, ink } per level), theme, strings,
+ *     raster: null, or past MAX_VECTOR_CELLS { width, height, image (palette indices, MASKED =
+ *     masked), pooled (a pixel covers more than one cell) } }. A raster scene labels every
+ *     k-th row and column (and the selected row); the others' labels are ''.
  * Labels are measured once per label list and `measure` (the same arrays again cost nothing).
  */
 export function heatmapScene(data, { width, theme, measure = approximateMeasure, strings = english() }) {
@@ -53,7 +67,9 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
   // is a few px too wide and says it scrolls
   const lean = Math.ceil(cols.width * 0.5);
   const available = Math.max(0, width - x0 - Math.max(24, lean));
-  const cell = Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(available / m)));
+  const large = n * m > MAX_VECTOR_CELLS;
+  // a large grid fits the room whatever its cells' size: it never scrolls sideways
+  const cell = large ? Math.min(MAX_CELL, Math.max(available, 1) / m) : Math.max(MIN_CELL, Math.min(MAX_CELL, Math.floor(available / m)));
   const levels = new Uint8Array(n * m);
   const masked = new Uint8Array(n * m);
   let maskedCount = 0;
@@ -64,6 +80,19 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
       maskedCount++;
     } else levels[at] = heatLevel(weights[at]);
   }
+  let raster = null;
+  let [rowLabels, colLabels] = [rows.texts, cols.texts];
+  if (large) {
+    const rw = Math.min(m, Math.ceil(m * cell * RASTER_SCALE));
+    const rh = Math.min(n, Math.ceil(n * cell * RASTER_SCALE));
+    raster = { width: rw, height: rh, image: pooledLevels(levels, masked, n, m, rw, rh), pooled: rw < m || rh < n };
+    // one label in every `step` rows and columns, so that labels do not overlap
+    // (a column label leans at 60°: it needs more room across than a row label does down)
+    const rowStep = Math.max(1, Math.ceil(FONT_PX / cell));
+    const colStep = Math.max(1, Math.ceil((1.5 * FONT_PX) / cell));
+    if (rowStep > 1) rowLabels = rowLabels.map((text, i) => (i === selected || (i % rowStep === 0 && Math.abs(i - selected) >= rowStep) ? text : ''));
+    if (colStep > 1) colLabels = colLabels.map((text, j) => (j % colStep === 0 ? text : ''));
+  }
   return {
     n,
     m,
@@ -71,13 +100,13 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
     x0,
     y0,
     cell,
-    gap: cell >= GUTTERS_FROM_CELL ? 1 : 0,
-    width: x0 + m * cell + lean,
-    height: y0 + n * cell + 2,
-    numbers: cell >= NUMBERS_FROM_CELL,
+    gap: !large && cell >= GUTTERS_FROM_CELL ? 1 : 0,
+    width: Math.ceil(x0 + m * cell + lean),
+    height: Math.ceil(y0 + n * cell + 2),
+    numbers: !large && cell >= NUMBERS_FROM_CELL,
     font: `${FONT_PX}px ${theme.font}`,
-    rowLabels: rows.texts,
-    colLabels: cols.texts,
+    rowLabels,
+    colLabels,
     queryLabels,
     keyLabels,
     weights,
@@ -89,8 +118,24 @@ export function heatmapScene(data, { width, theme, measure = approximateMeasure,
     palette: heatPalette(theme),
     theme,
     strings,
+    raster,
   };
 }
+
+/** The colours of a raster scene's image by index: the palette's levels, then the masked colour. */
+export function rasterColours(scene) {
+  const colours = scene.palette.rgb.slice(0, MASKED);
+  colours[MASKED] = hexRgb(scene.theme.masked);
+  return colours;
+}
+
+// '#rrggbb' or 'rgb(r, g, b)' (a theme read from the page's CSS) → [r, g, b]
+const hexRgb = (colour) => {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour)?.[1];
+  if (hex) return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const rgb = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/.exec(colour);
+  return rgb ? rgb.slice(1, 4).map(Number) : [128, 128, 128];
+};
 
 /** What a cell says in a title: "q → k: weight 0.363" or "q → k: masked", in the scene's language. */
 export function cellText(scene, i, j) {
@@ -164,7 +209,11 @@ export function heatmapSvg(scene) {
   const hatch = patternId('al-hatch', theme);
   const cells = [];
   const numbers = [];
-  for (let i = 0; i < n; i++) {
+  if (scene.raster) {
+    const { width: rw, height: rh, image } = scene.raster;
+    cells.push(h('image', { x: x0, y: y0, width: m * cell, height: n * cell, preserveAspectRatio: 'none', 'image-rendering': 'optimizeSpeed', href: pngDataUri(image, rw, rh, rasterColours(scene)) }));
+  }
+  for (let i = 0; i < (scene.raster ? 0 : n); i++) {
     for (let j = 0; j < m; j++) {
       const at = i * m + j;
       const x = x0 + j * cell;
@@ -180,13 +229,13 @@ export function heatmapSvg(scene) {
       }
     }
   }
-  const rowLabels = scene.rowLabels.map((text, i) =>
+  const rowLabels = scene.rowLabels.map((text, i) => text === '' ? null :
     h('text', {
       x: x0 - 8, y: y0 + i * cell + cell / 2, 'text-anchor': 'end', 'dominant-baseline': 'central',
       fill: i === selected ? theme.accent : theme.text, 'font-weight': i === selected ? 600 : null,
     }, text),
   );
-  const colLabels = scene.colLabels.map((text, j) =>
+  const colLabels = scene.colLabels.map((text, j) => text === '' ? null :
     h('text', { transform: `translate(${x0 + j * cell + side / 2 + 3} ${y0 - 6}) rotate(${HEADER_ANGLE_DEG})`, 'dominant-baseline': 'central', fill: theme.text }, text),
   );
   const ring = selected >= 0 && selected < n

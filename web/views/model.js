@@ -486,6 +486,9 @@ function headFigure(run, { layer, head, causal, selected, theme, width, strings:
     y += 22;
     place(more.plot, Number(more.plot.attrs.height) + 12);
   }
+  // a picture of fewer pixels than cells says how it was drawn
+  const { raster } = scene;
+  if (raster?.pooled) caption += `\n${s.t('heatmap.pooled', { n: s.integer(scene.n), m: s.integer(scene.m), width: s.integer(raster.width), height: s.integer(raster.height) })}`;
   for (const line of caption.split('\n')) { // a long caption is written on lines of its own
     children.push(h('text', { x: PAD, y: y + 12, 'font-size': 12, fill: theme.muted }, line));
     y += 16;

@@ -9,7 +9,7 @@
 //   .value: the query row the reader chose; 'input' and 'change' when they choose one
 //           (a click, or ↑/↓ while focused)
 // The data is drawn as it is set: whoever sets it may read the picture at once.
-import { FONT_PX, heatmapScene } from '../../views/heatmap.js';
+import { FONT_PX, MAX_VECTOR_CELLS, heatmapScene } from '../../views/heatmap.js';
 import { AlElement, SCROLLS_CSS, define, escapeHtml, setHidden, setScrolls } from '../base.js';
 import { readTheme, sheet } from '../theme.js';
 import { HeatmapPainter } from './heatmap-painter.js';
@@ -25,6 +25,9 @@ const styles = sheet(`
      smoothing) under the overlay (labels, hatching, numbers, rings), which new weights leave alone */
   .overlay { position: relative; }
   .cells { position: absolute; pointer-events: none; image-rendering: pixelated; }
+  /* a pooled picture (thousands of tokens) is drawn at twice the room: scaled down, smoothed */
+  .cells.pooled { image-rendering: auto; }
+  .pooled-note { margin: 8px 0 0; font-size: 0.75rem; color: var(--_muted); }
   /* the 1 px gutters between cells: each cell × cell tile of the mask ends in a transparent line */
   .cells.gutters {
     mask-image: linear-gradient(to right, #000 calc(100% - 1px), transparent 0), linear-gradient(#000 calc(100% - 1px), transparent 0);
@@ -75,6 +78,7 @@ export class AttentionHeatmap extends AlElement {
         <div class="cursor" aria-hidden="true"></div>
       </div>
     </div>
+    <p class="pooled-note" hidden></p>
     <p id="help" class="visually-hidden" data-t="heatmap.help"></p>
     <p class="visually-hidden" aria-live="polite"></p>
     <div class="visually-hidden table"><table><caption data-t="heatmap.caption"></caption>
@@ -219,6 +223,12 @@ export class AttentionHeatmap extends AlElement {
     this.#scene = heatmapScene(data, { width: this.#width, theme: this.#theme, measure: this.#measure, strings: this.strings });
     // wider than the room: it says that it scrolls (the scene knows its width: no layout is read)
     setScrolls(this.#stage.parentElement, this.#scene.width > this.#width, this.strings.t('lab.scrolls'));
+    // fewer pixels than cells: it says how it is drawn
+    const { raster } = this.#scene;
+    const note = this.$('.pooled-note');
+    note.hidden = !raster?.pooled;
+    note.textContent = raster?.pooled ? this.strings.t('heatmap.pooled', { n: this.strings.integer(data.n), m: this.strings.integer(data.m), width: this.strings.integer(raster.width), height: this.strings.integer(raster.height) }).replace('\n', ' ') : '';
+    this.$('canvas.cells').classList.toggle('pooled', Boolean(raster));
     this.#paint();
   }
 
@@ -340,7 +350,8 @@ export class AttentionHeatmap extends AlElement {
 
 // The accessible table: the same n·m weights as text, labels in full. It follows the picture
 // once input settles, in idle time, never in the way of a frame; its cells' Text nodes are
-// written in place (no nodes created per update).
+// written in place (no nodes created per update). Past MAX_VECTOR_CELLS (thousands of supplied
+// tokens: millions of cells, a main thread blocked for seconds) it holds the selected row only.
 class WeightsTable {
   #table;
   #timer = 0;
@@ -372,24 +383,28 @@ class WeightsTable {
     if (!data) return;
     const { n, m, weights, scores } = data;
     const s = this.#strings;
-    const key = `${s.lang}\u0001${n}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
+    const rows = n * m > MAX_VECTOR_CELLS ? [Math.min(n - 1, Math.max(0, data.selected))] : Array.from({ length: n }, (_, i) => i);
+    const key = `${s.lang}\u0001${n}\u0001${rows.length < n ? rows[0] : ''}\u0001${data.queryLabels.join('\u0000')}\u0001${data.keyLabels.join('\u0000')}`;
     const tbody = this.#table.tBodies[0];
     if (key !== this.#key) {
       this.#key = key;
       const head = data.keyLabels.map((label, j) => `<th scope="col">${escapeHtml(s.t('heatmap.key', { word: label, index: j + 1 }))}</th>`).join('');
       this.#table.tHead.innerHTML = `<tr><th scope="col">${escapeHtml(s.t('heatmap.corner'))}</th>${head}</tr>`;
-      tbody.innerHTML = data.queryLabels
-        .map((label, i) => `<tr><th scope="row">${escapeHtml(s.t('heatmap.query', { word: label, index: i + 1 }))}</th>${'<td> </td>'.repeat(m)}</tr>`)
+      tbody.innerHTML = rows
+        .map((i) => `<tr><th scope="row">${escapeHtml(s.t('heatmap.query', { word: data.queryLabels[i], index: i + 1 }))}</th>${'<td> </td>'.repeat(m)}</tr>`)
         .join('');
       this.#text = [];
       for (const row of tbody.rows) for (let j = 1; j < row.cells.length; j++) this.#text.push(row.cells[j].firstChild);
     }
     const text = this.#text;
     const masked = s.t('heatmap.masked');
-    for (let at = 0; at < n * m; at++) {
-      const value = scores[at] === -Infinity ? masked : s.fixed(weights[at], 3);
-      if (text[at].data !== value) text[at].data = value;
-    }
+    rows.forEach((i, r) => {
+      for (let j = 0; j < m; j++) {
+        const at = i * m + j;
+        const value = scores[at] === -Infinity ? masked : s.fixed(weights[at], 3);
+        if (text[r * m + j].data !== value) text[r * m + j].data = value;
+      }
+    });
   }
 }
 

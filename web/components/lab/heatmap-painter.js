@@ -5,7 +5,10 @@
 // Two layers, both sized and placed from the scene:
 //   cells    an n×m canvas, one pixel a cell, that the browser scales up by `cell` without
 //            smoothing (image-rendering: pixelated): new weights cost n·m pixels, not the whole
-//            picture. Masked cells are left transparent for the overlay's hatching.
+//            picture. Masked cells are left transparent for the overlay's hatching. A scene past
+//            MAX_VECTOR_CELLS (supplied attention of thousands of tokens) brings its own pooled
+//            picture (scene.raster: the pixels a reader sees, masked cells in the masked colour):
+//            the canvas is that picture, never larger than the room, whatever n·m is.
 //   overlay  labels, hatched masked cells, gutters, numbers and the rings of the selected row,
 //            the hovered and the focused cell, redrawn only when one of them changes. It is drawn
 //            on an OffscreenCanvas and handed to the page's canvas as one ImageBitmap
@@ -15,6 +18,8 @@
 //            they, the selected row, the layout or the theme change: a slider input redraws
 //            the cells alone. Text drawn here forces no layout (a font set on a canvas in the
 //            page would bring style and layout up to date).
+import { rasterColours } from '../../views/heatmap.js';
+
 export class HeatmapPainter {
   #cells;
   #overlay;
@@ -63,13 +68,14 @@ export class HeatmapPainter {
   }
 
   #paintCells(scene) {
-    const { n, m, x0, y0, cell } = scene;
+    const { n, m, x0, y0, cell, raster } = scene;
+    const [width, height] = raster ? [raster.width, raster.height] : [m, n];
     const canvas = this.#cells;
-    if (canvas.width !== m || canvas.height !== n || !this.#cellsCtx) {
-      canvas.width = m;
-      canvas.height = n;
+    if (canvas.width !== width || canvas.height !== height || !this.#cellsCtx) {
+      canvas.width = width;
+      canvas.height = height;
       this.#cellsCtx = canvas.getContext('2d');
-      this.#cellsImage = this.#cellsCtx.createImageData(m, n);
+      this.#cellsImage = this.#cellsCtx.createImageData(width, height);
       this.#cellsPixels = new Uint32Array(this.#cellsImage.data.buffer);
       this.#cellsScene = null;
     }
@@ -86,9 +92,21 @@ export class HeatmapPainter {
     }
     if (this.#cellsScene === scene) return;
     this.#cellsScene = scene;
+    const pixels = this.#cellsPixels;
+    if (raster) {
+      // the pooled picture, masked pixels in the masked colour: nothing for the overlay to hatch
+      const colours = Uint32Array.from(rasterColours(scene), pixel);
+      const { image } = raster;
+      for (let p = 0; p < image.length; p++) pixels[p] = colours[image[p]];
+      this.#cellsCtx.putImageData(this.#cellsImage, 0, 0);
+      if (this.#mask.length !== 0) {
+        this.#mask = new Uint8Array(0);
+        this.#maskVersion++;
+      }
+      return;
+    }
     const ramp = this.#ramp(scene.palette);
     const { levels, masked } = scene;
-    const pixels = this.#cellsPixels;
     for (let at = 0; at < n * m; at++) pixels[at] = masked[at] ? 0 : ramp[levels[at]];
     this.#cellsCtx.putImageData(this.#cellsImage, 0, 0);
     // the overlay hatches the masked cells: a new mask redraws it
@@ -130,7 +148,7 @@ export class HeatmapPainter {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
 
     const mask = this.#mask;
-    if (scene.maskedCount > 0) {
+    if (scene.maskedCount > 0 && !scene.raster) {
       // masked cells: hatched (the pattern is anchored to the canvas, so a run of cells is one rect)
       ctx.fillStyle = this.#hatchPattern(ctx, theme);
       for (let i = 0; i < n; i++) {
@@ -202,6 +220,7 @@ export class HeatmapPainter {
     // row labels (queries), right-aligned; the selected row in bold accent
     ctx.textAlign = 'right';
     for (let i = 0; i < n; i++) {
+      if (scene.rowLabels[i] === '') continue; // a raster scene labels every k-th row
       const isSelected = i === selected;
       ctx.font = isSelected ? `600 ${font}` : font;
       ctx.fillStyle = isSelected ? theme.accent : theme.text;
@@ -212,6 +231,7 @@ export class HeatmapPainter {
     ctx.fillStyle = theme.text;
     ctx.textAlign = 'left';
     for (let j = 0; j < m; j++) {
+      if (scene.colLabels[j] === '') continue;
       ctx.save();
       ctx.translate(x0 + j * cell + (cell - gap) / 2 + 3, y0 - 6);
       ctx.rotate(-Math.PI / 3);
