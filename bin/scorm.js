@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, deliver, helpText, notify, parseOptions } from './command.js';
 import { zip } from './zip.js';
+import { SCORM_META, SCORM_VERSIONS } from '../web/lms/scorm.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WEB = join(ROOT, 'web');
-export const SCORM_VERSIONS = ['1.2', '2004'];
+export { SCORM_VERSIONS };
 const LAUNCH = `lesson.html`; // (a file name, not a key of the string tables)
 // what the page needs is every file of the site but the type declarations
 const SKIPPED = /\.d\.ts$/;
@@ -88,7 +89,7 @@ export async function packageEntries(version, strings) {
 // The site's lesson.html with the SCORM version and the LMS module added.
 function launchPage(html, version) {
   if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
-  return html.replace(ANCHOR, `${ANCHOR}\n  <meta name="attention-lab:scorm" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
+  return html.replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
 }
 
 // Every file under `dir`, relative with '/' separators, sorted (the zip's order is stable).

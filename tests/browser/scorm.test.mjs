@@ -17,6 +17,7 @@ import { main } from '../../bin/cli.js';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { until } from './browser.mjs';
+import { readSuspendData, suspendData } from '../../web/lms/scorm.js';
 
 const require = createRequire(import.meta.url);
 // their package exports hide dist/ and the schemas: resolve the folders through the main entry
@@ -104,7 +105,6 @@ const values = (calls, set, key) => calls.filter((c) => c[0] === set && c[1] ===
 for (const version of ['1.2', '2004']) {
   describe(`SCORM ${version}`, () => {
     const k = KEYS[version];
-    let suspended;
 
     test('incomplete, then completed at the end of the story; time, data, Commit and Finish on leaving', async () => {
       const { page, frame, calls, problems } = await openPackage(version);
@@ -131,7 +131,6 @@ for (const version of ['1.2', '2004']) {
       assert.match(values(tail, k.set, k.time)[0], TIME[version]);
       assert.equal(values(tail, k.set, k.exit)[0], version === '1.2' ? '' : 'normal');
       assert.equal(values(seen, k.set, k.location).at(-1), await frame.evaluate(() => [...document.querySelectorAll('attention-lesson section[id]')].at(-1).id).catch(() => values(seen, k.set, k.location).at(-1)));
-      suspended = { data, location: values(seen, k.set, k.location).at(-1) };
       assert.deepEqual(problems, []);
       await page.close();
     });
@@ -155,19 +154,51 @@ for (const version of ['1.2', '2004']) {
       await page.close();
     });
 
-    test('a resumed attempt comes back to the learner\'s sentence and section', async (t) => {
-      if (!suspended) return t.skip('the first test did not leave suspend_data');
-      const { page, frame, calls, problems } = await openPackage(version, { [k.entry]: 'resume', 'cmi.suspend_data': suspended.data, [k.location]: suspended.location });
-      const saved = JSON.parse(suspended.data);
-      assert.equal(await frame.locator('#sentence').inputValue(), saved.c.sentence);
-      await until(() => frame.evaluate((id) => {
-        const top = document.getElementById(id).getBoundingClientRect().top;
-        return top > -5 && top < innerHeight;
-      }, saved.at), Boolean, { what: `section ${saved.at} in view` });
+    // each resume test writes its own saved state: the learner's own sentence and controls, a section in the middle
+    const savedSentence = 'my dog ran after the red ball in the park';
+    const savedState = () => suspendData('claim-2', { sentence: savedSentence, dk: '4', row: '3', scaled: false, seed: '7' });
+    const inView = (frame, id) => until(() => frame.evaluate((section) => {
+      const top = document.getElementById(section).getBoundingClientRect().top;
+      return top > -5 && top < innerHeight / 2;
+    }, id), Boolean, { what: `section ${id} in view` });
+
+    test('a resumed attempt comes back to the learner\'s sentence, controls and section', async () => {
+      const { page, frame, calls, problems } = await openPackage(version, { [k.entry]: 'resume', 'cmi.suspend_data': savedState(), [k.location]: 'claim-2' });
+      assert.equal(await frame.locator('#sentence').inputValue(), savedSentence);
+      assert.equal(await frame.locator('#dk').inputValue(), '4');
+      assert.equal(await frame.locator('#scaled').isChecked(), false);
+      await until(() => frame.locator('#row').inputValue(), (row) => row === '3', { what: 'the query word restored' });
+      await inView(frame, 'claim-2');
       assert.deepEqual((await calls())[0], [k.init]);
       assert.deepEqual(problems, []);
       await page.close();
     });
+
+    test('unreadable suspend_data: the saved location is kept all the same', async () => {
+      const { page, frame, calls, problems } = await openPackage(version, { [k.entry]: 'resume', 'cmi.suspend_data': '{"v":1,"at":', [k.location]: 'claim-2' });
+      await inView(frame, 'claim-2');
+      await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+      const seen = await until(calls, (c) => c.some((x) => x[0] === k.finish), { what: 'Finish' });
+      assert.notEqual(values(seen, k.set, k.location).at(-1), undefined, 'a location written on leaving');
+      assert.notEqual(values(seen, k.set, k.location).at(-1), 'claim-4', 'not the first section: the learner was not sent back to the start');
+      assert.deepEqual(problems, []);
+      await page.close();
+    });
+
+    if (version === '1.2')
+      test('a revisit after completion (entry "") restores the learner\'s work and leaves it saved', async () => {
+        const data = savedState();
+        const { page, frame, calls, problems } = await openPackage(version, { [k.status]: 'completed', 'cmi.suspend_data': data, [k.location]: 'claim-2' });
+        assert.equal(await frame.evaluate(() => window.parent.API.cmi.core.entry), '', 'the LMS sent entry ""');
+        assert.equal(await frame.locator('#sentence').inputValue(), savedSentence);
+        await inView(frame, 'claim-2');
+        await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+        const seen = await until(calls, (c) => c.some((x) => x[0] === k.finish), { what: 'Finish' });
+        assert.equal(readSuspendData(values(seen, k.set, 'cmi.suspend_data').at(-1)).c.sentence, savedSentence, 'leaving saves the learner\'s sentence, not the default');
+        assert.deepEqual(values(seen, k.set, k.status), [], 'completed stays completed');
+        assert.deepEqual(problems, []);
+        await page.close();
+      });
 
     test('imsmanifest.xml is valid against the ADL schemas (xmllint)', async () => {
       const dir = join(root, `schemas-${version}`);

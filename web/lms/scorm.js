@@ -1,10 +1,13 @@
 // The lesson page's side of a SCORM package (bin/scorm.js adds this module to the package's
-// lesson.html, with <meta name="attention-lab:scorm" content="1.2|2004">). It finds the LMS's
+// lesson.html, with <meta name="attention-lab:scorm" content="1.2|2004">: SCORM_META and
+// SCORM_VERSIONS below, which the package's writer imports). It finds the LMS's
 // API as SCORM's discovery algorithm does — this window, then each window.parent up to
 // MAX_PARENTS, then the same from window.opener — named `API` in SCORM 1.2 and `API_1484_11` in
 // 2004, and reports to it:
-//   start   Initialize; the status incomplete (never lowering completed/passed); on a resumed
-//           attempt (entry "resume") the learner's settings and section from suspend_data
+//   start   Initialize; the status incomplete (never lowering completed/passed); the learner's
+//           settings and section from valid suspend_data whatever cmi.core.entry says (a 1.2 LMS
+//           sends "" on a revisit after completion; only 2004's "ab-initio" starts afresh), and
+//           the saved location alone when suspend_data is unreadable
 //   while   the section reached (location, suspend_data ≤ 4,096 characters); the score of the
 //           lesson's `score` event ({ raw, max, completed }, bubbling from <attention-lesson>)
 //           as score.raw/min/max (2004 also scaled); completed when the learner has gone through
@@ -12,6 +15,11 @@
 //           the lesson's last section
 //   leave   session time, exit (suspend while incomplete), Commit and Finish — on pagehide, once
 // Without an LMS (no API found, or a cross-origin parent) it does nothing: the page is as always.
+
+/** The SCORM versions a package can be written for, the first the default. */
+export const SCORM_VERSIONS = Object.freeze(['1.2', '2004']);
+/** The name of the meta whose content is the package's SCORM version. */
+export const SCORM_META = 'attention-lab:scorm';
 
 export const MAX_PARENTS = 500; // ADL's 2004 sample bounds the climb; a real chain is a few frames
 const SETTLE_LIMIT_MS = 30000; // the lesson's sections are watched after this long even if it still draws
@@ -91,6 +99,9 @@ export function timeinterval2004(ms) {
   return `PT${Math.floor(cs / 360000)}H${Math.floor(cs / 6000) % 60}M${((cs % 6000) / 100).toFixed(2)}S`;
 }
 
+// A section's id as the lesson writes them (claim-1, output…): a location that is not one is not ours.
+const SECTION_ID = /^[a-z][a-z0-9-]{0,63}$/;
+
 // The lesson page's controls (web/lesson.html) kept in suspend_data, with their kinds.
 const CONTROLS = { sentence: 'text', dk: 'text', row: 'text', scaled: 'check', seed: 'text' };
 
@@ -149,11 +160,15 @@ export function connect({ version, win = window, doc = document, now = () => Dat
   let at = null;
 
   // ---- resume where the learner was ----
-  const saved = get(dialect.entry) === 'resume' ? readSuspendData(get('cmi.suspend_data')) : null;
-  if (saved) {
-    at = saved.at;
-    restoreControls(doc, saved.c);
-  }
+  // Valid suspend_data is the learner's work whatever the entry: a 1.2 LMS sends entry "" (not
+  // "resume") on a revisit after completion, and leaving would then overwrite it with defaults.
+  const fresh = version === '2004' && get(dialect.entry) === 'ab-initio';
+  const saved = fresh ? null : readSuspendData(get('cmi.suspend_data'));
+  if (saved) restoreControls(doc, saved.c);
+  // the section: from suspend_data, else the location the LMS kept (corrupt data loses no place)
+  const location = fresh ? '' : get(dialect.location);
+  at = saved?.at ?? (SECTION_ID.test(location) ? location : null);
+  const resumeAt = at;
   call('commit', '');
 
   const controls = () => {
@@ -227,7 +242,7 @@ export function connect({ version, win = window, doc = document, now = () => Dat
       const settled = () => {
         if (finished) return;
         if (lesson?.pending && now() < deadline) return void win.requestAnimationFrame(settled);
-        if (saved?.at) doc.getElementById(saved.at)?.scrollIntoView({ block: 'start' });
+        if (resumeAt) doc.getElementById(resumeAt)?.scrollIntoView({ block: 'start' });
         observeSections();
       };
       settled();
@@ -283,5 +298,5 @@ function whenReady(doc, callback) {
   watcher.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
 }
 
-const meta = typeof document === 'undefined' ? null : document.querySelector('meta[name="attention-lab:scorm"]');
+const meta = typeof document === 'undefined' ? null : document.querySelector(`meta[name="${SCORM_META}"]`);
 if (meta) connect({ version: meta.content });
