@@ -48,7 +48,7 @@ test('suspend_data stays within 4,096 characters and reads back', () => {
   assert.equal(text.length, SUSPEND_DATA_LIMIT);
   const back = readSuspendData(text);
   assert.equal(back.at, 'claim-3');
-  assert.ok(sentence.startsWith(back.c.sentence));
+  assert.ok(sentence.startsWith(back.controls.sentence));
   assert.equal(readSuspendData('not json'), null);
 });
 

@@ -513,8 +513,8 @@ export default Object.freeze({
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004]',
-  'scorm.helpIntro': 'Writes the lesson (lesson.html) as a SCORM package for an LMS (Moodle, Canvas, Blackboard…):\nimsmanifest.xml at the root, every file the page loads inside, nothing fetched from the network.\nThe page reports to the LMS: incomplete, then completed once the learner has reached the end of\nthe story; the exercises\' score where the lesson gives one; the session time; where the learner\nwas, to resume there.',
+  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004] [--mastery P] [--no-reveal]',
+  'scorm.helpIntro': 'Writes the lesson (lesson.html) as a SCORM package for an LMS (Moodle, Canvas, Blackboard…):\nimsmanifest.xml at the root, every file the page loads inside, nothing fetched from the network.\nThe page reports to the LMS: incomplete, then completed once the learner has seen every step;\npassed or failed against the mastery score; each prediction and exercise as an interaction (the\nresponse, the right one, the result); the score (exercises solved before their answer was shown);\nthe session time; the learner\'s answers and place, to resume there.',
   'scorm.helpOptions': 'Options:',
   'scorm.optionOutput': 'the package to write (a .zip)',
   'scorm.optionVersion': '{versions}: SCORM 1.2, or SCORM 2004 4th edition',
@@ -522,6 +522,10 @@ export default Object.freeze({
   'scorm.noOutput': 'say where to write the package: {name} scorm -o lesson.zip',
   'scorm.notBuilt': '{file} is missing: build the cores first (npm run build)',
   'scorm.written': 'wrote {file}: SCORM {version}, {count} files, {kB} kB',
+  'scorm.optionMastery': 'the score that passes, in percent (the LMS\'s own mastery score wins)',
+  'scorm.optionNoReveal': 'an exercise never shows its answer after wrong tries',
+  'progress.startOver': 'Start over',
+  'progress.startOverLabel': 'Start over: clear every answer and go back to the first step',
 
   // ---- the lesson alone (lesson.html) ----
   'lessonPage.title': 'Attention Lab — why scaled dot-product attention divides by √d_k',

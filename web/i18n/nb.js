@@ -514,8 +514,8 @@ export default Object.freeze({
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004]',
-  'scorm.helpIntro': 'Skriver leksjonen (lesson.html) som en SCORM-pakke for et LMS (Moodle, Canvas, Blackboard …):\nimsmanifest.xml i roten, alle filene siden laster inni, ingenting hentet fra nettet. Siden\nrapporterer til LMS-et: ikke fullført, så fullført når eleven har nådd slutten av fortellingen;\npoengsummen fra oppgavene der leksjonen gir en; økttiden; hvor eleven var, for å fortsette der.',
+  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004] [--mastery P] [--no-reveal]',
+  'scorm.helpIntro': 'Skriver leksjonen (lesson.html) som en SCORM-pakke for et LMS (Moodle, Canvas, Blackboard …):\nimsmanifest.xml i roten, alle filene siden laster inni, ingenting hentet fra nettet. Siden\nrapporterer til LMS-et: ikke fullført, så fullført når eleven har sett alle stegene; bestått eller\nikke bestått mot beståttgrensen; hver forutsigelse og oppgave som en interaksjon (svaret, det\nriktige svaret, resultatet); poengsummen (oppgaver løst før svaret ble vist); økttiden; elevens\nsvar og plass, for å fortsette der.',
   'scorm.helpOptions': 'Valg:',
   'scorm.optionOutput': 'pakken som skal skrives (en .zip)',
   'scorm.optionVersion': '{versions}: SCORM 1.2, eller SCORM 2004, 4. utgave',
@@ -523,6 +523,10 @@ export default Object.freeze({
   'scorm.noOutput': 'si hvor pakken skal skrives: {name} scorm -o lesson.zip',
   'scorm.notBuilt': '{file} mangler: bygg kjernene først (npm run build)',
   'scorm.written': 'skrev {file}: SCORM {version}, {count} filer, {kB} kB',
+  'scorm.optionMastery': 'poengsummen som gir bestått, i prosent (LMS-ets egen grense går foran)',
+  'scorm.optionNoReveal': 'en oppgave viser aldri svaret etter gale forsøk',
+  'progress.startOver': 'Begynn på nytt',
+  'progress.startOverLabel': 'Begynn på nytt: slett alle svarene og gå tilbake til første steg',
 
   // ---- leksjonen alene (lesson.html) ----
   'lessonPage.title': 'Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k',
