@@ -134,3 +134,15 @@ test('numbers as SCORM decimals: no exponent, at most 7 decimals, none beyond 10
   assert.equal(scormDecimal(Number.NaN), null);
   assert.equal(scormDecimal(-1e-9), '0');
 });
+
+test('docs/lms.md states the lesson\'s own question ids, tolerance and limit', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { ANSWER_TOLERANCE } = await import('../../web/lesson/exercises.js');
+  const text = await readFile(new URL('../../docs/lms.md', import.meta.url), 'utf8');
+  const row = text.split('\n').find((line) => line.startsWith('| id |'));
+  const ids = [...row.matchAll(/`([\w-]+)`/g)].map((m) => m[1]);
+  assert.deepEqual(ids, [...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`)]);
+  assert.ok(text.includes(`± ${ANSWER_TOLERANCE}`), 'the tolerance');
+  assert.ok(text.includes(`at most ${SUSPEND_DATA_LIMIT.toLocaleString('en')}`), 'the limit');
+  assert.ok(text.includes(`of the ${['', '', '', '', '', 'five'][EXERCISE_IDS.length]}`), 'the number of exercises');
+});
