@@ -80,5 +80,6 @@ test('a corrupt or foreign value kept is ignored: the lesson starts afresh, with
     const state = await read();
     assert.deepEqual({ ...state, said: state.said }, { answer: '', said: '', four: false, veiled: true, score: 0 }, value);
   }
-  await page.evaluate(() => localStorage.clear());
+  // Start over: the page forgets what it kept (clearing localStorage alone would be rewritten on leaving)
+  await page.evaluate(() => document.querySelector('attention-lesson').startOver());
 });

@@ -129,7 +129,7 @@ const REF = {
   scale: softmax([3 / Math.SQRT2, 2 / Math.SQRT2])[0], // q = (1, 2), keys (1, 1) and (2, 0), d_k = 2
   stableMax: softmax([0, -2, -3])[0],
 };
-const STEPS = ['step', 'output', 'heads', 'variance', 'saturation', 'gradient', 'overflow'];
+const STEPS = ['step', 'output', 'heads', 'variance', 'saturation', 'gradient', 'overflow', 'quiz'];
 
 const exercisesReady = (frame) => frame.waitForFunction(() => customElements.get('lesson-exercise') && customElements.get('lesson-predict') &&
   [...document.querySelectorAll('lesson-exercise')].every((e) => e.engine && e.shadowRoot.querySelector('.prompt').textContent), null, { timeout: 30000 });
@@ -198,13 +198,17 @@ for (const version of ['1.2', '2004']) {
       await answer(frame, 'scale', '0.5');
       await answer(frame, 'scale', '0.5'); // the feedback now gives the engine's answer
       await answer(frame, 'scale', REF.scale.toFixed(4));
-      let seen = await until(calls, (c) => values(c, k.set, 'cmi.interactions.2.result').length === 3, { what: 'three records' });
+      // a quiz question, answered wrongly
+      await frame.locator('quiz-question[data-question="root"] input[value="larger"]').check();
+      await frame.locator('quiz-question[data-question="root"] button.check').click();
+      let seen = await until(calls, (c) => values(c, k.set, 'cmi.interactions.3.result').length === 1 && values(c, k.set, 'cmi.interactions.2.result').length === 3, { what: 'four records' });
       const records = interactions(seen, k.set);
-      assert.deepEqual(records.map((r) => r.id), ['predict-variance', 'exercise-softmaxWeight', 'exercise-scale']);
-      assert.deepEqual(records.map((r) => r.writes), [1, 1, 3], 'a question\'s later answers rewrite its own record');
-      assert.deepEqual(records.map((r) => r.type), ['choice', 'numeric', 'numeric']);
-      assert.deepEqual(records.map((r) => r['objectives.0.id']), ['variance', 'step', 'variance']);
-      const [predict, weight, scale] = records;
+      assert.deepEqual(records.map((r) => r.id), ['predict-variance', 'exercise-softmaxWeight', 'exercise-scale', 'quiz-root']);
+      assert.deepEqual(records.map((r) => r.writes), [1, 1, 3, 1], 'a question\'s later answers rewrite its own record');
+      assert.deepEqual(records.map((r) => r.type), ['choice', 'numeric', 'numeric', 'choice']);
+      assert.deepEqual(records.map((r) => r['objectives.0.id']), ['variance', 'step', 'variance', 'quiz']);
+      const [predict, weight, scale, quiz] = records;
+      assert.deepEqual([quiz[k.response], quiz['correct_responses.0.pattern'], quiz.result], ['larger', 'spread', version === '1.2' ? 'wrong' : 'incorrect']);
       const wrong = version === '1.2' ? 'wrong' : 'incorrect';
       assert.equal(predict[k.response], 'four');
       assert.equal(predict.result, predict['correct_responses.0.pattern'] === 'four' ? 'correct' : wrong);
@@ -223,11 +227,11 @@ for (const version of ['1.2', '2004']) {
       if (version === '2004') {
         for (const record of records) assert.match(record.description, /^\{lang=en\}\S.{20,}/, record.description);
         // 2004's records read back
-        assert.equal(await page.evaluate(() => window.API_1484_11.GetValue('cmi.interactions._count')), '3');
+        assert.equal(await page.evaluate(() => window.API_1484_11.GetValue('cmi.interactions._count')), '4');
         assert.equal(await page.evaluate(() => window.API_1484_11.GetValue('cmi.interactions.2.result')), 'neutral');
       }
       // one objective per step, in the story's order
-      assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((n) => values(seen, k.set, `cmi.objectives.${n}.id`)[0]), STEPS);
+      assert.deepEqual(STEPS.map((_, n) => values(seen, k.set, `cmi.objectives.${n}.id`)[0]), STEPS);
       assert.deepEqual(values(seen, k.set, `${k.score}.raw`).at(-1), '1', 'the revealed answer does not count');
       assert.deepEqual(values(seen, k.set, `${k.score}.max`).at(-1), '5');
       // leave, and come back to the same answers

@@ -141,7 +141,9 @@ test('docs/lms.md states the lesson\'s own question ids, tolerance and limit', a
   const text = await readFile(new URL('../../docs/lms.md', import.meta.url), 'utf8');
   const row = text.split('\n').find((line) => line.startsWith('| id |'));
   const ids = [...row.matchAll(/`([\w-]+)`/g)].map((m) => m[1]);
-  assert.deepEqual(ids, [...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`)]);
+  const { QUIZ_IDS } = await import('../../web/lesson/quiz.js');
+  assert.deepEqual(ids, [...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`), ...QUIZ_IDS.map((id) => `quiz-${id}`)]);
+  assert.ok(text.replace(/\s+/g, ' ').includes(`asks ${['', '', '', '', '', '', 'six', 'seven', 'eight'][QUIZ_IDS.length]} questions`), 'the number of quiz questions');
   assert.ok(text.includes(`± ${ANSWER_TOLERANCE}`), 'the tolerance');
   assert.ok(text.includes(`at most ${SUSPEND_DATA_LIMIT.toLocaleString('en')}`), 'the limit');
   assert.ok(text.includes(`of the ${['', '', '', '', '', 'five'][EXERCISE_IDS.length]}`), 'the number of exercises');

@@ -10,7 +10,7 @@ export const INSTRUMENTS: readonly string[];
  * Attributes: `for` (the id of an <attention-lab> to follow), `heading-level` (1–6, default 2),
  * `loading` ("eager": draw every instrument), `theme` (light, dark, auto), `no-reveal` (an exercise
  * never shows its answer after wrong tries), `mastery` (the percent of the score that passes, read
- * by a learning platform's module).
+ * by a learning platform's module), `quiz` (the closing quiz as the last section; read once).
  */
 export class AttentionLesson extends HTMLElement {
   /** The engine the instruments are computed with (the followed lab's, or set by the page). */
@@ -30,7 +30,7 @@ export class AttentionLesson extends HTMLElement {
    * (detail: the same). The predictions are not graded.
    */
   readonly score: Readonly<LessonScore>;
-  /** Every prediction and exercise: its stable id (predict-variance, exercise-scale…) and its step. */
+  /** Every prediction, exercise and quiz question: its stable id (predict-variance, exercise-scale, quiz-root…) and its step. */
   readonly questions: ReadonlyArray<{ id: string; step: string; element: HTMLElement }>;
   /** The learner's answers, to keep (web/lesson/progress.js); setting it puts them back (null: none). */
   progress: LessonProgress | null;
@@ -61,7 +61,7 @@ export interface LessonAnswer {
   id: string;
   /** the step (section part) it belongs to: step, variance, saturation… */
   step: string;
-  kind: 'prediction' | 'exercise';
+  kind: 'prediction' | 'exercise' | 'quiz';
   type: 'choice' | 'numeric';
   /** an option's id or a d_k for a choice; the number typed (null when it was not one) for a numeric */
   response: string | number | null;

@@ -27,10 +27,11 @@
 //
 // For a learning platform (web/lms/scorm.js) and a page that keeps progress (web/lesson.js):
 // each prediction checked and each exercise's verdict is announced as a bubbling `answer` event
-// (detail: ANSWER below), the score as `score`; `progress` reads and puts back the learner's
-// answers; "Start over" (startOver()) clears them and announces `startover`. `no-reveal`: an
+// (detail: LessonAnswer in attention-lesson.d.ts), the score as `score`; `progress` reads and
+// puts back the learner's answers; "Start over" (startOver()) clears them and announces `startover`. `no-reveal`: an
 // exercise never shows its answer after wrong tries; `mastery` (a percent) is the score that
-// passes, for the platform to read.
+// passes, for the platform to read; `quiz` adds the closing quiz (web/lesson/quiz.js) as the last
+// section, its questions announced like the exercises (not counted in the score).
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../views/format.js';
@@ -41,6 +42,7 @@ import { ElementBase, define } from '../base.js';
 import { sheet } from '../theme.js';
 import { STORY } from '../../lesson/story.js';
 import { ANSWER_TOLERANCE, EXERCISES } from '../../lesson/exercises.js';
+import { QUIZ_IDS } from '../../lesson/quiz.js';
 
 // The order of the lesson is a story: one query's row (q·k, the scores, softmax), the output (the
 // weights mix the values), several heads,
@@ -60,8 +62,10 @@ const SECTIONS = [
   { tag: 'saturation-plot', id: 'claim-2', part: 'saturation', title: 'story.headingSaturation', lead: 'story.leadSaturation' },
   { tag: 'gradient-view', id: 'claim-3', part: 'gradient', title: 'story.headingGradient', lead: 'story.leadGradient' },
   { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow', scaling: true },
-].map((section) => ({ ...section, ...STORY[section.part] }));
-export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
+  // the closing quiz: questions on the argument, no instrument (web/lesson/quiz.js)
+  { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
+].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
+export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
 
 const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
@@ -160,7 +164,7 @@ export class AttentionLesson extends ElementBase {
     // set through the CSSOM (allowed under style-src 'self'); without it, the page's or the reader's scheme
     if (known) this.style.setProperty('--al-color-scheme', COLOR_SCHEMES[value]);
     else this.style.removeProperty('--al-color-scheme');
-    for (const s of this.#sections) s.element.themeChanged?.();
+    for (const s of this.#sections) s.element?.themeChanged?.();
   }
 
   connectedCallback() {
@@ -282,7 +286,7 @@ export class AttentionLesson extends ElementBase {
     this.#sections[0]?.section.scrollIntoView({ block: 'start' });
   }
 
-  // An answer as the `answer` event announces it (ANSWER in attention-lesson.d.ts).
+  // An answer as the `answer` event announces it (LessonAnswer in attention-lesson.d.ts).
   #announceAnswer(element) {
     const value = element.value;
     if (!value) return;
@@ -294,7 +298,9 @@ export class AttentionLesson extends ElementBase {
     this.#shownAt.set(element, now);
     const base = { id, step: s.part, description: element.description.replace(/\s+/g, ' ').trim(), lang: this.#strings.lang, latency };
     let detail;
-    if (element.localName === 'lesson-predict') {
+    if (element.localName === 'quiz-question') {
+      detail = { ...base, kind: 'quiz', type: 'choice', response: value.choice, correct: value.answer, result: value.right ? 'correct' : 'wrong', attempts: 1 };
+    } else if (element.localName === 'lesson-predict') {
       detail = { ...base, kind: 'prediction', type: 'choice', response: value.choice, correct: value.answer, result: value.right === null ? 'neutral' : value.right ? 'correct' : 'wrong', attempts: 1 };
     } else {
       const choice = EXERCISES[value.exercise].kind === 'dk';
@@ -388,14 +394,17 @@ export class AttentionLesson extends ElementBase {
       this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
-    this.#sections = SECTIONS.map(({ tag, id, title, lead, part, predict, exercises, note, scaling }) => {
+    // the closing quiz only where the page asks for it (the `quiz` attribute, read once)
+    const sections = SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
+    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling }) => {
       const section = toDom(
         h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
           h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
-          h(tag),
+          tag ? h(tag) : null,
           exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
+          quiz.map((question) => h('quiz-question', { 'data-question': question })),
           note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
           scaling
             ? h('div', { class: 'story-scaling' }, [
@@ -411,9 +420,9 @@ export class AttentionLesson extends ElementBase {
       );
       this.append(section);
       section.querySelector('.story-actions')?.addEventListener('click', (event) => this.#onTemperatureButton(event));
-      const story = [...section.querySelectorAll('lesson-predict, lesson-exercise')];
+      const story = [...section.querySelectorAll('lesson-predict, lesson-exercise, quiz-question')];
       return {
-        tag, title, lead, note, part, section, element: section.querySelector(tag), leadElement: section.querySelector('.story-lead'),
+        tag, title, lead, note, part, section, element: tag ? section.querySelector(tag) : null, leadElement: section.querySelector('.story-lead'),
         noteElement: section.querySelector('.story-note'), scalingElement: section.querySelector('.story-scaling'), story, loaded: false, near: false, stale: false,
       };
     });
@@ -507,7 +516,7 @@ export class AttentionLesson extends ElementBase {
       if (source.localName === 'lesson-exercise') this.#writeScore(true);
       return;
     }
-    if (source === this || !this.#sections.some((s) => s.element === source)) return;
+    if (source === this || !this.#sections.some((s) => s.element && s.element === source)) return;
     event.stopPropagation();
     const lesson = {};
     const lab = {};
@@ -534,7 +543,7 @@ export class AttentionLesson extends ElementBase {
   #load(s) {
     s.loaded = true;
     const story = [...new Set(s.story.map((element) => element.localName))];
-    Promise.all([import(`./${s.tag}.js`), ...story.map((tag) => import(`./${tag}.js`))]).then(
+    Promise.all([...(s.tag ? [s.tag] : []), ...story].map((tag) => import(`./${tag}.js`))).then(
       () => this.#schedule(),
       (error) => {
         s.section.append(toDom(h('p', { class: 'error' }, this.#strings.t('lesson.loadFailed', { message: error.message }))));
@@ -553,7 +562,7 @@ export class AttentionLesson extends ElementBase {
   }
 
   #wanted(s) {
-    return s.stale && this.#visible(s) && customElements.get(s.tag);
+    return s.stale && this.#visible(s) && customElements.get(s.tag ?? s.story[0].localName);
   }
 
   // After the next frame (the lab's update is painted first), in idle time: one instrument per callback.
@@ -597,8 +606,31 @@ export class AttentionLesson extends ElementBase {
     }
   }
 
+  // A section of questions only (the quiz): their words, and their saved answers once drawn.
+  #drawQuestions(s) {
+    for (const element of s.story) {
+      if (!customElements.get(element.localName)) continue;
+      if (element.strings !== this.#strings) element.strings = this.#strings;
+      if (element.question !== element.dataset.question) element.question = element.dataset.question;
+      this.#firstDrawn(element);
+    }
+  }
+
+  // A story element drawn: when it was first shown (an answer's latency), and its saved answer put back.
+  #firstDrawn(element) {
+    if (!this.#drawn.has(element)) {
+      this.#drawn.add(element);
+      this.#shownAt.set(element, performance.now());
+    }
+    if (this.#restoring.has(element)) {
+      element.restore(this.#restoring.get(element));
+      this.#restoring.delete(element);
+    }
+  }
+
   // Gives an instrument its results; an instrument whose results did not change is not redrawn.
   #draw(s) {
+    if (!s.tag) return this.#drawQuestions(s);
     this.#model ??= new LessonModel(this.#engine);
     let results;
     try {
@@ -621,14 +653,7 @@ export class AttentionLesson extends ElementBase {
       }
       if (element.localName === 'lesson-exercise') element.reveal = !this.hasAttribute('no-reveal');
       if (element.results !== results) element.results = results;
-      if (!this.#drawn.has(element)) {
-        this.#drawn.add(element);
-        this.#shownAt.set(element, performance.now());
-      }
-      if (this.#restoring.has(element)) {
-        element.restore(this.#restoring.get(element));
-        this.#restoring.delete(element);
-      }
+      this.#firstDrawn(element);
     }
     if (!sameResults(s.element.results, results)) s.element.results = results;
     // the instruments' own headings sit one level below their section's
@@ -637,8 +662,9 @@ export class AttentionLesson extends ElementBase {
   }
 }
 
-// A question's id, stable across versions of the page: predict-variance, exercise-softmaxWeight.
+// A question's id, stable across versions of the page: predict-variance, exercise-softmaxWeight, quiz-root.
 function questionId(element) {
+  if (element.localName === 'quiz-question') return `quiz-${element.dataset.question}`;
   return element.localName === 'lesson-predict' ? `predict-${element.dataset.prediction}` : `exercise-${element.dataset.exercise}`;
 }
 
