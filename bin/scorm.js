@@ -5,6 +5,9 @@
 // network. The package's lesson.html is the site's with two lines added: a meta naming the
 // SCORM version and web/lms/scorm.js, which talks to the LMS (and does nothing without one).
 // SCORM 1.2 by default; 2004 is its 4th edition. The bytes are deterministic (bin/zip.js).
+// `--mastery P` (a percent) and `--no-reveal` become attributes of the page's <attention-lesson>
+// (web/lms/scorm.js reads the first; the lesson obeys the second); 1.2's manifest also carries the
+// mastery score (adlcp:masteryscore), which an LMS hands back as cmi.student_data.mastery_score.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,18 +15,22 @@ import { fileURLToPath } from 'node:url';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, STDOUT_NAME, deliver, helpText, notify, parseOptions } from './command.js';
 import { CORES, WEB, siteFiles } from './site-files.js';
 import { zip } from './zip.js';
+import { SCORM_META, SCORM_VERSIONS } from '../web/lms/scorm.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const SCORM_VERSIONS = ['1.2', '2004'];
+export { SCORM_VERSIONS };
 const LAUNCH = `lesson.html`; // (a file name, not a key of the string tables)
 // the licences travel with the files they cover (KaTeX, the word vectors, the project's own)
 const LICENCES = ['LICENSE', 'THIRD_PARTY_LICENSES.md'];
 // the site's lesson.html loads its module here; the package's loads the LMS module after it
 const ANCHOR = '<script type="module" src="./lesson.js"></script>';
+const LESSON_TAG = '<attention-lesson';
 
 const OPTIONS = {
   output: { type: 'string', short: 'o' },
   version: { type: 'string' },
+  mastery: { type: 'string' },
+  'no-reveal': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -32,6 +39,8 @@ const HELP = [
   ['scorm.helpOptions', [
     { option: 'output', value: 'cli.valueFile', words: 'scorm.optionOutput' },
     { option: 'version', value: 'V', words: 'scorm.optionVersion', default: SCORM_VERSIONS[0] },
+    { option: 'mastery', value: 'P', words: 'scorm.optionMastery' },
+    { option: 'no-reveal', words: 'scorm.optionNoReveal' },
     { option: 'help', words: 'cli.optionHelp' },
   ]],
 ];
@@ -53,8 +62,14 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
     const version = values.version ?? SCORM_VERSIONS[0];
     if (!SCORM_VERSIONS.includes(version))
       throw new UsageError(t('cli.invalid', { option: '--version', value: JSON.stringify(version), must: t('settings.mustBe', { expected: { key: 'settings.oneOf', params: { values: SCORM_VERSIONS.join(', ') } } }) }));
+    let mastery = null;
+    if (values.mastery !== undefined) {
+      mastery = Number(values.mastery);
+      if (values.mastery.trim() === '' || !Number.isInteger(mastery) || mastery < 0 || mastery > 100)
+        throw new UsageError(t('cli.invalid', { option: '--mastery', value: JSON.stringify(values.mastery), must: t('settings.mustBe', { expected: { key: 'settings.wholeNumber', params: { min: '0', max: '100' } } }) }));
+    }
     if (!values.output) throw new UsageError(t('scorm.noOutput', { name }));
-    const entries = await packageEntries(version, strings);
+    const entries = await packageEntries(version, strings, { mastery, reveal: !values['no-reveal'] });
     const bytes = zip(entries);
     // written beside the target, then renamed: a failed write never leaves half a package
     await deliver(bytes, { output: values.output, stdout, stdoutClosed, fs, t });
@@ -68,8 +83,11 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
   }
 }
 
-/** The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004'. */
-export async function packageEntries(version, strings) {
+/**
+ * The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004';
+ * `mastery` the percent that passes (or null), `reveal` false: exercises never show their answer.
+ */
+export async function packageEntries(version, strings, { mastery = null, reveal = true } = {}) {
   // what the page needs: the site's files (bin/site-files.js)
   const names = await siteFiles();
   for (const core of CORES)
@@ -77,18 +95,21 @@ export async function packageEntries(version, strings) {
   const files = [];
   for (const name of names) {
     let data = await readFile(join(WEB, name));
-    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version));
+    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version, { mastery, reveal }));
     files.push({ name, data });
   }
   for (const name of LICENCES) files.push({ name, data: await readFile(join(ROOT, name)) });
-  const manifest = manifestXml(version, files.map((f) => f.name), strings.t('lessonPage.title'));
+  const manifest = manifestXml(version, files.map((f) => f.name), strings.t('lessonPage.title'), { mastery });
   return [{ name: 'imsmanifest.xml', data: Buffer.from(manifest) }, ...files];
 }
 
-// The site's lesson.html with the SCORM version and the LMS module added.
-function launchPage(html, version) {
+// The site's lesson.html with the SCORM version and the LMS module added, and the author's
+// choices as the lesson's attributes.
+function launchPage(html, version, { mastery, reveal }) {
   if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
-  return html.replace(ANCHOR, `${ANCHOR}\n  <meta name="attention-lab:scorm" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
+  if (!html.includes(LESSON_TAG)) throw new Error(`web/${LAUNCH} has no "${LESSON_TAG}": the package cannot set the lesson's attributes`);
+  const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}`;
+  return html.replace(LESSON_TAG, `${LESSON_TAG}${attributes}`).replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
 }
 
 // Every file under `dir`, relative with '/' separators, sorted (the zip's order is stable).
@@ -112,7 +133,7 @@ const MANIFEST = {
 };
 
 /** imsmanifest.xml: one organization, one item, one SCO resource listing every file. */
-export function manifestXml(version, files, title) {
+export function manifestXml(version, files, title, { mastery = null } = {}) {
   const m = MANIFEST[version];
   const namespace = (location) => location.split(' ')[0];
   const fileList = files.map((name) => `      <file href="${xmlEscape(encodeURI(name))}"/>`).join('\n');
@@ -130,7 +151,7 @@ export function manifestXml(version, files, title) {
     <organization identifier="attention-lab">
       <title>${xmlEscape(title)}</title>
       <item identifier="lesson" identifierref="lesson-sco">
-        <title>${xmlEscape(title)}</title>
+        <title>${xmlEscape(title)}</title>${version === '1.2' && mastery !== null ? `\n        <adlcp:masteryscore>${mastery}</adlcp:masteryscore>` : ''}
       </item>
     </organization>
   </organizations>

@@ -13,6 +13,8 @@ import { tokenize } from './lab/tokenize.js';
 import { messageOf } from './i18n/i18n.js';
 import { strings } from './i18n/page.js';
 import { shortLabel } from './views/format.js';
+import { keepProgress } from './lesson-keep.js';
+import { SCORM_META } from './lms/scorm.js';
 import './components/lesson/attention-lesson.js';
 import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
 import './components/lesson/model-view.js'; // the trained model, on the bar's sentence (loaded when it comes near)
@@ -107,6 +109,9 @@ async function main() {
   // a lab setting the learner changed inside an instrument (the overflow demo's temperature)
   lesson.addEventListener('input', () => set(lesson.value));
 }
+
+// the learner's answers and place survive a reload (localStorage); in an LMS's package the LMS keeps them
+if (!document.querySelector(`meta[name="${SCORM_META}"]`)) keepProgress();
 
 main().catch((error) => {
   status.textContent = strings.t('lessonPage.couldNotStart', { message: error.message });

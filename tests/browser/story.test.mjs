@@ -64,8 +64,8 @@ test('the story runs q·k → softmax → output → heads → variance → satu
     parts: [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part),
     headings: [...document.querySelectorAll('attention-lesson section[data-part] > h2')].map((h) => h.textContent),
   }));
-  assert.deepEqual(lesson.parts, STORY_ORDER);
-  assert.deepEqual(lesson.headings, index.headings, 'the same questions on both pages');
+  assert.deepEqual(lesson.parts, [...STORY_ORDER, 'quiz'], 'the lesson page closes with the quiz');
+  assert.deepEqual(lesson.headings.slice(0, -1), index.headings, 'the same questions on both pages');
   const top = await page.evaluate(() => ['attention-lesson', '#training'].map((s) => document.querySelector(s).getBoundingClientRect().top));
   assert.ok(top[0] < top[1], 'lesson, then training');
 });

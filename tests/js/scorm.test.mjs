@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { crc32, zip } from '../../bin/zip.js';
-import { MAX_PARENTS, SUSPEND_DATA_LIMIT, findApi, readSuspendData, suspendData, timeinterval2004, timespan12 } from '../../web/lms/scorm.js';
+import { MAX_PARENTS, SCORM_META, SCORM_VERSIONS, SUSPEND_DATA_LIMIT, findApi, readSuspendData, suspendData, timeinterval2004, timespan12 } from '../../web/lms/scorm.js';
+import * as writer from '../../bin/scorm.js';
+import { english } from '../../web/i18n/i18n.js';
 
 test('CRC-32 gives the standard check value of "123456789"', () => {
   assert.equal(crc32(Buffer.from('123456789')), 0xcbf43926);
@@ -46,7 +48,7 @@ test('suspend_data stays within 4,096 characters and reads back', () => {
   assert.equal(text.length, SUSPEND_DATA_LIMIT);
   const back = readSuspendData(text);
   assert.equal(back.at, 'claim-3');
-  assert.ok(sentence.startsWith(back.c.sentence));
+  assert.ok(sentence.startsWith(back.controls.sentence));
   assert.equal(readSuspendData('not json'), null);
 });
 
@@ -66,4 +68,12 @@ test('the API is found up the parent chain, past a cross-origin frame, then from
   w.parent = w;
   for (let i = 0; i < MAX_PARENTS + 5; i++) w = { parent: w };
   assert.equal(findApi(w, 'API'), null);
+});
+
+test('the versions and the meta name are written once: the package\'s writer uses the page module\'s', async () => {
+  assert.equal(writer.SCORM_VERSIONS, SCORM_VERSIONS);
+  const entries = await writer.packageEntries('2004', english());
+  const page = entries.find((entry) => entry.name === 'lesson.html').data.toString('utf8');
+  const metas = [...page.matchAll(/<meta name="([^"]+)" content="([^"]+)">/g)].filter(([, name]) => name.includes('scorm'));
+  assert.deepEqual(metas.map(([, name, content]) => [name, content]), [[SCORM_META, '2004']]);
 });

@@ -1,20 +1,30 @@
 // The lesson page's side of a SCORM package (bin/scorm.js adds this module to the package's
-// lesson.html, with <meta name="attention-lab:scorm" content="1.2|2004">). It finds the LMS's
+// lesson.html, with <meta name="attention-lab:scorm" content="1.2|2004">: SCORM_META and
+// SCORM_VERSIONS below, which the package's writer imports). It finds the LMS's
 // API as SCORM's discovery algorithm does — this window, then each window.parent up to
 // MAX_PARENTS, then the same from window.opener — named `API` in SCORM 1.2 and `API_1484_11` in
 // 2004, and reports to it:
-//   start   Initialize; the status incomplete (never lowering completed/passed); on a resumed
-//           attempt (entry "resume") the learner's settings and section from suspend_data
-//   while   the section reached (location, suspend_data ≤ 4,096 characters); the score of the
-//           lesson's `score` event ({ raw, max, completed }, bubbling from <attention-lesson>)
-//           as score.raw/min/max (2004 also scaled); completed when the learner has gone through
-//           the story: by that event's `completed` once the lesson sends one, else on reaching
-//           the lesson's last section
+//   start   Initialize; the status incomplete (never lowering completed/passed); the learner's
+//           settings and section from valid suspend_data whatever cmi.core.entry says (a 1.2 LMS
+//           sends "" on a revisit after completion; only 2004's "ab-initio" starts afresh), and
+//           the saved location alone when suspend_data is unreadable
+//   while   the section reached (location) and the learner's answers, steps seen and
+//           interaction indices (suspend_data ≤ 4,096 characters, web/lesson/progress.js); an
+//           objective per step (its id the section's part: step, variance…), completed once seen;
+//           each `answer` of <attention-lesson> as one cmi.interactions.n record per question
+//           (interactionRecord); the lesson's `score` ({ raw, max }) as score.raw/min/max (2004
+//           also scaled); the status by connect's rule (completed, passed, failed)
 //   leave   session time, exit (suspend while incomplete), Commit and Finish — on pagehide, once
 // Without an LMS (no API found, or a cross-origin parent) it does nothing: the page is as always.
+import { encodeProgress, readProgress } from '../lesson/progress.js';
+import { readControls, restoreControls, whenSettled } from '../lesson-keep.js';
+
+/** The SCORM versions a package can be written for, the first the default. */
+export const SCORM_VERSIONS = Object.freeze(['1.2', '2004']);
+/** The name of the meta whose content is the package's SCORM version. */
+export const SCORM_META = 'attention-lab:scorm';
 
 export const MAX_PARENTS = 500; // ADL's 2004 sample bounds the climb; a real chain is a few frames
-const SETTLE_LIMIT_MS = 30000; // the lesson's sections are watched after this long even if it still draws
 export const SUSPEND_DATA_LIMIT = 4096; // SCORM 1.2's CMIString4096 (2004 allows 64,000; the smaller fits both)
 
 /** SCORM's names, per version: the API object's, its calls' and the data model's. */
@@ -91,43 +101,72 @@ export function timeinterval2004(ms) {
   return `PT${Math.floor(cs / 360000)}H${Math.floor(cs / 6000) % 60}M${((cs % 6000) / 100).toFixed(2)}S`;
 }
 
-// The lesson page's controls (web/lesson.html) kept in suspend_data, with their kinds.
-const CONTROLS = { sentence: 'text', dk: 'text', row: 'text', scaled: 'check', seed: 'text' };
+// A section's id as the lesson writes them (claim-1, output…): a location that is not one is not ours.
+const SECTION_ID = /^[a-z][a-z0-9-]{0,63}$/;
 
 /**
- * suspend_data for `at` (a section's id) and `controls` ({ id: value }): JSON of at most
- * SUSPEND_DATA_LIMIT characters — a long sentence is cut until it fits.
+ * suspend_data for `at` (a section's id), `controls` ({ id: value }) and `more` (the answers,
+ * the steps seen, the interactions reported: web/lesson/progress.js): at most
+ * SUSPEND_DATA_LIMIT characters — a long sentence is cut first.
  */
-export function suspendData(at, controls) {
-  const state = { v: 1, at, c: { ...controls } };
-  let text = JSON.stringify(state);
-  while (text.length > SUSPEND_DATA_LIMIT && state.c.sentence) {
-    const over = text.length - SUSPEND_DATA_LIMIT;
-    state.c.sentence = state.c.sentence.slice(0, Math.max(0, state.c.sentence.length - Math.max(over, 1)));
-    text = JSON.stringify(state);
-  }
-  return text.length <= SUSPEND_DATA_LIMIT ? text : JSON.stringify({ v: 1, at: String(at).slice(0, 100) });
+export function suspendData(at, controls, more = {}) {
+  return encodeProgress({ at, controls, ...more }, SUSPEND_DATA_LIMIT);
 }
 
-/** suspend_data read back: { at, c } or null for anything else. */
+/** suspend_data read back: { at, controls, answers, seen, reported }, or null for anything else. */
 export function readSuspendData(text) {
-  try {
-    const state = JSON.parse(text);
-    return state && state.v === 1 && typeof state === 'object' ? { at: typeof state.at === 'string' ? state.at : null, c: state.c && typeof state.c === 'object' ? state.c : {} } : null;
-  } catch {
-    return null;
+  return readProgress(text);
+}
+
+/** A number as SCORM's decimals take it (no exponent; 2004 allows 10 digits before the point): null when it cannot be. */
+export function scormDecimal(x) {
+  if (!Number.isFinite(x) || Math.abs(x) >= 1e10) return null;
+  const text = x.toFixed(7).replace(/\.?0+$/, '');
+  return text === '-0' ? '0' : text;
+}
+
+/**
+ * The interaction record of one answer (the detail of <attention-lesson>'s `answer` event) in
+ * `version`'s words, as [element, value] pairs in the order an LMS takes them (2004: the type
+ * before the responses) under `prefix` (cmi.interactions.n).
+ */
+export function interactionRecord(version, prefix, answer, at = new Date()) {
+  const v12 = version === '1.2';
+  const pairs = [[`${prefix}.id`, answer.id], [`${prefix}.type`, answer.type], [`${prefix}.objectives.0.id`, answer.step]];
+  pairs.push(v12 ? [`${prefix}.time`, at.toTimeString().slice(0, 8)] : [`${prefix}.timestamp`, at.toISOString()]);
+  // the right response: an option, or the range an answer must fall in (1.2 takes one value)
+  const correct = answer.correct;
+  let pattern = null;
+  if (typeof correct === 'string') pattern = correct;
+  else if (correct && Number.isFinite(correct.value)) {
+    const [lo, hi] = [scormDecimal(correct.value - correct.tolerance), scormDecimal(correct.value + correct.tolerance)];
+    pattern = v12 ? scormDecimal(correct.value) : lo !== null && hi !== null ? `${lo}[:]${hi}` : null;
   }
+  if (pattern !== null) pairs.push([`${prefix}.correct_responses.0.pattern`, pattern]);
+  const response = typeof answer.response === 'number' ? scormDecimal(answer.response) : answer.response;
+  if (response !== null && response !== undefined) pairs.push([`${prefix}.${v12 ? 'student_response' : 'learner_response'}`, response]);
+  pairs.push([`${prefix}.result`, answer.result === 'wrong' && !v12 ? 'incorrect' : answer.result]);
+  pairs.push([`${prefix}.latency`, v12 ? timespan12(answer.latency) : timeinterval2004(answer.latency)]);
+  // 2004 only: the question in the learner's language (a localized string of at most 250 characters)
+  if (!v12 && answer.description) pairs.push([`${prefix}.description`, `{lang=${answer.lang}}${answer.description.replace(/[{}]/g, '')}`.slice(0, 250)]);
+  return pairs;
 }
 
 /**
  * Connects the page `doc` to the LMS of `version` ('1.2' or '2004'), if one is found; returns
  * the session ({ finish }) or null. `now` is the clock (ms).
+ *
+ * The rule it reports by: completed once the learner has seen every step (section) of the lesson;
+ * with a mastery score — the LMS's (1.2 mastery_score, 2004 scaled_passing_score), else the
+ * lesson's `mastery` attribute, in percent — passed once the score reaches it, failed when every
+ * step is seen below it. The score counts exercises solved before their answer was shown.
  */
 export function connect({ version, win = window, doc = document, now = () => Date.now() }) {
   const dialect = DIALECTS[version];
   if (!dialect) return null;
   const api = findApi(win, dialect.api);
   if (!api) return null;
+  const v12 = version === '1.2';
   const call = (name, ...args) => {
     try {
       return String(api[dialect.calls[name]](...args));
@@ -141,57 +180,85 @@ export function connect({ version, win = window, doc = document, now = () => Dat
   if (call('initialize', '') !== 'true') return null;
 
   const started = now();
-  const done = (status) => ['completed', 'passed', 'failed'].includes(status);
-  let completed = done(get(dialect.status));
+  const status = get(dialect.status);
+  let completed = ['completed', 'passed', 'failed'].includes(status);
+  let passed = status === 'passed' || (!v12 && get(dialect.success) === 'passed');
   if (!completed) set(dialect.status, 'incomplete');
-  let scored = false; // a `score` event came: completion follows its `completed`
   let score = null;
-  let at = null;
 
   // ---- resume where the learner was ----
-  const saved = get(dialect.entry) === 'resume' ? readSuspendData(get('cmi.suspend_data')) : null;
-  if (saved) {
-    at = saved.at;
-    restoreControls(doc, saved.c);
-  }
+  // Valid suspend_data is the learner's work whatever the entry: a 1.2 LMS sends entry "" (not
+  // "resume") on a revisit after completion, and leaving would then overwrite it with defaults.
+  const fresh = version === '2004' && get(dialect.entry) === 'ab-initio';
+  const saved = fresh ? null : readSuspendData(get('cmi.suspend_data'));
+  if (saved) restoreControls(doc, saved.controls);
+  // the section: from suspend_data, else the location the LMS kept (corrupt data loses no place)
+  const location = fresh ? '' : get(dialect.location);
+  let at = saved?.at ?? (SECTION_ID.test(location) ? location : null);
+  const resumeAt = at;
+  const seen = new Set(saved?.seen ?? []);
+  // which interaction record each question writes: kept, so a question's later answers rewrite its record
+  const reported = saved?.reported ?? [];
+  let answers = saved?.answers ?? {};
   call('commit', '');
 
-  const controls = () => {
-    const values = {};
-    for (const [id, kind] of Object.entries(CONTROLS)) {
-      const input = doc.getElementById(id);
-      if (input) values[id] = kind === 'check' ? input.checked : input.value;
-    }
-    return values;
-  };
+  const lessonElement = () => doc.querySelector('attention-lesson');
   const save = () => {
     if (at) set(dialect.location, at);
-    set('cmi.suspend_data', suspendData(at, controls()));
+    const lesson = lessonElement();
+    if (lesson && 'progress' in lesson && lesson.progress) answers = lesson.progress.answers;
+    set('cmi.suspend_data', suspendData(at, readControls(doc), { answers, seen: [...seen], reported }));
   };
 
-  const complete = () => {
-    if (completed) return;
-    completed = true;
-    set(dialect.status, 'completed');
-    reportSuccess();
+  // the mastery score in percent: the LMS's, else the package's (the lesson's attribute), else none
+  const mastery = () => {
+    const lms = Number.parseFloat(get(dialect.mastery));
+    if (Number.isFinite(lms)) return v12 ? lms : lms * 100;
+    const own = Number.parseFloat(lessonElement()?.getAttribute('mastery') ?? '');
+    return Number.isFinite(own) ? own : null;
+  };
+
+  // the steps: one objective each, written once (a resumed attempt has them)
+  const steps = () => [...doc.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part);
+  const writeObjectives = () => {
+    const count = Number.parseInt(get('cmi.objectives._count'), 10) || 0;
+    steps().forEach((step, n) => {
+      if (n >= count) set(`cmi.objectives.${n}.id`, step);
+    });
+  };
+  const reportStep = (step) => {
+    const n = steps().indexOf(step);
+    if (n < 0) return;
+    if (v12) set(`cmi.objectives.${n}.status`, 'completed');
+    else set(`cmi.objectives.${n}.completion_status`, 'completed');
+  };
+
+  // the status by the rule above; never lowered from completed or passed
+  let written = { status, success: v12 ? null : get(dialect.success) };
+  const write = (key, element, value) => {
+    if (written[key] === value) return;
+    written[key] = value;
+    set(element, value);
+  };
+  const report = () => {
+    const all = steps();
+    completed ||= all.length > 0 && all.every((step) => seen.has(step));
+    const m = mastery();
+    passed ||= m !== null && (score?.percent ?? 0) >= m;
+    const failed = !passed && completed && m !== null;
+    if (v12) {
+      const next = passed ? 'passed' : failed ? 'failed' : completed ? 'completed' : null;
+      if (next) write('status', dialect.status, next);
+    } else {
+      if (completed) write('status', dialect.status, 'completed');
+      if (passed || failed) write('success', dialect.success, passed ? 'passed' : 'failed');
+    }
     call('commit', '');
   };
 
-  // success: only where the LMS gives a passing score and the lesson gave a score
-  const reportSuccess = () => {
-    if (!score) return;
-    const mastery = Number.parseFloat(get(dialect.mastery));
-    if (!Number.isFinite(mastery)) return;
-    const passed = version === '1.2' ? score.percent >= mastery : score.scaled >= mastery;
-    if (version === '1.2') {
-      if (completed) set(dialect.status, passed ? 'passed' : 'failed');
-    } else set(dialect.success, passed ? 'passed' : 'failed');
-  };
-
   const onScore = (event) => {
-    const { raw, max, completed: finished } = event.detail ?? {};
+    const { raw, max } = event.detail ?? {};
     if (!(Number.isFinite(raw) && Number.isFinite(max) && max > 0 && raw >= 0 && raw <= max)) return;
-    scored = true;
     // 1.2's raw, min and max are decimals from 0 to 100: a larger scale is reported as a percent
     const percent = (100 * raw) / max;
     const [r, m] = max <= 100 ? [raw, max] : [Math.round(percent * 100) / 100, 100];
@@ -199,40 +266,59 @@ export function connect({ version, win = window, doc = document, now = () => Dat
     set(`${dialect.score}.min`, 0);
     set(`${dialect.score}.max`, m);
     set(`${dialect.score}.raw`, r);
-    if (version === '2004') set(`${dialect.score}.scaled`, Math.round((raw / max) * 10000) / 10000);
-    if (finished) complete();
-    else call('commit', '');
+    if (!v12) set(`${dialect.score}.scaled`, Math.round((raw / max) * 10000) / 10000);
+    report();
   };
   doc.addEventListener('score', onScore);
 
-  // ---- the story: the section in view, and its end ----
-  const sections = () => [...doc.querySelectorAll('attention-lesson section[id]')];
+  // ---- each answer: its interaction record (one per question, rewritten by a later answer) ----
+  const onAnswer = (event) => {
+    const answer = event.detail;
+    if (!answer?.id) return;
+    let n = reported.indexOf(answer.id);
+    if (n < 0) {
+      // after the records the LMS holds (a question's index stays its own)
+      n = Math.max(reported.length, Number.parseInt(get('cmi.interactions._count'), 10) || 0);
+      reported[n] = answer.id;
+      for (let i = 0; i < n; i++) reported[i] ??= null;
+    }
+    for (const [element, value] of interactionRecord(version, `cmi.interactions.${n}`, answer)) set(element, value);
+    save();
+    call('commit', '');
+  };
+  doc.addEventListener('answer', onAnswer);
+
+  // ---- "Start over": the answers and the place forgotten (the records stay the learner's history) ----
+  const onStartOver = () => {
+    answers = {};
+    at = null;
+    save();
+    call('commit', '');
+  };
+  doc.addEventListener('startover', onStartOver);
+
+  // ---- the story: the section in view, the steps seen ----
   const observer = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       at = entry.target.id;
-      const all = sections();
-      if (!scored && entry.target === all[all.length - 1]) complete();
+      const step = entry.target.dataset.part;
+      if (step && !seen.has(step)) {
+        seen.add(step);
+        reportStep(step);
+        report();
+      }
     }
   });
-  const observeSections = () => {
-    for (const section of sections()) observer.observe(section);
-  };
-  // Watched once the page has drawn and the lesson's instruments have their heights: before
-  // that, sections holding only their headings would all fit in the window, the last included.
-  customElements.whenDefined('attention-lesson').then(() =>
-    whenReady(doc, () => {
-      const lesson = doc.querySelector('attention-lesson');
-      const deadline = now() + SETTLE_LIMIT_MS;
-      const settled = () => {
-        if (finished) return;
-        if (lesson?.pending && now() < deadline) return void win.requestAnimationFrame(settled);
-        if (saved?.at) doc.getElementById(saved.at)?.scrollIntoView({ block: 'start' });
-        observeSections();
-      };
-      settled();
-    }),
-  );
+  whenSettled(doc, win, (lesson) => {
+    if (finished) return;
+    if (lesson && saved) lesson.progress = { answers: saved.answers };
+    writeObjectives();
+    // the score from the start: a learner who skips every exercise has 0, not none
+    if (lesson?.score) onScore({ detail: lesson.score });
+    if (resumeAt) doc.getElementById(resumeAt)?.scrollIntoView({ block: 'start' });
+    for (const section of doc.querySelectorAll('attention-lesson section[id]')) observer.observe(section);
+  }, now);
 
   // ---- leaving: once ----
   let finished = false;
@@ -241,8 +327,10 @@ export function connect({ version, win = window, doc = document, now = () => Dat
     finished = true;
     observer.disconnect();
     doc.removeEventListener('score', onScore);
+    doc.removeEventListener('answer', onAnswer);
+    doc.removeEventListener('startover', onStartOver);
     save();
-    set(dialect.sessionTime, version === '1.2' ? timespan12(now() - started) : timeinterval2004(now() - started));
+    set(dialect.sessionTime, v12 ? timespan12(now() - started) : timeinterval2004(now() - started));
     set(dialect.exit, completed ? dialect.normalExit : 'suspend');
     call('commit', '');
     call('finish', '');
@@ -257,31 +345,5 @@ export function connect({ version, win = window, doc = document, now = () => Dat
   return { finish, get completed() { return completed; } };
 }
 
-// The saved settings put back into the page's controls: the sentence, d_k, scaling and seed at
-// once (web/lesson.js reads them when it starts), the query word once its options exist.
-function restoreControls(doc, values) {
-  const put = (id) => {
-    const input = doc.getElementById(id);
-    if (!input || !(id in values)) return;
-    if (CONTROLS[id] === 'check') input.checked = Boolean(values[id]);
-    else input.value = String(values[id]);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  };
-  for (const id of ['sentence', 'dk', 'scaled', 'seed']) put(id);
-  whenReady(doc, () => put('row'));
-}
-
-// Runs `callback` once the page has drawn its first state (web/lesson.js sets data-ready).
-function whenReady(doc, callback) {
-  const root = doc.documentElement;
-  if (root.dataset.ready === 'true') return void callback();
-  const watcher = new MutationObserver(() => {
-    if (root.dataset.ready !== 'true') return;
-    watcher.disconnect();
-    callback();
-  });
-  watcher.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
-}
-
-const meta = typeof document === 'undefined' ? null : document.querySelector('meta[name="attention-lab:scorm"]');
+const meta = typeof document === 'undefined' ? null : document.querySelector(`meta[name="${SCORM_META}"]`);
 if (meta) connect({ version: meta.content });

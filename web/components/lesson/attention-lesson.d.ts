@@ -6,7 +6,12 @@ import type { LessonSettings } from '../../lesson/model.js';
 /** The instruments' tags, in the order of the lesson. */
 export const INSTRUMENTS: readonly string[];
 
-/** Attributes: `for` (the id of an <attention-lab> to follow), `heading-level` (1–6, default 2), `loading` ("eager": draw every instrument), `theme` (light, dark, auto). */
+/**
+ * Attributes: `for` (the id of an <attention-lab> to follow), `heading-level` (1–6, default 2),
+ * `loading` ("eager": draw every instrument), `theme` (light, dark, auto), `no-reveal` (an exercise
+ * never shows its answer after wrong tries), `mastery` (the percent of the score that passes, read
+ * by a learning platform's module), `quiz` (the closing quiz as the last section; read once).
+ */
 export class AttentionLesson extends HTMLElement {
   /** The engine the instruments are computed with (the followed lab's, or set by the page). */
   engine: Engine | null;
@@ -20,11 +25,17 @@ export class AttentionLesson extends HTMLElement {
   /** True while an instrument in or near the viewport (every one, when eager) has not drawn the latest state. */
   readonly pending: boolean;
   /**
-   * The exercises' score, for a learning platform: `raw` exercises solved of `max`, `completed`
-   * once all are. Each change is announced by a `score` event (detail: the same). Kept nowhere:
-   * a reload starts at 0. The predictions are not graded.
+   * The exercises' score, for a learning platform: `raw` exercises solved before their answer was
+   * shown, of `max`; `completed` once all are. Each change is announced by a `score` event
+   * (detail: the same). The predictions are not graded.
    */
   readonly score: Readonly<LessonScore>;
+  /** Every prediction, exercise and quiz question: its stable id (predict-variance, exercise-scale, quiz-root…) and its step. */
+  readonly questions: ReadonlyArray<{ id: string; step: string; element: HTMLElement }>;
+  /** The learner's answers, to keep (web/lesson/progress.js); setting it puts them back (null: none). */
+  progress: LessonProgress | null;
+  /** Clears every answer and announces `startover`. */
+  startOver(): void;
   addEventListener<K extends keyof AttentionLessonEventMap>(type: K, listener: (this: AttentionLesson, event: AttentionLessonEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
@@ -39,9 +50,42 @@ export interface LessonScore {
   completed: boolean;
 }
 
+/** The learner's answers by question id, the first answered first. */
+export interface LessonProgress {
+  answers: Record<string, Record<string, unknown>>;
+}
+
+/** One answer, as the `answer` event announces it (a learning platform records it per question). */
+export interface LessonAnswer {
+  /** the question's stable id */
+  id: string;
+  /** the step (section part) it belongs to: step, variance, saturation… */
+  step: string;
+  kind: 'prediction' | 'exercise' | 'quiz';
+  type: 'choice' | 'numeric';
+  /** an option's id or a d_k for a choice; the number typed (null when it was not one) for a numeric */
+  response: string | number | null;
+  /** the right option (null when the instrument could not measure it), or the engine's value and the tolerance */
+  correct: string | null | { value: number; tolerance: number };
+  /** neutral: a prediction that could not be measured, or a right answer typed after it was shown */
+  result: 'correct' | 'wrong' | 'neutral';
+  /** checks of this question so far */
+  attempts: number;
+  /** milliseconds since the question was drawn, or since its previous answer */
+  latency: number;
+  /** the question as the learner read it, and its language */
+  description: string;
+  lang: string;
+  credited?: boolean;
+}
+
 export interface AttentionLessonEventMap extends HTMLElementEventMap {
   /** the score changed: an exercise was solved */
   score: CustomEvent<Readonly<LessonScore>>;
+  /** a prediction was checked, or an exercise got a verdict */
+  answer: CustomEvent<Readonly<LessonAnswer>>;
+  /** the learner started over: every answer cleared */
+  startover: CustomEvent<null>;
 }
 
 declare global {

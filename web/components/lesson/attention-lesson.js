@@ -24,6 +24,14 @@
 // slider drag), after the next frame (the lab paints first) and in idle time, one instrument per
 // idle callback. loading="eager" draws every instrument (still after the frame and in idle
 // time), for a page that is only the lesson. `pending` is true while a drawing is due.
+//
+// For a learning platform (web/lms/scorm.js) and a page that keeps progress (web/lesson.js):
+// each prediction checked and each exercise's verdict is announced as a bubbling `answer` event
+// (detail: LessonAnswer in attention-lesson.d.ts), the score as `score`; `progress` reads and
+// puts back the learner's answers; "Start over" (startOver()) clears them and announces `startover`. `no-reveal`: an
+// exercise never shows its answer after wrong tries; `mastery` (a percent) is the score that
+// passes, for the platform to read; `quiz` adds the closing quiz (web/lesson/quiz.js) as the last
+// section, its questions announced like the exercises (not counted in the score).
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../views/format.js';
@@ -33,6 +41,8 @@ import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLesso
 import { ElementBase, define } from '../base.js';
 import { sheet } from '../theme.js';
 import { STORY } from '../../lesson/story.js';
+import { ANSWER_TOLERANCE, EXERCISES } from '../../lesson/exercises.js';
+import { QUIZ_IDS } from '../../lesson/quiz.js';
 
 // The order of the lesson is a story: one query's row (q·k, the scores, softmax), the output (the
 // weights mix the values), several heads,
@@ -52,8 +62,10 @@ const SECTIONS = [
   { tag: 'saturation-plot', id: 'claim-2', part: 'saturation', title: 'story.headingSaturation', lead: 'story.leadSaturation' },
   { tag: 'gradient-view', id: 'claim-3', part: 'gradient', title: 'story.headingGradient', lead: 'story.leadGradient' },
   { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow', scaling: true },
-].map((section) => ({ ...section, ...STORY[section.part] }));
-export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag);
+  // the closing quiz: questions on the argument, no instrument (web/lesson/quiz.js)
+  { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
+].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
+export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
 
 const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
@@ -101,7 +113,7 @@ const STORY_SHEET = sheet(`
   :where(attention-lesson .story-note, attention-lesson .story-scaling p) { max-width: 75ch; }
   :where(attention-lesson .story-note) { font-size: 0.875em; }
   :where(attention-lesson .story-actions) { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 8px; }
-  :where(attention-lesson .story-actions button) { font: inherit; font-size: 0.875rem; min-height: 28px; padding: 2px 12px;
+  :where(attention-lesson .story-actions button, attention-lesson .lesson-start-over button) { font: inherit; font-size: 0.875rem; min-height: 28px; padding: 2px 12px;
     border: 1px solid currentColor; border-radius: 999px; background: transparent; color: inherit; cursor: pointer; }
   :where(attention-lesson .story-actions button:disabled) { cursor: not-allowed; }
 `);
@@ -110,7 +122,7 @@ const STORY_SHEET = sheet(`
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
 
 export class AttentionLesson extends ElementBase {
-  static observedAttributes = ['theme', 'lang', 'loading'];
+  static observedAttributes = ['theme', 'lang', 'loading', 'no-reveal'];
 
   #engine = null;
   #model = null;
@@ -134,6 +146,7 @@ export class AttentionLesson extends ElementBase {
   }
 
   attributeChangedCallback(name, _previous, value) {
+    if (name === 'no-reveal') return void this.#invalidateAll();
     if (name === 'lang') {
       if (this.isConnected) this.#chooseLanguage();
       return;
@@ -151,7 +164,7 @@ export class AttentionLesson extends ElementBase {
     // set through the CSSOM (allowed under style-src 'self'); without it, the page's or the reader's scheme
     if (known) this.style.setProperty('--al-color-scheme', COLOR_SCHEMES[value]);
     else this.style.removeProperty('--al-color-scheme');
-    for (const s of this.#sections) s.element.themeChanged?.();
+    for (const s of this.#sections) s.element?.themeChanged?.();
   }
 
   connectedCallback() {
@@ -223,8 +236,84 @@ export class AttentionLesson extends ElementBase {
    */
   get score() {
     const exercises = this.#sections.flatMap((s) => s.story.filter((element) => element.localName === 'lesson-exercise'));
-    const raw = exercises.filter((element) => element.solved === true).length;
+    // solved before the answer was shown (an answer put back and not yet drawn counts as saved)
+    const credited = (element) => (this.#restoring.has(element) ? this.#restoring.get(element)?.credited === true : element.credited === true);
+    const raw = exercises.filter(credited).length;
     return Object.freeze({ raw, max: exercises.length, completed: exercises.length > 0 && raw === exercises.length });
+  }
+
+  #restoring = new Map(); // story element → its saved state, put back when it is first drawn
+  #shownAt = new Map(); // story element → when it was first drawn (or last answered): answers' latency
+  #answered = []; // question ids in the order of their first answer
+
+  /** The questions: { id, step, element } for every prediction and exercise, in the lesson's order. */
+  get questions() {
+    return this.#sections.flatMap((s) => s.story.map((element) => ({ id: questionId(element), step: s.part, element })));
+  }
+
+  /** The learner's work: { answers: { [question id]: state } }, the first answered first (web/lesson/progress.js keeps it). */
+  get progress() {
+    const questions = this.questions;
+    const stateOf = ({ element }) => (this.#restoring.has(element) ? this.#restoring.get(element) : customElements.get(element.localName) ? element.state : null);
+    const order = [...this.#answered, ...questions.map((q) => q.id).filter((id) => !this.#answered.includes(id))];
+    const answers = {};
+    for (const id of order) {
+      const question = questions.find((q) => q.id === id);
+      const state = question && stateOf(question);
+      if (state) answers[id] = state;
+    }
+    return { answers };
+  }
+
+  /** Puts back saved answers ({ answers }); a question not named starts afresh. */
+  set progress(progress) {
+    const answers = progress?.answers ?? {};
+    this.#answered = Object.keys(answers).filter((id) => this.questions.some((q) => q.id === id));
+    for (const { id, element } of this.questions) {
+      const state = Object.hasOwn(answers, id) ? answers[id] : null;
+      if (this.#drawn.has(element)) element.restore(state);
+      else this.#restoring.set(element, state);
+    }
+    this.#writeScore(true);
+  }
+
+  #drawn = new Set(); // story elements given their results at least once
+
+  /** Clears every answer (and announces `startover`: a page forgets what it kept). */
+  startOver() {
+    this.progress = null;
+    this.dispatchEvent(new CustomEvent('startover', { bubbles: true }));
+    this.#sections[0]?.section.scrollIntoView({ block: 'start' });
+  }
+
+  // An answer as the `answer` event announces it (LessonAnswer in attention-lesson.d.ts).
+  #announceAnswer(element) {
+    const value = element.value;
+    if (!value) return;
+    const s = this.#sections.find((x) => x.story.includes(element));
+    const id = questionId(element);
+    if (!this.#answered.includes(id)) this.#answered.push(id);
+    const now = performance.now();
+    const latency = Math.max(0, now - (this.#shownAt.get(element) ?? now));
+    this.#shownAt.set(element, now);
+    const base = { id, step: s.part, description: element.description.replace(/\s+/g, ' ').trim(), lang: this.#strings.lang, latency };
+    let detail;
+    if (element.localName === 'quiz-question') {
+      detail = { ...base, kind: 'quiz', type: 'choice', response: value.choice, correct: value.answer, result: value.right ? 'correct' : 'wrong', attempts: 1 };
+    } else if (element.localName === 'lesson-predict') {
+      detail = { ...base, kind: 'prediction', type: 'choice', response: value.choice, correct: value.answer, result: value.right === null ? 'neutral' : value.right ? 'correct' : 'wrong', attempts: 1 };
+    } else {
+      const choice = EXERCISES[value.exercise].kind === 'dk';
+      // a right answer typed after the feedback showed it is neither credited nor wrong
+      const result = !value.right ? 'wrong' : value.credited ? 'correct' : 'neutral';
+      detail = {
+        ...base, kind: 'exercise', type: choice ? 'choice' : 'numeric', attempts: value.attempts,
+        response: choice ? String(value.given) : typeof value.given === 'number' ? value.given : null,
+        correct: choice ? String(value.expected) : { value: value.expected, tolerance: ANSWER_TOLERANCE },
+        result, credited: value.credited,
+      };
+    }
+    this.dispatchEvent(new CustomEvent('answer', { detail: Object.freeze(detail), bubbles: true }));
   }
 
   #score = null; // the line that shows the score
@@ -237,6 +326,12 @@ export class AttentionLesson extends ElementBase {
     this.#score.lang = this.#strings.lang;
     const text = this.#strings.t('story.score', { raw: score.raw, max: score.max });
     if (this.#score.textContent !== text) this.#score.textContent = text;
+    if (this.#startOverElement) {
+      const button = this.#startOverElement.querySelector('button');
+      this.#startOverElement.lang = this.#strings.lang;
+      button.textContent = this.#strings.t('progress.startOver');
+      button.setAttribute('aria-label', this.#strings.t('progress.startOverLabel'));
+    }
     if (announce && score.raw !== this.#lastRaw) {
       this.#lastRaw = score.raw;
       this.dispatchEvent(new CustomEvent('score', { detail: score, bubbles: true }));
@@ -299,14 +394,17 @@ export class AttentionLesson extends ElementBase {
       this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
-    this.#sections = SECTIONS.map(({ tag, id, title, lead, part, predict, exercises, note, scaling }) => {
+    // the closing quiz only where the page asks for it (the `quiz` attribute, read once)
+    const sections = SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
+    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling }) => {
       const section = toDom(
         h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
           h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
-          h(tag),
+          tag ? h(tag) : null,
           exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
+          quiz.map((question) => h('quiz-question', { 'data-question': question })),
           note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
           scaling
             ? h('div', { class: 'story-scaling' }, [
@@ -322,17 +420,22 @@ export class AttentionLesson extends ElementBase {
       );
       this.append(section);
       section.querySelector('.story-actions')?.addEventListener('click', (event) => this.#onTemperatureButton(event));
-      const story = [...section.querySelectorAll('lesson-predict, lesson-exercise')];
+      const story = [...section.querySelectorAll('lesson-predict, lesson-exercise, quiz-question')];
       return {
-        tag, title, lead, note, part, section, element: section.querySelector(tag), leadElement: section.querySelector('.story-lead'),
+        tag, title, lead, note, part, section, element: tag ? section.querySelector(tag) : null, leadElement: section.querySelector('.story-lead'),
         noteElement: section.querySelector('.story-note'), scalingElement: section.querySelector('.story-scaling'), story, loaded: false, near: false, stale: false,
       };
     });
     this.#writeScaling();
     this.#score = toDom(h('p', { class: 'lesson-score', role: 'status', lang: strings.lang }, ''));
     this.append(this.#score);
+    this.#startOverElement = toDom(h('p', { class: 'lesson-start-over' }, h('button', { type: 'button' }, '')));
+    this.#startOverElement.querySelector('button').addEventListener('click', () => this.startOver());
+    this.append(this.#startOverElement);
     this.#writeScore();
   }
+
+  #startOverElement = null; // "Start over": clears the answers (and what the page or the LMS kept)
 
   #follow(lab) {
     if (!lab || lab === this.#lab) return;
@@ -409,10 +512,11 @@ export class AttentionLesson extends ElementBase {
     if (this.#sections.some((s) => s.story.includes(source))) {
       // a prediction or an exercise: nothing for the lab; an exercise's check may change the score
       event.stopPropagation();
+      if (event.type === 'change') this.#announceAnswer(source);
       if (source.localName === 'lesson-exercise') this.#writeScore(true);
       return;
     }
-    if (source === this || !this.#sections.some((s) => s.element === source)) return;
+    if (source === this || !this.#sections.some((s) => s.element && s.element === source)) return;
     event.stopPropagation();
     const lesson = {};
     const lab = {};
@@ -439,7 +543,7 @@ export class AttentionLesson extends ElementBase {
   #load(s) {
     s.loaded = true;
     const story = [...new Set(s.story.map((element) => element.localName))];
-    Promise.all([import(`./${s.tag}.js`), ...story.map((tag) => import(`./${tag}.js`))]).then(
+    Promise.all([...(s.tag ? [s.tag] : []), ...story].map((tag) => import(`./${tag}.js`))).then(
       () => this.#schedule(),
       (error) => {
         s.section.append(toDom(h('p', { class: 'error' }, this.#strings.t('lesson.loadFailed', { message: error.message }))));
@@ -458,7 +562,7 @@ export class AttentionLesson extends ElementBase {
   }
 
   #wanted(s) {
-    return s.stale && this.#visible(s) && customElements.get(s.tag);
+    return s.stale && this.#visible(s) && customElements.get(s.tag ?? s.story[0].localName);
   }
 
   // After the next frame (the lab's update is painted first), in idle time: one instrument per callback.
@@ -502,8 +606,31 @@ export class AttentionLesson extends ElementBase {
     }
   }
 
+  // A section of questions only (the quiz): their words, and their saved answers once drawn.
+  #drawQuestions(s) {
+    for (const element of s.story) {
+      if (!customElements.get(element.localName)) continue;
+      if (element.strings !== this.#strings) element.strings = this.#strings;
+      if (element.question !== element.dataset.question) element.question = element.dataset.question;
+      this.#firstDrawn(element);
+    }
+  }
+
+  // A story element drawn: when it was first shown (an answer's latency), and its saved answer put back.
+  #firstDrawn(element) {
+    if (!this.#drawn.has(element)) {
+      this.#drawn.add(element);
+      this.#shownAt.set(element, performance.now());
+    }
+    if (this.#restoring.has(element)) {
+      element.restore(this.#restoring.get(element));
+      this.#restoring.delete(element);
+    }
+  }
+
   // Gives an instrument its results; an instrument whose results did not change is not redrawn.
   #draw(s) {
+    if (!s.tag) return this.#drawQuestions(s);
     this.#model ??= new LessonModel(this.#engine);
     let results;
     try {
@@ -524,13 +651,21 @@ export class AttentionLesson extends ElementBase {
         if (element.exercise !== element.dataset.exercise) element.exercise = element.dataset.exercise;
         if (element.engine !== this.#engine) element.engine = this.#engine;
       }
+      if (element.localName === 'lesson-exercise') element.reveal = !this.hasAttribute('no-reveal');
       if (element.results !== results) element.results = results;
+      this.#firstDrawn(element);
     }
     if (!sameResults(s.element.results, results)) s.element.results = results;
     // the instruments' own headings sit one level below their section's
     const settings = { projection: this.#state.projection, heading: this.#level + 1 };
     if (!sameResults(s.element.settings, settings)) s.element.settings = settings;
   }
+}
+
+// A question's id, stable across versions of the page: predict-variance, exercise-softmaxWeight, quiz-root.
+function questionId(element) {
+  if (element.localName === 'quiz-question') return `quiz-${element.dataset.question}`;
+  return element.localName === 'lesson-predict' ? `predict-${element.dataset.prediction}` : `exercise-${element.dataset.exercise}`;
 }
 
 // Results compared field by field: the model hands out the same arrays while nothing they depend on changed.

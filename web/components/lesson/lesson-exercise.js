@@ -7,8 +7,11 @@
 //   exercise.engine = engine;
 //   exercise.results = model.saturation(state);   // for 'saturate' only
 //
-// Each check emits `change` with .value = { exercise, right, solved }; `solved` stays true once
-// an answer was right (the lesson counts them into its score).
+// Each check emits `change` with .value = { exercise, right, solved, credited, attempts,
+// revealed, given, expected }; `solved` stays true once an answer was right, `credited` only when
+// it was right before the feedback showed the answer (the lesson counts those into its score).
+// `reveal = false` never shows the engine's answer after wrong tries. `state` and `restore(state)`
+// carry a learner's work across a reload (web/lesson/progress.js).
 import { AlElement, drawnInputs } from '../base.js';
 import { sheet } from '../theme.js';
 import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise } from '../../lesson/exercises.js';
@@ -56,6 +59,11 @@ export class LessonExercise extends AlElement {
   #wrong = 0;
   #last = null; // the last check's result (re-written in another language)
   #value = null;
+  #attempts = 0; // checks that gave a verdict
+  #revealed = false; // the feedback has shown the answer
+  #credited = false; // right before the answer was shown
+  #restoring = null; // a saved state waiting for the engine (and the results) to check it again
+  reveal = true; // show the engine's answer after REVEAL_AFTER wrong tries
 
   constructor() {
     super();
@@ -82,9 +90,45 @@ export class LessonExercise extends AlElement {
     return this.#solved;
   }
 
-  /** The last check: { exercise, right, solved } (null before one). */
+  /** True once an answer was right before the feedback had shown it. */
+  get credited() {
+    return this.#credited;
+  }
+
+  /** The last check: { exercise, right, solved, credited, attempts, revealed, given, expected } (null before one). */
   get value() {
     return this.#value;
+  }
+
+  /** The question as the learner reads it (plain text; empty before it is drawn). */
+  get description() {
+    return this.$('.prompt').textContent;
+  }
+
+  /** The learner's work, to keep: { answer, attempts, wrong, solved, credited, revealed }, or null before a check. */
+  get state() {
+    if (this.#attempts === 0) return null;
+    const kind = this.exercise ? EXERCISES[this.exercise].kind : 'number';
+    const answer = kind === 'dk' ? this.$('select').value : this.$('input').value;
+    return { answer, attempts: this.#attempts, wrong: this.#wrong, solved: this.#solved, credited: this.#credited, revealed: this.#revealed };
+  }
+
+  /** Puts back a `state` (null: as new). Its feedback is written once the answer can be checked again; nothing is emitted. */
+  restore(saved) {
+    // a state without a check or an answer is none (web/lesson/progress.js drops invalid fields one by one)
+    const state = saved && saved.attempts > 0 && typeof saved.answer === 'string' ? saved : null;
+    this.#attempts = state?.attempts ?? 0;
+    this.#wrong = state?.wrong ?? 0;
+    this.#solved = state?.solved ?? false;
+    this.#credited = state?.credited ?? false;
+    this.#revealed = state?.revealed ?? false;
+    this.#last = null;
+    this.#value = null;
+    this.#restoring = state;
+    this.$('input').value = state && this.exercise && EXERCISES[this.exercise].kind !== 'dk' ? state.answer : '';
+    this.$('.feedback').replaceChildren();
+    this.$('.feedback').className = 'feedback';
+    this.render();
   }
 
   /** Checks the answer in the field (what "Check" and Enter do). */
@@ -94,11 +138,21 @@ export class LessonExercise extends AlElement {
     const answer = kind === 'dk' ? this.$('select').value : this.$('input').value;
     const result = checkExercise(this.#engine, this.exercise, answer, this.results);
     this.#last = result;
+    this.#restoring = null;
     if (result.status === 'wrong') this.#wrong++;
-    if (result.status === 'right') this.#solved = true;
+    if (result.status === 'right') {
+      this.#solved = true;
+      if (!this.#revealed) this.#credited = true;
+    }
     this.#writeFeedback();
     if (result.status === 'right' || result.status === 'wrong') {
-      this.#value = Object.freeze({ exercise: this.exercise, right: result.status === 'right', solved: this.#solved });
+      this.#attempts++;
+      // shown now: the engine's answer after REVEAL_AFTER wrong tries, or a saturation verdict that names the d_k
+      if (result.status === 'wrong' && ((this.reveal && this.#wrong >= REVEAL_AFTER && kind !== 'dk') || result.diagnosis === 'passes')) this.#revealed = true;
+      this.#value = Object.freeze({
+        exercise: this.exercise, right: result.status === 'right', solved: this.#solved, credited: this.#credited,
+        attempts: this.#attempts, revealed: this.#revealed, given: result.given, expected: result.expected,
+      });
       this.emit('change');
     }
   }
@@ -118,7 +172,21 @@ export class LessonExercise extends AlElement {
     const input = dk ? this.$('select') : this.$('input');
     input.setAttribute('aria-label', t(dk ? 'exercise.chooseDk' : 'exercise.yourAnswer'));
     if (dk) this.#fillSelect();
+    this.#recheck();
     if (this.#last) this.#writeFeedback();
+  }
+
+  // A restored answer checked again, silently, once its engine (and the saturation's results) are here.
+  #recheck() {
+    const state = this.#restoring;
+    if (!state || !this.#engine || !this.exercise) return;
+    const dk = EXERCISES[this.exercise].kind === 'dk';
+    if (dk && (!this.results || this.results.empty)) return;
+    this.#restoring = null;
+    if (dk) this.$('select').value = state.answer;
+    else this.$('input').value = state.answer;
+    const result = checkExercise(this.#engine, this.exercise, state.answer, this.results);
+    if (result.status === 'right' || result.status === 'wrong') this.#last = result;
   }
 
   #fillSelect() {
@@ -164,7 +232,7 @@ export class LessonExercise extends AlElement {
     } else {
       verdict = t('exercise.wrong');
       detail = result.diagnosis ? t(DIAGNOSIS_KEYS[result.diagnosis]) : t(EXERCISES[id].hint);
-      if (this.#wrong >= REVEAL_AFTER) detail += ` ${t('exercise.engineGives', { value: s.fixed(result.expected, 4) })}`;
+      if (this.#wrong >= REVEAL_AFTER && this.reveal) detail += ` ${t('exercise.engineGives', { value: s.fixed(result.expected, 4) })}`;
     }
     feedback.className = `feedback ${result.status === 'right' ? 'right' : result.status === 'wrong' ? 'wrong' : ''}`;
     const strong = document.createElement('span');

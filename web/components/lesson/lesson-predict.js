@@ -11,7 +11,8 @@
 //   predict.results = model.variance(state);
 //   predict.strings = strings;
 //
-// After a check it emits `change` with .value = { prediction, choice, right } (the lesson stops it).
+// After a check it emits `change` with .value = { prediction, choice, right, answer } (the lesson
+// stops it). `state` and `restore(state)` carry the learner's guess across a reload.
 import { AlElement, drawnInputs, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import { PREDICTIONS, measurePrediction } from '../../lesson/story.js';
@@ -100,9 +101,31 @@ export class LessonPredict extends AlElement {
     return this.#revealed;
   }
 
-  /** The last check: { prediction, choice, right } (null before one). */
+  /** The last check: { prediction, choice, right, answer (the measured option, or null) } (null before one). */
   get value() {
     return this.#value;
+  }
+
+  /** The question as the learner reads it (plain text; empty before it is drawn). */
+  get description() {
+    return this.$('.question').textContent;
+  }
+
+  /** The learner's guess, to keep: { choice, revealed }, or null before the answer was shown. */
+  get state() {
+    return this.#revealed ? { choice: this.#choice, revealed: this.#revealed } : null;
+  }
+
+  /** Puts back a `state` (null: as new), without emitting. */
+  restore(state) {
+    const options = this.prediction ? PREDICTIONS[this.prediction].options : [];
+    this.#choice = state && options.includes(state.choice) ? state.choice : null;
+    this.#revealed = state?.revealed === 'guess' || state?.revealed === 'skip' ? state.revealed : null;
+    if (this.#revealed === 'guess' && this.#choice === null) this.#revealed = null; // a guess must name its option
+    this.#value = null;
+    this.$('.feedback').replaceChildren();
+    this.#veil();
+    this.render();
   }
 
   onInnerInput(event) {
@@ -135,7 +158,7 @@ export class LessonPredict extends AlElement {
     this.render();
     const measured = measurePrediction(this.prediction, this.results);
     if (how === 'guess') {
-      this.#value = Object.freeze({ prediction: this.prediction, choice: this.#choice, right: measured ? measured.answer === this.#choice : null });
+      this.#value = Object.freeze({ prediction: this.prediction, choice: this.#choice, right: measured ? measured.answer === this.#choice : null, answer: measured?.answer ?? null });
       this.emit('change');
     }
   }
@@ -160,6 +183,7 @@ export class LessonPredict extends AlElement {
     }
     options.forEach((option, i) => {
       const label = box.children[i];
+      label.firstChild.checked = option === this.#choice;
       setText(label.lastChild, t(keys[option]));
       label.classList.toggle('answer', Boolean(measured && measured.answer === option));
     });

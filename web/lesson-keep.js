@@ -1,0 +1,118 @@
+// The lesson page's side of kept progress (web/lesson/progress.js encodes it): its controls
+// (web/lesson.html) read and put back, the section the learner is at, and — on a page outside an
+// LMS — the learner's answers and place kept in localStorage across a reload, cleared by the
+// lesson's "Start over". web/lms/scorm.js keeps the same in the LMS's suspend_data instead.
+import { clearProgress, loadProgress, saveProgress } from './lesson/progress.js';
+
+const SETTLE_LIMIT_MS = 30000; // the place is restored after this long even if the lesson still draws
+
+// The page's controls kept, with their kinds.
+const CONTROLS = { sentence: 'text', dk: 'text', row: 'text', scaled: 'check', seed: 'text' };
+
+/** The page's controls: { id: value }. */
+export function readControls(doc) {
+  const values = {};
+  for (const [id, kind] of Object.entries(CONTROLS)) {
+    const input = doc.getElementById(id);
+    if (input) values[id] = kind === 'check' ? input.checked : input.value;
+  }
+  return values;
+}
+
+// The saved settings put back into the page's controls: the sentence, d_k, scaling and seed at
+// once (web/lesson.js reads them when it starts), the query word once its options exist.
+export function restoreControls(doc, values) {
+  const put = (id) => {
+    const input = doc.getElementById(id);
+    if (!input || !Object.hasOwn(values, id)) return;
+    if (CONTROLS[id] === 'check') input.checked = Boolean(values[id]);
+    else input.value = String(values[id]);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  for (const id of ['sentence', 'dk', 'scaled', 'seed']) put(id);
+  whenReady(doc, () => put('row'));
+}
+
+/** Runs `callback` once the page has drawn its first state (web/lesson.js sets data-ready). */
+export function whenReady(doc, callback) {
+  const root = doc.documentElement;
+  if (root.dataset.ready === 'true') return void callback();
+  const watcher = new MutationObserver(() => {
+    if (root.dataset.ready !== 'true') return;
+    watcher.disconnect();
+    callback();
+  });
+  watcher.observe(root, { attributes: true, attributeFilter: ['data-ready'] });
+}
+
+/**
+ * Runs `callback(lesson)` once the lesson is defined, the page has drawn and the instruments have
+ * their heights (before that, sections holding only their headings would all fit in the window).
+ */
+export function whenSettled(doc, win, callback, now = () => Date.now()) {
+  win.customElements.whenDefined('attention-lesson').then(() =>
+    whenReady(doc, () => {
+      const lesson = doc.querySelector('attention-lesson');
+      const deadline = now() + SETTLE_LIMIT_MS;
+      const settled = () => {
+        if (lesson?.pending && now() < deadline) return void win.requestAnimationFrame(settled);
+        callback(lesson);
+      };
+      settled();
+    }),
+  );
+}
+
+/** The id of the lesson's section the reader is at: the last whose top has passed a third of the window. */
+export function currentSection(doc, win) {
+  let at = null;
+  for (const section of doc.querySelectorAll('attention-lesson section[id]')) if (section.getBoundingClientRect().top <= win.innerHeight / 3) at = section.id;
+  return at;
+}
+
+/**
+ * Keeps the learner's progress on the page's lesson in `storage` (localStorage) from their first
+ * answer on: put back now (controls at once, answers and place once drawn), saved on each answer
+ * and when the page is hidden, forgotten on "Start over".
+ */
+export function keepProgress({ doc = document, win = window, storage = safeStorage(win) } = {}) {
+  if (!storage) return;
+  const lesson = doc.querySelector('attention-lesson');
+  if (!lesson) return;
+  const saved = loadProgress(storage);
+  if (saved) {
+    restoreControls(doc, saved.controls);
+    win.customElements.whenDefined('attention-lesson').then(() => (lesson.progress = { answers: saved.answers }));
+  }
+  let restored = !saved?.at;
+  if (saved?.at) whenSettled(doc, win, () => {
+    doc.getElementById(saved.at)?.scrollIntoView({ block: 'start' });
+    restored = true;
+  });
+  let keeping = Boolean(saved); // kept from the first answer on: a visit that answers nothing leaves nothing behind
+  const save = () => {
+    const answers = lesson.progress?.answers ?? {};
+    keeping ||= Object.keys(answers).length > 0;
+    if (!keeping) return;
+    // before the place is put back, the page is still at its top: keep the saved place
+    const at = restored ? currentSection(doc, win) : saved.at;
+    saveProgress(storage, { at, controls: readControls(doc), answers });
+  };
+  lesson.addEventListener('answer', save);
+  lesson.addEventListener('startover', () => {
+    clearProgress(storage);
+    keeping = false;
+    restored = true;
+  });
+  win.addEventListener('pagehide', save);
+  doc.addEventListener('visibilitychange', () => doc.visibilityState === 'hidden' && save());
+}
+
+// localStorage, or null where reading it throws (a sandboxed frame without same-origin).
+function safeStorage(win) {
+  try {
+    return win.localStorage;
+  } catch {
+    return null;
+  }
+}
