@@ -216,3 +216,21 @@ test('supplied attention: counts of one are singular, in both languages', async 
   assert.match(await text(two, ['a', 'b'], 'en'), /\(2 layers × 2 heads, 2 tokens\)[\s\S]*Every head: 2 layers × 2 heads/);
   assert.match(await text(two, ['a', 'b'], 'nb'), /\(2 lag × 2 hoder, 2 tokener\)/);
 });
+
+test('the twins’ perplexities are named by how each was trained, whichever twin is shown', async () => {
+  // the files' own numbers, read apart from the view: the scaled model's and the unscaled one's
+  const [scaled, unscaled] = [models.scaled.info.heldOutPerplexity, models.unscaled.info.heldOutPerplexity];
+  assert.notEqual(scaled.toFixed(2), unscaled.toFixed(2));
+  for (const lang of ['en', 'nb']) {
+    const strings = await loadStrings(lang);
+    for (const variant of ['scaled', 'unscaled']) {
+      const markup = toMarkup(modelView(results(variant, 'the cat sat on the mat'.split(' ')), { strings, heading: 3 }, THEMES.light, { width: 900 }));
+      const [withScale, without] = lang === 'en'
+        ? [/trained with √d_k has a perplexity of ([\d.]+)/, /trained without it ([\d.]+)/]
+        : [/trent med √d_k en perpleksitet på (\d+,\d+)/, /trent uten (\d+,\d+)/];
+      const read = (re) => Number(markup.match(re)?.[1].replace(',', '.'));
+      assert.equal(read(withScale), Number(scaled.toFixed(2)), `${lang}, ${variant} shown: the scaled model's perplexity`);
+      assert.equal(read(without), Number(unscaled.toFixed(2)), `${lang}, ${variant} shown: the unscaled twin's`);
+    }
+  }
+});

@@ -896,7 +896,7 @@ export default Object.freeze({
   'modelView.scaleRemovedWould': 'Tick “remove √d_k” and every score of this model is multiplied by √d_k = √{dk} ≈ {root} at once: the mean spread of this sentence’s rows goes from {with} to {without}, the rows collapse onto a few words. The model was never trained that way.',
   'modelView.scaleRemoved': 'Now every score is multiplied by √d_k = √{dk} ≈ {root}: the mean spread of this sentence’s rows is {without}, against {with} as trained. The rows have collapsed onto a few words, and the next word changes with them.',
   'modelView.scaleUnscaled': 'This twin never divided by √d_k, so there is nothing to remove: its rows are as it learned them.',
-  'modelView.twinCompare': 'Trained with √d_k the model reaches a test perplexity of {here}; the twin, {twin} (lower is better: roughly how many words it hesitates between; counts of word triples reach {trigram}).',
+  'modelView.twinCompare': 'On the test text the model trained with √d_k has a perplexity of {scaled}, the twin trained without it {unscaled} (perplexity: roughly how many words a model hesitates between, so lower is better; a model that only counts word triples gets {trigram}).',
   'modelView.layerSpread': 'Layer {layer}: its heads’ rows spread {lo}–{hi} over the test text; in {twin}, {twinLo}–{twinHi}.',
   'modelView.theUnscaledTwin': 'the twin trained without √d_k',
   'modelView.theScaledTwin': 'the model trained with √d_k',

@@ -897,7 +897,7 @@ export default Object.freeze({
   'modelView.scaleRemovedWould': 'Kryss av for «fjern √d_k», og hver skår i modellen ganges med √d_k = √{dk} ≈ {root} på én gang: gjennomsnittlig spredning i setningens rader går fra {with} til {without}, radene faller sammen på noen få ord. Modellen ble aldri trent slik.',
   'modelView.scaleRemoved': 'Nå ganges hver skår med √d_k = √{dk} ≈ {root}: gjennomsnittlig spredning i setningens rader er {without}, mot {with} slik den ble trent. Radene har falt sammen på noen få ord, og neste ord endres med dem.',
   'modelView.scaleUnscaled': 'Denne tvillingen delte aldri på √d_k, så det er ingenting å fjerne: radene er slik den lærte dem.',
-  'modelView.twinCompare': 'Trent med √d_k når modellen en test-perpleksitet på {here}; tvillingen {twin} (lavere er bedre: omtrent hvor mange ord den nøler mellom; tellinger av ordtripler når {trigram}).',
+  'modelView.twinCompare': 'På testteksten har modellen trent med √d_k en perpleksitet på {scaled}, tvillingen trent uten {unscaled} (perpleksitet: omtrent hvor mange ord en modell nøler mellom, så lavere er bedre; en modell som bare teller ordtripler, får {trigram}).',
   'modelView.layerSpread': 'Lag {layer}: hodenes rader sprer seg {lo}–{hi} over testteksten; i {twin} {twinLo}–{twinHi}.',
   'modelView.theUnscaledTwin': 'tvillingen trent uten √d_k',
   'modelView.theScaledTwin': 'modellen trent med √d_k',

@@ -42,6 +42,9 @@ export function modelFacts(r) {
     top, entropy: run.next.entropy, unknown: run.next.unknown,
     spread: mean(run.heads, 'spread'),
     perplexity: info.heldOutPerplexity, twinPerplexity: twin.heldOutPerplexity,
+    // by how each twin was trained, whichever of the two is shown
+    perplexityScaled: info.scaled ? info.heldOutPerplexity : twin.heldOutPerplexity,
+    perplexityUnscaled: info.scaled ? twin.heldOutPerplexity : info.heldOutPerplexity,
     trigram: info.baselines.find((b) => b.name === 'Kneser-Ney trigram').testPerplexity,
   };
   if (contrast) facts.contrastSpread = mean(contrast.heads, 'spread');
@@ -227,7 +230,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     variant === 'scaled'
       ? h('p', {}, s.t(r.scaleAtInference ? 'modelView.scaleRemovedWould' : 'modelView.scaleRemoved', { dk: info.dK, root: fx(Math.sqrt(info.dK), 2), with: fx(r.scaleAtInference ? f.spread : f.contrastSpread), without: fx(r.scaleAtInference ? f.contrastSpread : f.spread) }))
       : h('p', {}, s.t('modelView.scaleUnscaled')),
-    h('p', {}, s.t('modelView.twinCompare', { here: fx(f.perplexity), twin: fx(f.twinPerplexity), trigram: fx(f.trigram) })),
+    h('p', {}, s.t('modelView.twinCompare', { scaled: fx(f.perplexityScaled), unscaled: fx(f.perplexityUnscaled), trigram: fx(f.trigram) })),
     h('ul', {}, f.layers.map((l) => h('li', {}, s.t('modelView.layerSpread', { layer: l.layer, lo: fx(l.here[0]), hi: fx(l.here[1]), twinLo: fx(l.twin[0]), twinHi: fx(l.twin[1]),
       twin: s.t(variant === 'scaled' ? 'modelView.theUnscaledTwin' : 'modelView.theScaledTwin') })))),
     curves(r, s, theme, heading, width),
