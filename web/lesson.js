@@ -12,7 +12,7 @@ import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
 import { messageOf } from './i18n/i18n.js';
 import { strings } from './i18n/page.js';
-import { shortLabel } from './views/format.js';
+import { shortLabel } from './i18n/format.js';
 import './components/lesson/attention-lesson.js';
 import './components/lesson/training-experiment.js'; // its own controls, worker and engine (started when it comes near)
 import './components/lesson/model-view.js'; // the trained model, on the bar's sentence (loaded when it comes near)

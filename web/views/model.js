@@ -9,7 +9,7 @@
 import { english } from '../i18n/i18n.js';
 import { headingTag, plot, weightRamp, weightStep } from './chart.js';
 import { parseColor } from './color.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
 import { curveChart } from './model-curve.js';

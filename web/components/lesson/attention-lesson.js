@@ -26,7 +26,7 @@
 // time), for a page that is only the lesson. `pending` is true while a drawing is due.
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
-import { shortLabel } from '../../views/format.js';
+import { shortLabel } from '../../i18n/format.js';
 import { h, subscripts, toDom } from '../../views/h.js';
 import { settingsInWords } from '../../lab/settings.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
