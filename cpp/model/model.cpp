@@ -24,7 +24,7 @@ using std::uint64_t;
 inline size_t sz(int x) { return static_cast<size_t>(x); }
 
 // Attention weights and score gradients below 2^-100 are set to 0, as in the training
-// experiment (train_model.cpp says why: they change no sum or update a float32 can hold, and
+// experiment (experiment/experiment_model.cpp says why: they change no sum or update a float32 can hold, and
 // the subnormal products after them slow x86 down many times in a saturated, unscaled row).
 constexpr float kFlushBelow = 7.88860905e-31f;  // 2^-100
 inline float flush_tiny(float x) { return std::fabs(x) < kFlushBelow ? 0.0f : x; }
