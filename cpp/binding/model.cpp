@@ -97,8 +97,8 @@ int model_load(const emscripten::val& bytes) {
 
 // One sentence (input 0: T token ids, 1 ≤ T ≤ context) through the model: every layer's
 // attention (L×H×T×T: layer, head, query, key), each head's profile and role (heads.hpp,
-// HeadProfile: L×H each) and, when span > 0 (the sentence repeats with that period), its
-// induction score (L×H), and after token `position` the next-word distribution at
+// HeadProfile: L×H each) and their mean spread, and, when span > 0 (the sentence repeats with
+// that period), each head's induction score (L×H), and after token `position` the next-word distribution at
 // `temperature` (softmax(logits / temperature), the core's softmax_row): all V probabilities, the
 // `top` most likely ids and theirs, the probability of the unknown token (id 0) and the entropy
 // (nats). `as_trained` false runs the scaled twin without its 1/√d_head (scores × √d_head); the
@@ -129,6 +129,7 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   const auto all = out.array("next.all", c.vocab);
   const auto top_ids = out.array("next.ids", k), top_probs = out.array("next.probabilities", k);
   const auto unknown = out.number("next.unknown"), entropy = out.number("next.entropy");
+  const auto spread_mean = out.number("meanSpread");
   if (!out.allocate(&g_error)) return failed();
   return guarded([&] {
     const bool trained_scaled = c.scaled;
@@ -139,11 +140,12 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     float h = 0;
     float* const p = out[all];
     attn::softmax_row(m->logits(), c.vocab, 1.0f / t, p, &h);
+    std::vector<lm::HeadProfile> measured(static_cast<std::size_t>(L) * H);
     for (int l = 0; l < L; ++l) {
       std::copy_n(m->attention(l), per_layer, out[attention] + l * per_layer);  // H×T×T at the call's T
       for (int head = 0; head < H; ++head) {
         const float* w = out[attention] + l * per_layer + static_cast<std::size_t>(head) * T * T;
-        const lm::HeadProfile p = lm::head_profile(w, T);
+        const lm::HeadProfile p = measured[l * H + head] = lm::head_profile(w, T);
         const float values[] = {p.previous, p.first, p.self, p.spread};
         for (int s = 0; s < 4; ++s) out[profile[s]][l * H + head] = values[s];
         out[roles][l * H + head] = static_cast<float>(lm::head_role(p));
@@ -162,6 +164,7 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     }
     out.set(unknown, p[0]);
     out.set(entropy, h);
+    out.set(spread_mean, lm::mean_spread(measured.data(), L * H));
     return true;
   });
 }

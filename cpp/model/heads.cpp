@@ -53,6 +53,13 @@ double even_rows(int from, int to) {
 double even_share(int T) noexcept { return even_rows(1, T); }
 double even_induction(int T, int span) noexcept { return span < 1 ? 0 : even_rows(span, T); }
 
+float mean_spread(const HeadProfile* profiles, int count) noexcept {
+  if (count < 1) return 0;
+  double sum = 0;
+  for (int k = 0; k < count; ++k) sum += profiles[k].spread;
+  return static_cast<float>(sum / count);
+}
+
 HeadRole head_role(const HeadProfile& p) noexcept {
   const float shares[] = {p.previous, p.first, p.self};
   int best = 0;

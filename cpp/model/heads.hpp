@@ -38,6 +38,10 @@ float head_induction(const float* weights, int T, int span) noexcept;
 double even_share(int T) noexcept;
 double even_induction(int T, int span) noexcept;
 
+// The mean spread of `count` heads' profiles (summed in double), 0 for none: how evenly a whole
+// model spreads its rows on one sequence (the page compares it with and without √d_k).
+float mean_spread(const HeadProfile* profiles, int count) noexcept;
+
 // A head's role, named by its profile: the largest of previous, first and self when it is at
 // least kRoleShare; else broad when spread ≥ kBroadSpread; else mixed. In that order of HeadRole.
 enum class HeadRole : int { previous = 0, first = 1, self = 2, broad = 3, mixed = 4 };

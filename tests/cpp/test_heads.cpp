@@ -124,6 +124,14 @@ TEST_CASE("heads: even rows score the mean of 1/(i+1) over the rows measured", "
   CHECK(lm::even_induction(8, 0) == 0);
 }
 
+TEST_CASE("heads: the mean spread of several heads is their spreads' mean", "[heads]") {
+  std::vector<lm::HeadProfile> heads(7);
+  double sum = 0;
+  for (int k = 0; k < 7; ++k) sum += heads[k].spread = static_cast<float>(0.1 + 0.13 * k);
+  CHECK(lm::mean_spread(heads.data(), 7) == Approx(sum / 7).margin(kMeanTolerance));
+  CHECK(lm::mean_spread(heads.data(), 0) == 0);
+}
+
 TEST_CASE("heads: every head of a model over windows, as the float64 reference averages them", "[heads]") {
   lm::ModelConfig c;
   c.vocab = 30, c.context = 16, c.layers = 2, c.heads = 3, c.d_model = 12, c.scaled = true;

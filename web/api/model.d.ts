@@ -52,6 +52,8 @@ export interface ModelRun {
   attention: Float32Array[][];
   /** what each head does in this text (`induction` when run with `span`) */
   heads: (HeadProfile & { induction?: number })[];
+  /** the mean of the heads' spreads: how evenly the whole model spreads its rows here */
+  meanSpread: number;
   next: {
     /** the next word's distribution after the last token, one probability per id */
     probs: Float32Array;

@@ -558,6 +558,8 @@ export interface Prediction {
   /** [layer][head]: T×T row-major, row = query, causal (zero above the diagonal) */
   attention: Float32Array[][];
   heads: HeadProfile[];
+  /** the mean of the heads' spreads */
+  meanSpread: number;
   /** the word after `position`, at `temperature`: the `top` most likely, most likely first */
   next: {
     /** the whole distribution, one probability per id */

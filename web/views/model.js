@@ -26,9 +26,6 @@ const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.mean
 const BAR_ROW = 22;
 const UNKNOWN = '<unk>'; // the model's token for every word it does not know
 
-/** The mean of a head list's field. */
-const mean = (heads, key) => heads.reduce((sum, head) => sum + head[key], 0) / heads.length;
-
 /**
  * What the view states in numbers, from the results alone (tests/js/model-view.test.mjs holds
  * every sentence to these): for the opened head, this sentence and the test text; the
@@ -42,11 +39,11 @@ export function modelFacts(r) {
   const facts = {
     measured, here: run.heads[i], even: info.measuredOver.even,
     top, entropy: run.next.entropy, unknown: run.next.unknown,
-    spread: mean(run.heads, 'spread'),
+    spread: run.meanSpread,
     perplexity: info.heldOutPerplexity, twinPerplexity: twin.heldOutPerplexity,
     trigram: info.baselines.find((b) => b.name === 'Kneser-Ney trigram').testPerplexity,
   };
-  if (contrast) facts.contrastSpread = mean(contrast.heads, 'spread');
+  if (contrast) facts.contrastSpread = contrast.meanSpread;
   // the spread of each layer's heads over the test text, this twin and the other
   facts.layers = Array.from({ length: info.layers }, (_, l) => {
     const range = (list) => {
