@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { CODE_MAX, GLOVE, bucketName, bucketOf, encodeBucket, parseBucket, quantise, recordVector } from '../web/core/vocab.js';
 import { SOURCE_PKG, loadGloveSource } from './glove-source.mjs';
 import { induce } from './induce-vocab.mjs';
-import { dot64, sentenceWeights64, softmax64, topOther } from '../tests/support/reference.mjs';
+import { dot64, sentenceWeights64, softmax64, topOther } from './float64.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.join(ROOT, 'web/assets/glove');
@@ -52,7 +52,7 @@ const { values: options } = parseArgs({
 
 // ---------- measurement against raw GloVe (float64) ----------
 
-// the tests' float64 references (tests/support/reference.mjs): the same measurement as vocab.test
+// float64 attention (scripts/float64.mjs, the tests' references too): the same measurement as vocab.test
 const dot = dot64;
 const softmax = softmax64;
 const weights = sentenceWeights64;

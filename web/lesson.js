@@ -12,7 +12,7 @@ import { labState } from './lab/state.js';
 import { tokenize } from './lab/tokenize.js';
 import { messageOf } from './i18n/i18n.js';
 import { strings } from './i18n/page.js';
-import { shortLabel } from './views/format.js';
+import { shortLabel } from './i18n/format.js';
 import { keepProgress } from './lesson-keep.js';
 import { SCORM_META } from './lms/scorm.js';
 import './components/lesson/attention-lesson.js';

@@ -1,5 +1,5 @@
-// The JavaScript binding's shared part (cpp/binding/binding.cpp), for the adapters of each area:
-// binding_attention.cpp, binding_lesson.cpp, binding_training.cpp, binding_model.cpp. An adapter is plain: it finds
+// The JavaScript binding's shared part (cpp/binding/binding.cpp), for the adapters of each room:
+// attention.cpp, lesson.cpp, experiment.cpp, model.cpp, supplied_attention.cpp. An adapter is plain: it finds
 // its input arrays in the input slots (placed there by web/core/engine.js, with their lengths),
 // converts the JavaScript numbers it is given, validates through the core, then declares its
 // outputs by name and length (cpp/core/boundary.hpp) and lets the core write them. The engine builds

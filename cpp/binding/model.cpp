@@ -1,8 +1,8 @@
-// The binding's adapters for the trained language model (cpp/model/model.hpp, cpp/model/model_file.hpp;
-// binding.hpp says how an adapter is written): a weights file loaded once, then one sentence at
-// a time — every layer's and head's attention, what each head does, and the next-word
-// distribution of one position, at a temperature — or one training step on a batch; and attention
-// supplied from any other model, checked and its heads measured the same way.
+// The binding's adapters for the trained language model (cpp/model/model.hpp, model_file.hpp,
+// heads.hpp; binding.hpp says how an adapter is written): a weights file loaded once, then one
+// sentence at a time — every layer's and head's attention, what each head does, and the
+// next-word distribution of one position, at a temperature — or every head measured over a text,
+// or one training step on a batch. Attention supplied from other models: supplied_attention.cpp.
 #include <emscripten/bind.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 #include "core/attention.hpp"
 #include "core/optim.hpp"
 #include "model/model.hpp"
+#include "model/heads.hpp"
 #include "model/model_file.hpp"
-#include "model/supplied_attention.hpp"
 
 namespace binding {
 namespace {
@@ -43,6 +43,20 @@ lm::Model* model(int id) {
   if (id >= 1 && static_cast<std::size_t>(id) <= g_models.size() && g_models[id - 1]) return g_models[id - 1].get();
   attn::fail(&g_error, Status::invalid_argument, "model %d does not exist: it was disposed, or made by another engine", id);
   return nullptr;
+}
+
+// The token ids of input `tokens` (whole numbers 0 … vocab − 1, as floats) into `ids`; the first
+// that is not one is named.
+bool token_ids(const attn::Input& tokens, int vocab, std::vector<std::int32_t>* ids) {
+  ids->resize(static_cast<std::size_t>(tokens.length));
+  for (std::uint64_t i = 0; i < tokens.length; ++i) {
+    const float x = tokens.data[i];
+    if (!(x >= 0 && x < vocab && x == std::floor(x)))
+      return attn::fail(&g_error, Status::invalid_argument, "tokens[%llu] is %g, expected a token id from 0 to %d",
+                        static_cast<unsigned long long>(i), x, vocab - 1);
+    (*ids)[i] = static_cast<std::int32_t>(x);
+  }
+  return true;
 }
 
 // Reads a weights file (the bytes of a Uint8Array) into a new model for inference: its settings
@@ -82,13 +96,14 @@ int model_load(const emscripten::val& bytes) {
 }
 
 // One sentence (input 0: T token ids, 1 ≤ T ≤ context) through the model: every layer's
-// attention (L×H×T×T: layer, head, query, key), each head's profile and role (model.hpp,
-// HeadProfile: L×H each), and after token `position` the next-word distribution at
+// attention (L×H×T×T: layer, head, query, key), each head's profile and role (heads.hpp,
+// HeadProfile: L×H each) and their mean spread, and, when span > 0 (the sentence repeats with
+// that period), each head's induction score (L×H), and after token `position` the next-word distribution at
 // `temperature` (softmax(logits / temperature), the core's softmax_row): all V probabilities, the
 // `top` most likely ids and theirs, the probability of the unknown token (id 0) and the entropy
 // (nats). `as_trained` false runs the scaled twin without its 1/√d_head (scores × √d_head); the
 // unscaled twin never had it, so it runs as trained.
-int model_predict(int id, int position, double temperature, int top, bool as_trained) {
+int model_predict(int id, int position, double temperature, int top, bool as_trained, int span) {
   lm::Model* m = model(id);
   if (!m) return failed();
   const lm::ModelConfig& c = m->config();
@@ -98,18 +113,10 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   if (!attn::check_row_length("tokens", tokens, c.context, &T, &g_error) ||
       !attn::check_dim("position", position, 0, T - 1, &g_error) ||
       !attn::to_float32("temperature", temperature, &t, &g_error) || !attn::check_temperature(t, &g_error) ||
-      !attn::check_dim("top", top, 1, kMaxTop, &g_error))
+      !attn::check_dim("top", top, 1, kMaxTop, &g_error) || !attn::check_dim("span", span, 0, T - 1, &g_error))
     return failed();
-  std::vector<std::int32_t> ids(T);
-  for (int i = 0; i < T; ++i) {
-    const float x = tokens.data[i];
-    if (!(x >= 0 && x < c.vocab && x == std::floor(x))) {
-      attn::fail(&g_error, Status::invalid_argument, "tokens[%d] is %g, expected a token id from 0 to %d", i, x,
-                 c.vocab - 1);
-      return failed();
-    }
-    ids[i] = static_cast<std::int32_t>(x);
-  }
+  std::vector<std::int32_t> ids;
+  if (!token_ids(tokens, c.vocab, &ids)) return failed();
   const int L = c.layers, H = c.heads, k = std::min(top, c.vocab);
   const std::size_t per_layer = static_cast<std::size_t>(H) * T * T;
   attn::Outputs out = outputs();
@@ -118,9 +125,11 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   attn::Outputs::Field profile[4];
   for (int s = 0; s < 4; ++s) profile[s] = out.array(shares[s], static_cast<std::uint64_t>(L) * H);
   const auto roles = out.array("role", static_cast<std::uint64_t>(L) * H);
+  const auto induction = span > 0 ? out.array("induction", static_cast<std::uint64_t>(L) * H) : out.absent("induction");
   const auto all = out.array("next.all", c.vocab);
   const auto top_ids = out.array("next.ids", k), top_probs = out.array("next.probabilities", k);
   const auto unknown = out.number("next.unknown"), entropy = out.number("next.entropy");
+  const auto spread_mean = out.number("meanSpread");
   if (!out.allocate(&g_error)) return failed();
   return guarded([&] {
     const bool trained_scaled = c.scaled;
@@ -131,14 +140,16 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     float h = 0;
     float* const p = out[all];
     attn::softmax_row(m->logits(), c.vocab, 1.0f / t, p, &h);
+    std::vector<lm::HeadProfile> measured(static_cast<std::size_t>(L) * H);
     for (int l = 0; l < L; ++l) {
       std::copy_n(m->attention(l), per_layer, out[attention] + l * per_layer);  // H×T×T at the call's T
       for (int head = 0; head < H; ++head) {
         const float* w = out[attention] + l * per_layer + static_cast<std::size_t>(head) * T * T;
-        const lm::HeadProfile p = lm::head_profile(w, T);
+        const lm::HeadProfile p = measured[l * H + head] = lm::head_profile(w, T);
         const float values[] = {p.previous, p.first, p.self, p.spread};
         for (int s = 0; s < 4; ++s) out[profile[s]][l * H + head] = values[s];
         out[roles][l * H + head] = static_cast<float>(lm::head_role(p));
+        if (span > 0) out[induction][l * H + head] = lm::head_induction(w, T, span);
       }
     }
     std::vector<int> order(c.vocab);
@@ -153,6 +164,62 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     }
     out.set(unknown, p[0]);
     out.set(entropy, h);
+    out.set(spread_mean, lm::mean_spread(measured.data(), L * H));
+    return true;
+  });
+}
+
+// Every head of a model over a text (input 0: windows × `length` token ids, row-major), as
+// heads.hpp's measure_heads: each head's profile averaged over the windows and its role named
+// from that average (L×H each), its averaged induction score when span > 0 (each window repeats
+// with that period); and what a head spreading its rows evenly scores there (`even`, and
+// `evenInduction` when span > 0). `as_trained` as model_predict's.
+int model_measure_heads(int id, int length, int span, bool as_trained) {
+  lm::Model* m = model(id);
+  if (!m) return failed();
+  const lm::ModelConfig& c = m->config();
+  const attn::Input tokens = input(0);
+  if (!tokens) {
+    attn::missing("tokens", &g_error);
+    return failed();
+  }
+  if (!attn::check_dim("length", length, 1, c.context, &g_error) || !attn::check_dim("span", span, 0, length - 1, &g_error))
+    return failed();
+  const std::uint64_t windows = tokens.length / static_cast<std::uint64_t>(length);
+  if (tokens.length % length != 0 || windows < 1 || windows > static_cast<std::uint64_t>(lm::kMaxMeasuredWindows)) {
+    attn::fail(&g_error, Status::invalid_shape,
+               "tokens must hold windows × length ids with 1 ≤ windows ≤ %d (length %d), got %llu ids",
+               lm::kMaxMeasuredWindows, length, static_cast<unsigned long long>(tokens.length));
+    return failed();
+  }
+  std::vector<std::int32_t> ids;
+  if (!token_ids(tokens, c.vocab, &ids)) return failed();
+  const std::uint64_t count = static_cast<std::uint64_t>(c.layers) * c.heads;
+  attn::Outputs out = outputs();
+  const char* const shares[] = {"previous", "first", "self", "spread"};
+  attn::Outputs::Field profile[4];
+  for (int s = 0; s < 4; ++s) profile[s] = out.array(shares[s], count);
+  const auto roles = out.array("role", count);
+  const auto induction = span > 0 ? out.array("induction", count) : out.absent("induction");
+  const auto even = out.number("even");
+  const auto even_induction = span > 0 ? out.number("evenInduction") : out.absent("evenInduction");
+  if (!out.allocate(&g_error)) return failed();
+  return guarded([&] {
+    std::vector<lm::HeadProfile> profiles(count);
+    std::vector<lm::HeadRole> named(count);
+    const bool trained_scaled = c.scaled;
+    m->set_scaled(trained_scaled && as_trained);
+    const bool measured = lm::measure_heads(*m, ids.data(), static_cast<int>(windows), length, span, profiles.data(),
+                                            named.data(), span > 0 ? out[induction] : nullptr, &g_error);
+    m->set_scaled(trained_scaled);
+    if (!measured) return false;
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const float values[] = {profiles[k].previous, profiles[k].first, profiles[k].self, profiles[k].spread};
+      for (int s = 0; s < 4; ++s) out[profile[s]][k] = values[s];
+      out[roles][k] = static_cast<float>(named[k]);
+    }
+    out.set(even, static_cast<float>(lm::even_share(length)));
+    if (span > 0) out.set(even_induction, static_cast<float>(lm::even_induction(length, span)));
     return true;
   });
 }
@@ -243,35 +310,6 @@ int model_dispose(int id) {
   return 0;
 }
 
-// Attention from any model (input 0: L×H×n×n weights, BertViz's shape without its batch),
-// checked whole (supplied_attention.hpp: finite, ≥ 0, rows summing to 1) and each head measured
-// as the trained model's heads are (its profile and role: L×H each; causal when every weight
-// above the diagonal is 0), with the largest |Σ row − 1| found.
-int supplied_attention(int layers, int heads, int n) {
-  attn::SuppliedReport report;
-  if (!attn::check_supplied_attention(input(0), layers, heads, n, &report, &g_error)) return failed();
-  const std::uint64_t count = static_cast<std::uint64_t>(layers) * heads;
-  attn::Outputs out = outputs();
-  const char* const shares[] = {"previous", "first", "self", "spread"};
-  attn::Outputs::Field profile[4];
-  for (int s = 0; s < 4; ++s) profile[s] = out.array(shares[s], count);
-  const auto roles = out.array("role", count);
-  const auto worst = out.number64("worstRowError");
-  const auto causal = out.flag("causal");
-  if (!out.allocate(&g_error)) return failed();
-  const float* w = input(0).data;
-  const std::size_t per_head = static_cast<std::size_t>(n) * n;
-  for (std::size_t head = 0; head < count; ++head) {
-    const lm::HeadProfile p = lm::head_profile(w + head * per_head, n, report.causal);
-    const float values[] = {p.previous, p.first, p.self, p.spread};
-    for (int s = 0; s < 4; ++s) out[profile[s]][head] = values[s];
-    out[roles][head] = static_cast<float>(lm::head_role(p));
-  }
-  out.set_float64(worst, report.worst_row_error);
-  out.set(causal, report.causal);
-  return 0;
-}
-
 }  // namespace
 }  // namespace binding
 
@@ -279,7 +317,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_model) {
   using emscripten::constant;
   using emscripten::function;
   using namespace binding;
-  // a head's role (model.hpp, HeadRole), by the names the page's words use
+  // a head's role (heads.hpp, HeadRole), by the names the page's words use
   emscripten::enum_<attn::lm::HeadRole>("HeadRole")
       .value("previous", attn::lm::HeadRole::previous)
       .value("first", attn::lm::HeadRole::first)
@@ -292,12 +330,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_model) {
   constant("modelMaxTop", kMaxTop);
   function("modelLoad", &model_load);
   function("modelPredict", &model_predict);
+  function("modelMeasureHeads", &model_measure_heads);
   function("modelTrainStep", &model_train_step);
   function("modelDispose", &model_dispose);
-  // attention from any model (supplied_attention.hpp): its limits and the tolerance of a row's sum
-  constant("suppliedMaxLayers", attn::kMaxSuppliedLayers);
-  constant("suppliedMaxHeads", attn::kMaxSuppliedHeads);
-  constant("suppliedMaxTokens", attn::kMaxSuppliedTokens);
-  constant("suppliedRowSumTolerance", attn::kRowSumTolerance);
-  function("suppliedAttention", &supplied_attention);
 }

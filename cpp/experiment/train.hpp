@@ -9,13 +9,13 @@
 // A head that solves it attends, for query f, to the pair f1: the heatmap of a trained run
 // is a permutation pattern (one bright cell per query row).
 //
-// THE MODEL (train_model.cpp), for one example (row-major float32 throughout; dimension names
+// THE MODEL (experiment_model.cpp), for one example (row-major float32 throughout; dimension names
 // P pairs, Qn queries, L letters, C = 10 digits, D model width, dk key width, dv value width):
 //   x_pair  (P×D)  = (E_key[key] + E_value[value]) / √2    one token per pair
 //   x_query (Qn×D) = E_key[query]
 //   q = x_query W_Q (Qn×dk),  k = x_pair W_K (P×dk),  v = x_pair W_V (P×dv)
 //   w = softmax(scale · q kᵀ) row-wise (Qn×P),  scale = 1/√dk (scaled run) or 1 (unscaled run)
-//       (weights below 2^-100 are set to 0, and so are their score gradients: train_model.cpp)
+//       (weights below 2^-100 are set to 0, and so are their score gradients: experiment_model.cpp)
 //   out = w v (Qn×dv),  logits = out W_O (Qn×C)
 //   loss = mean over the batch's queries of −log softmax(logits)[answer]
 // Parameters: E_key (L×D), E_value (C×D), W_Q, W_K (D×dk), W_V (D×dv), W_O (dv×C), laid out

@@ -24,7 +24,7 @@ using std::uint64_t;
 inline size_t sz(int x) { return static_cast<size_t>(x); }
 
 // Attention weights and score gradients below 2^-100 are set to 0, as in the training
-// experiment (train_model.cpp says why: they change no sum or update a float32 can hold, and
+// experiment (experiment/experiment_model.cpp says why: they change no sum or update a float32 can hold, and
 // the subnormal products after them slow x86 down many times in a saturated, unscaled row).
 constexpr float kFlushBelow = 7.88860905e-31f;  // 2^-100
 inline float flush_tiny(float x) { return std::fabs(x) < kFlushBelow ? 0.0f : x; }
@@ -608,44 +608,6 @@ float learning_rate(int t, int total_steps, int warmup, float lr_max, float lr_m
   const double progress = std::min(1.0, static_cast<double>(t - warmup) / span);
   const double pi = 3.14159265358979323846;
   return static_cast<float>(lr_min + 0.5 * (static_cast<double>(lr_max) - lr_min) * (1.0 + std::cos(pi * progress)));
-}
-
-}  // namespace lm
-}  // namespace attn
-
-namespace attn {
-namespace lm {
-
-HeadProfile head_profile(const float* weights, int T, bool causal) noexcept {
-  HeadProfile p;
-  if (T < 2) return p;
-  double previous = 0, first = 0, self = 0, spread = 0;
-  for (int i = 1; i < T; ++i) {
-    const float* row = weights + static_cast<std::size_t>(i) * T;
-    previous += row[i - 1];
-    first += row[0];
-    self += row[i];
-    const int keys = causal ? i + 1 : T;
-    double entropy = 0;
-    for (int j = 0; j < keys; ++j)
-      if (row[j] > 0) entropy -= row[j] * std::log(static_cast<double>(row[j]));
-    spread += entropy / std::log(static_cast<double>(keys));
-  }
-  const double rows = T - 1;
-  p.previous = static_cast<float>(previous / rows);
-  p.first = static_cast<float>(first / rows);
-  p.self = static_cast<float>(self / rows);
-  p.spread = static_cast<float>(spread / rows);
-  return p;
-}
-
-HeadRole head_role(const HeadProfile& p) noexcept {
-  const float shares[] = {p.previous, p.first, p.self};
-  int best = 0;
-  for (int r = 1; r < 3; ++r)
-    if (shares[r] > shares[best]) best = r;
-  if (shares[best] >= kRoleShare) return static_cast<HeadRole>(best);
-  return p.spread >= kBroadSpread ? HeadRole::broad : HeadRole::mixed;
 }
 
 }  // namespace lm

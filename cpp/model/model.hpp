@@ -191,24 +191,7 @@ class Model {
   ActTensors acts_{}, grad_acts_{};
 };
 
-// ---- what a head does ---------------------------------------------------------------------------
-
-// One head's weights on one sequence (T×T, row i over keys 0…i when causal, else over all T
-// keys), over rows 2…T (a causal row 1 has one choice): the mean weight on the previous token,
-// on the first token, on the token itself, and `spread`, the mean entropy of a row as a share of
-// the most it can be (ln of the keys it sees): 0 all on one token, 1 even over the keys it sees.
-// All 0 when T < 2. Not causal: attention supplied from another model (supplied_attention.hpp).
-struct HeadProfile {
-  float previous = 0, first = 0, self = 0, spread = 0;
-};
-HeadProfile head_profile(const float* weights, int T, bool causal = true) noexcept;
-
-// A head's role, named by its profile: the largest of previous, first and self when it is at
-// least kRoleShare; else broad when spread ≥ kBroadSpread; else mixed. In that order of HeadRole.
-enum class HeadRole : int { previous = 0, first = 1, self = 2, broad = 3, mixed = 4 };
-constexpr float kRoleShare = 0.5f;
-constexpr float kBroadSpread = 0.6f;
-HeadRole head_role(const HeadProfile& p) noexcept;
+// What each head does, measured from its weights (profile, role, induction): heads.hpp.
 
 // ---- optimisation -----------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // Attention supplied from outside the core — any model's, exported in BertViz's shape — checked
-// before anything draws it, and measured the way the trained model's heads are (model.hpp,
+// before anything draws it, and measured the way the trained model's heads are (heads.hpp,
 // head_profile), so the same views label its heads.
 //
 //   w: L×H×n×n float32, row-major: layer l, head h, query row i, key column j

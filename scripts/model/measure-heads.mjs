@@ -1,8 +1,9 @@
 // What each head of the shipped twins measurably does (issue 20, docs/model.md), written into
-// web/assets/model/model.json as `heads`: every head's profile (cpp/model/model.hpp, head_profile)
+// web/assets/model/model.json as `heads`: every head's profile (cpp/model/heads.hpp, head_profile)
 // averaged over the test text in windows of the model's context, for each twin as trained and
 // for the scaled twin run without its 1/√d_head; and each head's induction score on repeated
-// random word sequences. The page names heads from these numbers, never from one sentence.
+// random word sequences. The page names heads from these numbers, never from one sentence; the
+// core computes every one of them (engine model.measureHeads), this script only writes them.
 // Deterministic: the same weights and test text give the same file.
 //   node scripts/model/measure-heads.mjs [--from build/model] [--to web/assets/model] [--windows N]
 // (--windows N: the first N windows only, as tests/js/model-heads.test.mjs runs it)
@@ -13,78 +14,32 @@ import { pathToFileURL } from 'node:url';
 import { repeatedSequences } from '../../web/api/model.js';
 import { createEngine } from '../../web/core/engine.js';
 
-// The repeated sequences (web/api/model.js, repeatedSequences: the page draws its own the same way).
+// The repeated sequences (web/lesson/trained-model.js, repeatedSequences: the page draws its own the same way).
 export const INDUCTION = Object.freeze({ span: 24, repeats: 32, pool: 2000, seed: 20 });
 
-// A head's average over sentences of what predict() reports for it.
-function averageProfiles(model, sentences, options) {
-  const { layers, heads } = model.config;
-  const sums = Array.from({ length: layers * heads }, () => ({ previous: 0, first: 0, self: 0, spread: 0 }));
-  for (const tokens of sentences) {
-    for (const [i, p] of model.predict(tokens, options).heads.entries())
-      for (const key of Object.keys(sums[i])) sums[i][key] += p[key];
-  }
-  return sums.map((s) => Object.fromEntries(Object.entries(s).map(([key, value]) => [key, value / sentences.length])));
-}
-
-// The mean weight a head puts, at each word of the second copy, on the word after its first
-// occurrence.
-function inductionScores(model, sequences, span) {
-  const { layers, heads } = model.config;
-  const scores = new Array(layers * heads).fill(0);
-  let rows = 0;
-  for (const tokens of sequences) {
-    const T = tokens.length;
-    const { attention } = model.predict(tokens);
-    for (let i = span; i < T; i++) {
-      for (let l = 0; l < layers; l++)
-        for (let h = 0; h < heads; h++) scores[l * heads + h] += attention[l][h][i * T + i - span + 1];
-      rows++;
-    }
-  }
-  return scores.map((s) => s / rows);
-}
-
-// The name of an averaged profile, by the rule and thresholds of cpp/model/model.hpp (head_role), as
-// model.roleRule gives them; tests/js/model-heads.test.mjs holds this to the core's own naming.
-export function roleOf({ previous, first, self, spread }, { share, spread: broad }) {
-  const best = Math.max(previous, first, self);
-  if (best >= share) return previous === best ? 'previous' : first === best ? 'first' : 'self';
-  return spread >= broad ? 'broad' : 'mixed';
-}
-
 const round = (x) => Number(x.toFixed(4));
-
-// What a head spreading every row evenly would score, for comparison: a row i (from 0) gives
-// 1/(i+1) to each of its positions; profiles average rows 1…T−1, induction rows SPAN…2·SPAN−1.
-function evenRows(from, to) {
-  let sum = 0;
-  for (let i = from; i < to; i++) sum += 1 / (i + 1);
-  return round(sum / (to - from));
-}
 
 /** Measures both twins; returns model.json's `heads`. */
 export async function measureHeads({ assets, testIds, windows = Infinity }) {
   const engine = await createEngine();
   const vocabulary = readFileSync(join(assets, 'vocab.txt'), 'utf8');
-  const out = { text: 'test', windows: 0, induction: { ...INDUCTION, even: evenRows(INDUCTION.span, 2 * INDUCTION.span) } };
+  const out = { text: 'test', windows: 0, induction: { ...INDUCTION } };
   for (const variant of ['scaled', 'unscaled']) {
     const model = await engine.loadModel(readFileSync(join(assets, `${variant}.weights`)), vocabulary);
     const T = model.config.context;
     const count = Math.min(windows, Math.floor(testIds.length / T));
     const sentences = Array.from({ length: count }, (_, w) => Array.from(testIds.subarray(w * T, (w + 1) * T), (id) => model.vocabulary[id]));
     out.windows = count;
-    out.even = evenRows(1, T); // a share of `previous`, `first` or `self` for even rows
-    const runs = { asTrained: averageProfiles(model, sentences, {}) };
-    if (model.config.scaled) runs.withoutScale = averageProfiles(model, sentences, { scaleAtInference: false });
-    const sequences = repeatedSequences(model.vocabulary, INDUCTION);
-    const induction = inductionScores(model, sequences, INDUCTION.span);
-    out[variant] = Object.fromEntries(Object.entries(runs).map(([run, profiles]) => [run, profiles.map((p, i) => ({
-      layer: Math.floor(i / model.config.heads) + 1,
-      head: (i % model.config.heads) + 1,
-      role: roleOf(p, model.roleRule),
-      ...Object.fromEntries(Object.entries(p).map(([key, value]) => [key, round(value)])),
-      ...(run === 'asTrained' ? { induction: round(induction[i]) } : {}),
+    // the core measures every head (cpp/model/heads.hpp): averages, roles, induction, even rows
+    const runs = { asTrained: model.measureHeads(sentences) };
+    if (model.config.scaled) runs.withoutScale = model.measureHeads(sentences, { scaleAtInference: false });
+    const repeats = model.measureHeads(repeatedSequences(model.vocabulary, INDUCTION), { span: INDUCTION.span });
+    out.even = round(runs.asTrained.even); // a share of `previous`, `first` or `self` for even rows
+    out.induction.even = round(repeats.evenInduction);
+    out[variant] = Object.fromEntries(Object.entries(runs).map(([run, { heads }]) => [run, heads.map((h, i) => ({
+      layer: h.layer, head: h.head, role: h.role,
+      ...Object.fromEntries(['previous', 'first', 'self', 'spread'].map((key) => [key, round(h[key])])),
+      ...(run === 'asTrained' ? { induction: round(repeats.heads[i].induction) } : {}),
     }))]));
     model.dispose();
   }

@@ -85,7 +85,7 @@ test('the model loads near its section, reads the lab\'s sentence, and states th
   const next = await para(/^Most likely/);
   let entropy = 0;
   for (const p of run.next.probs) if (p > 0) entropy -= p * Math.log(p);
-  assert.ok(next.startsWith(`Most likely: “${run.next.top[0].word}”, ${f3(run.next.top[0].p)}. Entropy ${f2(entropy)} nats`), next);
+  assert.ok(next.startsWith(`Most likely: “${run.next.top[0].word}”, ${f3(run.next.top[0].probability)}. Entropy ${f2(entropy)} nats`), next);
   assert.ok(next.includes(`“the” is ${f3(models.scaled.unigram.the)} of the training text`), next);
   // √d_k removed: the mean spread of the sentence's rows, with and without
   const without = models.scaled.run(sentence, { scaleAtInference: false });
@@ -102,7 +102,7 @@ test('the model loads near its section, reads the lab\'s sentence, and states th
   assert.ok(layer2.includes(`${f2(Math.min(...spreads('unscaled')))}–${f2(Math.max(...spreads('unscaled')))}`), layer2);
   // the next-word bars: the ten words of the Node run, in order, with their probabilities
   const bars = await view().evaluate((el) => [...el.shadowRoot.querySelectorAll('.next svg g title')].map((t) => t.textContent));
-  assert.deepEqual(bars, run.next.top.map(({ word, p }) => `${word}: ${f3(p)}`));
+  assert.deepEqual(bars, run.next.top.map(({ word, probability }) => `${word}: ${f3(probability)}`));
 });
 
 test('a head, √d_k, the twin, the position and the temperature each change what is shown', async () => {
@@ -132,7 +132,7 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
   });
   const expected = models.unscaled.run(sentence, { position: 2, temperature: 2 });
   await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[2]}”?`, { what: 'the position' });
-  const next = await until(() => para(/^Most likely/), (p) => p.startsWith(`Most likely: “${expected.next.top[0].word}”, ${f3(expected.next.top[0].p)}`), { what: 'the next word at T = 2' });
+  const next = await until(() => para(/^Most likely/), (p) => p.startsWith(`Most likely: “${expected.next.top[0].word}”, ${f3(expected.next.top[0].probability)}`), { what: 'the next word at T = 2' });
   assert.ok(next.includes(`Entropy ${f2(expected.next.entropy)} nats`), next);
 });
 
@@ -179,7 +179,7 @@ test('embed.html?view=model shows the trained model on the link\'s sentence, the
   assert.deepEqual(await tokens(), ['a', 'dog', 'ran', 'to', 'the', 'door']);
   assert.equal(await page.locator('attention-lab').evaluate((lab) => lab.hidden), true);
   const run = models.scaled.run('a dog ran to the door');
-  assert.ok((await para(/^Most likely/)).startsWith(`Most likely: “${run.next.top[0].word}”, ${f3(run.next.top[0].p)}`));
+  assert.ok((await para(/^Most likely/)).startsWith(`Most likely: “${run.next.top[0].word}”, ${f3(run.next.top[0].probability)}`));
   await page.goto(`${browser.url}index.html?view=model`);
   await until(() => text('.thumb'), (t) => t.length === 8, { what: 'the heads on index.html', timeout: 30000 });
   const top = await page.evaluate(() => document.getElementById('model').getBoundingClientRect().top);

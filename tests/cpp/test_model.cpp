@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/heads.hpp"
 #include "model/model.hpp"
 #include "model_reference.hpp"
 #include "core/random.hpp"

@@ -2,7 +2,7 @@
 // the largest row error and the causal flag a float64 reference here computes; every kind of
 // fault is found at its place (the first in reading order); dimensions, lengths and sizes at
 // and past their limits fail with their status, never reading past the array; and the heads of
-// any tensor are measured (model.hpp, head_profile) as a float64 reference written here says.
+// any tensor are measured (heads.hpp, head_profile) as a float64 reference written here says.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/heads.hpp"
 #include "model/model.hpp"
 #include "core/random.hpp"
 #include "model/supplied_attention.hpp"

@@ -40,6 +40,7 @@
 #include "core/embedding.hpp"
 #include "input.hpp"
 #include "lesson/lesson.hpp"
+#include "model/heads.hpp"
 #include "model/model.hpp"
 #include "model/model_file.hpp"
 #include "model/supplied_attention.hpp"
@@ -1719,6 +1720,25 @@ void fuzz_model_weights(Reader& in) {
     for (int h = 0; h < read.heads; ++h)
       for (int i = 0; i < T; ++i)
         expect_distribution(model.attention(l) + (static_cast<std::size_t>(h) * T + i) * T, i + 1, "model attention row");
+  // every head measured over two windows that repeat with period T/2 (heads.hpp): shares and
+  // scores of weights are in [0, 1], a role one of the five
+  const int span = T >= 2 ? T / 2 : 0;
+  std::vector<std::int32_t> windows(2 * static_cast<std::size_t>(T));
+  for (int t = 0; t < 2 * T; ++t) windows[static_cast<std::size_t>(t)] = tokens[static_cast<std::size_t>(span ? t % T % span : t % T)];
+  const std::size_t heads = static_cast<std::size_t>(read.layers) * read.heads;
+  std::vector<lm::HeadProfile> profiles(heads);
+  std::vector<lm::HeadRole> roles(heads);
+  std::vector<float> induction(heads, -1.0f);
+  if (!outcome("measure_heads", lm::measure_heads(model, windows.data(), 2, T, span, profiles.data(), roles.data(),
+                                                  induction.data(), &err), err, Verdict{}))
+    return;
+  for (std::size_t k = 0; k < heads; ++k) {
+    const lm::HeadProfile& p = profiles[k];
+    for (const float x : {p.previous, p.first, p.self, p.spread, induction[k]})
+      EXPECT(x >= -1e-6f && x <= 1.0f + 1e-5f, "measure_heads: head %zu measures %g, outside [0, 1]", k, double(x));
+    EXPECT(static_cast<int>(roles[k]) >= 0 && static_cast<int>(roles[k]) <= 4, "measure_heads: head %zu role %d", k,
+           static_cast<int>(roles[k]));
+  }
 }
 
 // ---- attention supplied from another model: any tensor a user's file can give -----------------

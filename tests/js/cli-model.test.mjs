@@ -62,11 +62,11 @@ test('model --format svg: the figure of one head, its next words; --no-scale and
   assert.match(a.out, /^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
   assert.match(a.out, /Layer 1, head 3 of the model trained with √d_k/);
   const top = model.run(SENTENCE).next.top[0];
-  assert.ok(a.out.includes(`<title>${top.word.replace('<', '&lt;').replace('>', '&gt;')}: ${top.p.toFixed(3)}</title>`));
+  assert.ok(a.out.includes(`<title>${top.word.replace('<', '&lt;').replace('>', '&gt;')}: ${top.probability.toFixed(3)}</title>`));
   const b = await run(['model', '--sentence', SENTENCE, '--layer', '1', '--head', '3', '--no-scale', '--temperature', '2']);
   assert.match(b.out, /run here without its √d_k; next word at temperature 2\.00/);
   const removed = model.run(SENTENCE, { scaleAtInference: false, temperature: 2 }).next.top[0];
-  assert.ok(b.out.includes(`: ${removed.p.toFixed(3)}</title>`));
+  assert.ok(b.out.includes(`: ${removed.probability.toFixed(3)}</title>`));
   const dir = await mkdtemp(join(tmpdir(), 'cli-model-'));
   try {
     const c = await run(['model', '--sentence', SENTENCE, '-o', join(dir, 'rows.json')]);

@@ -154,7 +154,7 @@ test('tipLabel: a long token is cut, and says how long it is in the language', a
 });
 
 test('format: English as before (true minus, exponent far from 1), and score(100) is 100', async () => {
-  const { fixed, fmt, score } = await import('../../web/views/format.js');
+  const { fixed, fmt, score } = await import('../../web/i18n/format.js');
   assert.equal(fixed(0.36251), '0.363');
   assert.equal(fixed(-0.5, 2), '−0.50');
   assert.equal(fixed(NaN), '—');
@@ -170,7 +170,7 @@ test('format: English as before (true minus, exponent far from 1), and score(100
 });
 
 test('ariaNumber: a plain decimal for aria-valuenow, never exponent notation', async () => {
-  const { ariaNumber } = await import('../../web/views/format.js');
+  const { ariaNumber } = await import('../../web/i18n/format.js');
   assert.equal(ariaNumber(2.954418385733194e-22), '0');
   assert.equal(ariaNumber(1.905659985368402e-8), '0');
   assert.equal(ariaNumber(0.0000015), '0.000002');

@@ -12,7 +12,7 @@ import { createStore } from '../../web/lab/settings.js';
 import { heatmapData, labState, queryRow } from '../../web/lab/state.js';
 import { barsScene, barsSvg } from '../../web/views/bars.js';
 import { luminance } from '../../web/views/color.js';
-import { LABEL_CHARS, TIP_CHARS } from '../../web/views/format.js';
+import { LABEL_CHARS, TIP_CHARS } from '../../web/i18n/format.js';
 import { toMarkup } from '../../web/views/h.js';
 import { MAX_LABEL_PX, MIN_CELL, approximateMeasure, heatmapScene, heatmapSvg, patternId } from '../../web/views/heatmap.js';
 import { THEMES } from '../../web/views/theme.js';

@@ -72,23 +72,23 @@ test('language model: every row of every head is causal and a distribution; the 
 test('language model: the next word — most likely first, a distribution, and a temperature T raises it to the power 1/T', async () => {
   const m = await engine.loadModel(weights('scaled'), vocabulary);
   const at1 = m.predict(SENTENCE, { position: 4, top: 100 }).next; // after "the cat sat on the"
-  const ps = at1.words.map((w) => w.probability);
+  const ps = at1.top.map((w) => w.probability);
   for (let k = 1; k < ps.length; k++) assert.ok(ps[k] <= ps[k - 1]);
   assert.ok(ps.reduce((a, b) => a + b) <= 1 + 1e-6);
   assert.ok(at1.entropy > 0 && at1.entropy < Math.log(12000));
   const at2 = m.predict(SENTENCE, { position: 4, top: 100, temperature: 2 }).next;
   // p_T(a) / p_T(b) = (p(a) / p(b))^(1/T), for the words both lists hold
-  const byWord = new Map(at2.words.map((w) => [w.id, w.probability]));
-  const [a, b] = at1.words;
+  const byWord = new Map(at2.top.map((w) => [w.id, w.probability]));
+  const [a, b] = at1.top;
   assert.ok(Math.abs(Math.log(byWord.get(a.id) / byWord.get(b.id)) - Math.log(a.probability / b.probability) / 2) < 1e-4);
   assert.ok(at2.entropy > at1.entropy, 'a higher temperature spreads the distribution');
   const cold = m.predict(SENTENCE, { position: 4, temperature: 0.05 }).next;
-  assert.equal(cold.words[0].id, a.id);
-  assert.ok(cold.words[0].probability > 0.99);
+  assert.equal(cold.top[0].id, a.id);
+  assert.ok(cold.top[0].probability > 0.99);
   m.dispose();
 });
 
-test('language model: next.probs is the whole distribution; words, unknown and entropy are read from it', async () => {
+test('language model: next.probs is the whole distribution; top, unknown and entropy are read from it', async () => {
   const m = await engine.loadModel(weights('scaled'), vocabulary);
   const { next } = m.predict(SENTENCE, { position: 4, temperature: 0.7 });
   assert.equal(next.probs.length, 12000);
@@ -101,9 +101,9 @@ test('language model: next.probs is the whole distribution; words, unknown and e
   assert.ok(Math.abs(sum - 1) < 1e-5, `sums to ${sum}`);
   assert.ok(Math.abs(entropy - next.entropy) < 1e-4);
   assert.equal(next.unknown, next.probs[0]);
-  for (const w of next.words) assert.equal(w.probability, next.probs[w.id]);
+  for (const w of next.top) assert.equal(w.probability, next.probs[w.id]);
   const best = next.probs.reduce((b, p, id) => (p > next.probs[b] ? id : b), 0);
-  assert.equal(next.words[0].id, best);
+  assert.equal(next.top[0].id, best);
   m.dispose();
 });
 
@@ -159,7 +159,13 @@ test('language model: bad input gets a clear error, never a crash', async () => 
   await assert.rejects(() => engine.loadModel(good, 'the\ncat\n'), /vocabulary has 2 tokens, the weights 12000/);
   const m = await engine.loadModel(good, vocabulary);
   assert.throws(() => m.predict([]), /tokens/);
-  assert.throws(() => m.predict(Array(65).fill('the')), /tokens/);
+  const long = m.predict(Array(65).fill('the')); // past the context: the rest left out, and said
+  assert.deepEqual([long.tokens.length, long.truncated, long.position], [64, 1, 63]);
+  assert.throws(() => m.predict(SENTENCE, { span: SENTENCE.length }), /span/);
+  assert.throws(() => m.measureHeads([SENTENCE, SENTENCE.slice(1)]), (e) => e.code === 'ATTN_INVALID_SHAPE' && /windows\[1\]/.test(e.message));
+  assert.throws(() => m.measureHeads([]), /length/);
+  assert.throws(() => m.measureHeads([SENTENCE], { span: SENTENCE.length }), /span/);
+  assert.throws(() => m.measureHeads('the cat'), /array of token arrays/);
   assert.throws(() => m.predict(SENTENCE, { position: 10 }), /position/);
   assert.throws(() => m.predict(SENTENCE, { temperature: 0 }), /temperature/);
   assert.throws(() => m.predict(SENTENCE, { temperature: Number.NaN }), /temperature/);

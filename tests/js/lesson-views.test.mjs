@@ -10,7 +10,7 @@ import katex from 'katex';
 import { createStore } from '../../web/lab/settings.js';
 import { labState } from '../../web/lab/state.js';
 import { LESSON_DEFAULTS } from '../../web/lesson/model.js';
-import { fixed, fmt } from '../../web/views/format.js';
+import { fixed, fmt } from '../../web/i18n/format.js';
 import { gradientView } from '../../web/views/gradient.js';
 import { toMarkup } from '../../web/views/h.js';
 import { headsView } from '../../web/views/heads.js';

@@ -54,7 +54,10 @@ test('model API: run() reads the lab\'s tokens and gives causal rows and a next-
     }
   assert.equal(r.next.probs.length, 12000);
   assert.equal(r.next.top.length, 10);
-  for (const { word, p } of r.next.top) assert.equal(p, r.next.probs[m.vocab.indexOf(word)]);
+  for (const { word, id, probability } of r.next.top) {
+    assert.equal(probability, r.next.probs[id]);
+    assert.equal(word, m.vocab[id]);
+  }
   // a word the model does not know is read as <unk> and marked
   const odd = m.run('the zyxwvut sat');
   assert.deepEqual(odd.known, [true, false, true]);

@@ -14,12 +14,12 @@ import { loadStrings } from '../../web/i18n/i18n.js';
 import { barsScene } from '../../web/views/bars.js';
 import { parseColor } from '../../web/views/color.js';
 import { toMarkup } from '../../web/views/h.js';
-import { modelFacts, modelFigure, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../web/views/model.js';
-import { curveChart, curveFacts, parseCurve } from '../../web/views/model-curve.js';
+import { TEMPERATURES, modelFacts, modelFigure, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../web/views/model.js';
+import { parseCurve } from '../../web/lesson/trained-model.js';
+import { curveChart, curveFacts } from '../../web/views/model-curve.js';
 import { THEMES } from '../../web/views/theme.js';
 
 const models = { scaled: await loadModel({ variant: 'scaled' }), unscaled: await loadModel({ variant: 'unscaled' }) };
-const TEMPERATURES = [0.25, 0.5, 0.75, 1, 1.5, 2, 3];
 
 // The curve files read here, apart from parseCurve: [step, lr, training loss, held-out loss or ''] per row.
 const curveText = (variant) => fs.readFileSync(new URL(`../../web/assets/model/${variant}-curve.tsv`, import.meta.url), 'utf8');
@@ -30,9 +30,9 @@ const curves = { scaled: parseCurve(curveText('scaled')), unscaled: parseCurve(c
 
 function results(variant, tokens, { scaleAtInference = true, temperature = 1, layer = 1, head = 1, demo = false } = {}) {
   const model = models[variant];
-  const run = model.run(tokens, { scaleAtInference, temperature });
+  const run = model.run(tokens, { scaleAtInference, temperature, span: demo ? tokens.length / 2 : 0 });
   const contrast = model.info.scaled ? model.run(tokens, { scaleAtInference: !scaleAtInference }) : null;
-  return { run, contrast, info: model.info, twin: model.twin, variant, layer, head, scaleAtInference, temperature, temperatures: TEMPERATURES, demo, unigramThe: model.unigram.the,
+  return { run, contrast, info: model.info, twin: model.twin, variant, layer, head, scaleAtInference, temperature, demo, unigramThe: model.unigram.the,
     status: { state: 'loaded', variant, file: `${variant}.weights` }, curves };
 }
 
@@ -55,16 +55,32 @@ for (const lang of ['en', 'nb']) {
   });
 }
 
+test('model view: the temperature slider steps through TEMPERATURES, 1 (the model as trained) among them, rising', async () => {
+  assert.ok(TEMPERATURES.includes(1));
+  for (let k = 1; k < TEMPERATURES.length; k++) assert.ok(TEMPERATURES[k] > TEMPERATURES[k - 1]);
+  const strings = await loadStrings('en');
+  const markup = toMarkup(modelView(results('unscaled', 'i do n\'t think so'.split(' '), { temperature: 2 }), { strings, heading: 3 }, THEMES.light, { width: 900 }));
+  const slider = markup.match(/<input type="range"[^>]*data-intent="temperature"[^>]*>/)?.[0] ?? '';
+  assert.match(slider, new RegExp(`max="${TEMPERATURES.length - 1}"`));
+  assert.match(slider, new RegExp(`value="${TEMPERATURES.indexOf(2)}"`));
+  assert.match(slider, /aria-valuetext="2\.00"/);
+});
+
 test('model view: the facts it states come from the runs', () => {
   const r = results('scaled', 'the cat sat on the mat'.split(' '), { layer: 1, head: 3 });
   const f = modelFacts(r);
   assert.equal(f.measured, r.info.headMeasurements[2]);
   assert.equal(f.here, r.run.heads[2]);
   assert.equal(f.top, r.run.next.top[0]);
-  assert.ok(Math.abs(f.spread - r.run.heads.reduce((s, h) => s + h.spread, 0) / 8) < 1e-12);
+  assert.ok(Math.abs(f.spread - r.run.heads.reduce((s, h) => s + h.spread, 0) / 8) < 1e-6, 'the core\'s mean of the heads\' spreads');
   assert.ok(f.contrastSpread < f.spread, 'without √d_k the rows are more peaked');
-  const demo = modelFacts(results('scaled', repeatedSequences(models.scaled.vocab, { span: 12, seed: 7 })[0], { demo: true }));
-  assert.ok(demo.induction.here >= 0 && demo.induction.here <= 1);
+  const repeated = results('scaled', repeatedSequences(models.scaled.vocab, { span: 12, seed: 7 })[0], { demo: true, layer: 2, head: 3 });
+  const demo = modelFacts(repeated);
+  // the opened head's weight at each word of the repeat on the word after its earlier copy, in float64
+  const w = repeated.run.attention[1][2];
+  let here = 0;
+  for (let q = 12; q < 24; q++) here += w[q * 24 + q - 11] / 12;
+  assert.ok(Math.abs(demo.induction.here - here) < 1e-6, `${demo.induction.here} vs ${here}`);
   assert.equal(demo.repeat.expected, repeatedSequences(models.scaled.vocab, { span: 12, seed: 7 })[0][12]);
 });
 

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { ANSWER_TOLERANCE, DIAGNOSIS_KEYS, EXERCISES, EXERCISE_IDS, SATURATED, checkExercise, parseAnswer } from '../../web/lesson/exercises.js';
 import { SWEEP_DIMS } from '../../web/lesson/model.js';
 import { MUCH_SMALLER, PREDICTIONS, SAME_WITHIN, STORY, gradientAnswer, measurePrediction } from '../../web/lesson/story.js';
-import { fixed, fmt } from '../../web/views/format.js';
+import { fixed, fmt } from '../../web/i18n/format.js';
 import { toMarkup } from '../../web/views/h.js';
 import { SHOWN_COMPONENTS, outputView } from '../../web/views/output.js';
 import { THEMES } from '../../web/views/theme.js';

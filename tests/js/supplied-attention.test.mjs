@@ -1,4 +1,4 @@
-// `attentionFromBertViz` of `attention-lab/model` (web/api/supplied.js, the core's checkAttention):
+// `attentionFromBertViz` of `attention-lab/model` (web/lesson/supplied.js, the core's checkAttention):
 // attention from any model in BertViz's shape read from every form it comes in, its numbers
 // exactly the input's, each head measured as a float64 reference written here says, the row-sum
 // tolerance at its edge, and every fault of shape or value named where it is.

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine } from '../../web/core/engine.js';
-import { fmt } from '../../web/views/format.js';
+import { fmt } from '../../web/i18n/format.js';
 import { toMarkup } from '../../web/views/h.js';
 import { THEMES } from '../../web/views/theme.js';
 import { trainingView } from '../../web/views/training.js';

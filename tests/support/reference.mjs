@@ -1,12 +1,16 @@
 // What the tests share: the seeded generator of their inputs and the float64 references their
 // expectations come from — written from the formula, no code shared with the core, so that a
-// wrong core fails them. Used by tests/js/, tests/browser/ and scripts/build-vocab.mjs (which
-// measures the stored vectors' precision as vocab.test checks it).
+// wrong core fails them. Used by tests/js/ and tests/browser/. The float64 attention of a
+// sentence (softmax64, dot64, sentenceWeights64, topOther) lives in scripts/float64.mjs, which
+// scripts/build-vocab.mjs measures the stored vectors' precision with, as vocab.test checks it.
 //
 //   const next = uniforms(20261203);  next() → [0, 1)        normals(count, seed) → Float32Array
 //   softmax64(scores, temperature)   → float64 weights       rowReference(s, i, options) → one row
 //   referenceAttention({ q, k, v, n, m, d, dv, scale, … }) → every output of attention()
+import { softmax64 } from '../../scripts/float64.mjs';
 import { mulberry32 } from '../../web/core/random.js';
+
+export { dot64, sentenceWeights64, softmax64, topOther } from '../../scripts/float64.mjs';
 
 // The tests' inputs come from mulberry32 (web/core/random.js): a generator of JavaScript's own,
 // not the core's (attn::Rng), so a fault in the core's generator cannot hide in the inputs.
@@ -23,34 +27,6 @@ export function normals(count, seed) {
   const next = mulberry32(seed);
   const uniform = () => (next() + 0.5) / 4294967296;
   return Float32Array.from({ length: count }, () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform()));
-}
-
-/** softmax(scores / temperature) in float64, max-subtracted; a key at −∞ weighs 0 (a row all at −∞: all 0). */
-export function softmax64(scores, temperature = 1) {
-  const top = Math.max(...scores);
-  if (top === -Infinity) return scores.map(() => 0);
-  const e = scores.map((s) => Math.exp((s - top) / temperature));
-  const total = e.reduce((a, b) => a + b, 0);
-  return e.map((x) => x / total);
-}
-
-/** Σ a_k·b_k in float64. */
-export function dot64(a, b) {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
-  return s;
-}
-
-/** softmax(X Xᵀ · scale) row by row in float64, over a sentence's vectors (q = k = x). */
-export function sentenceWeights64(vectors, scale) {
-  return vectors.map((qi) => softmax64(vectors.map((kj) => dot64(qi, kj) * scale)));
-}
-
-/** The key row i attends to most among the other words (not the token itself, nor its repeats). */
-export function topOther(row, words, i) {
-  let best = -1;
-  for (let j = 0; j < words.length; j++) if (words[j] !== words[i] && (best < 0 || row[j] > row[best])) best = j;
-  return best;
 }
 
 /** Entropy (nats) of a row of weights. */

@@ -50,17 +50,20 @@ export interface ModelRun {
   message?: string;
   /** [layer][head]: n×n, row-major, row = query, causal */
   attention: Float32Array[][];
-  /** what each head does in this text */
-  heads: { layer: number; head: number; role: string; previous: number; first: number; self: number; spread: number }[];
+  /** what each head does in this text (`induction` when run with `span`) */
+  heads: (HeadProfile & { induction?: number })[];
+  /** the mean of the heads' spreads: how evenly the whole model spreads its rows here */
+  meanSpread: number;
   next: {
     /** the next word's distribution after the last token, one probability per id */
     probs: Float32Array;
     /** the ten most likely, most likely first */
-    top: { word: string; p: number }[];
+    top: { word: string; id: number; probability: number }[];
     /** probability of `<unk>` */
     unknown: number;
     /** in nats */
     entropy: number;
+    temperature: number;
   };
   scaleAtInference: boolean;
   temperature: number;
@@ -75,9 +78,20 @@ export interface TrainedModel {
   readonly vocab: readonly string[];
   /** each token's probability in the training text */
   readonly unigram: Readonly<Record<string, number>>;
-  run(text: string | string[], options?: { scaleAtInference?: boolean; temperature?: number; position?: number }): ModelRun;
+  /** `span` > 0: the text repeats with that period, and each head's induction score is measured */
+  run(text: string | string[], options?: { scaleAtInference?: boolean; temperature?: number; position?: number; span?: number }): ModelRun;
   dispose(): void;
 }
+
+/** One twin's training curve: the loss of each step's batch, and the held-out loss where it was measured. */
+export interface TrainingCurve {
+  steps: Int32Array;
+  train: Float64Array;
+  heldOut: { step: number; loss: number; train: number }[];
+}
+
+/** The twins' training curves (<variant>-curve.tsv of `base`, the package's files by default). */
+export declare function loadCurves(options?: { base?: string | URL }): Promise<{ scaled: TrainingCurve; unscaled: TrainingCurve }>;
 
 /** What the package's twins are (model.json), read without loading weights. */
 export declare function modelDescription(options?: { base?: string | URL }): Promise<{

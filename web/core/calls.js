@@ -1,9 +1,9 @@
 // The engine's table of calls: every call of the WebAssembly core described once (its adapter in
-// cpp/binding_*.cpp, its input arrays in slot order, its other arguments in the adapter's order,
+// cpp/binding/*.cpp, its input arrays in slot order, its other arguments in the adapter's order,
 // with their types and defaults). web/core/engine.js holds the one generic path that checks,
 // places, calls and builds the result of every row; each row of CALLS is an engine method.
 
-// A row: `core`, the adapter (cpp/binding_*.cpp, registered under that name); `params`, the
+// A row: `core`, the adapter (cpp/binding/*.cpp, registered under that name); `params`, the
 // method's parameters (a name, ARGS for one object of named arguments, OPTIONS for an optional
 // object of options; every other argument is read from that object by name); `args`, what the
 // method checks, in this order, as [name, kind, default, extra]: the arrays (F32, F32_OR_NULL) are
@@ -148,19 +148,20 @@ const CALLS = {
    * with head r) and width d: weights (h×t×t), entropy and maxWeight (h×t), and the
    * concatenated outputs (t×h·d) before any output projection.
    */
-  // ---- attention from any model (cpp/model/supplied_attention.hpp) ----
+  multiHead: { core: 'lessonMultiHead', echo: ['heads', 't', 'd', 'scaled'],
+    args: [...TOKENS, ['seed', SEED, 1], ['heads', INT, 4], ['d', INT, 16], ['scaled', BOOL, true]] },
+
+  // ---- attention from any model (cpp/binding/supplied_attention.cpp; cpp/model/supplied_attention.hpp) ----
 
   /**
    * Another model's attention (BertViz's shape without its batch: layers×heads×n×n, row-major)
    * checked whole — every weight finite and ≥ 0, every row summing to 1 within
    * limits.supplied.rowSumTolerance; a failure names the first bad place (layer, head, row,
-   * column, from 1) — and each head measured as the trained model's are: { previous, first,
-   * self, spread, role (layers·heads each, layer by layer), worstRowError (the largest |Σ row − 1|),
-   * causal (every weight above the diagonal is 0) }.
+   * column, from 1) — and each head measured as the trained model's are (cpp/model/heads.hpp):
+   * { previous, first, self, spread, role (layers·heads each, layer by layer), worstRowError
+   * (the largest |Σ row − 1|), causal (every weight above the diagonal is 0) }.
    */
   checkAttention: { core: 'suppliedAttention', args: [['layers', INT], ['heads', INT], ['n', INT], ['attention', F32]] },
-  multiHead: { core: 'lessonMultiHead', echo: ['heads', 't', 'd', 'scaled'],
-    args: [...TOKENS, ['seed', SEED, 1], ['heads', INT, 4], ['d', INT, 16], ['scaled', BOOL, true]] },
 };
 
 const oneOf = (names) => `one of ${names.map((name) => `'${name}'`).join(', ')}`;
@@ -187,7 +188,9 @@ const TRAIN_CALLS = {
 const MODEL_CALLS = {
   loadModel: { core: 'modelLoad', params: ['bytes'], args: [['bytes', BYTES]] },
   predict: { core: 'modelPredict', where: 'model.predict',
-    args: [['id', INT], ['tokens', F32], ['position', INT], ['temperature', NUMBER, 1], ['top', INT, 10], ['scaleAtInference', BOOL, true]] },
+    args: [['id', INT], ['tokens', F32], ['position', INT], ['temperature', NUMBER, 1], ['top', INT, 10], ['scaleAtInference', BOOL, true], ['span', INT, 0]] },
+  measureHeads: { core: 'modelMeasureHeads', where: 'model.measureHeads',
+    args: [['id', INT], ['tokens', F32], ['length', INT], ['span', INT, 0], ['scaleAtInference', BOOL, true]] },
   trainStep: { core: 'modelTrainStep', where: 'model.trainStep', args: [['id', INT], ['tokens', F32], ['batch', INT], ['learningRate', NUMBER]] },
   dispose: { core: 'modelDispose', where: 'dispose', args: [['id', INT]] },
 };

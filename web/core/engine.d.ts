@@ -530,7 +530,7 @@ export interface Engine {
   train(config?: TrainConfig): TrainCurves;
 }
 
-/** What a head does in one sentence (cpp/model/model.hpp, head_profile): its rows' average weights. */
+/** What a head does in one sentence (cpp/model/heads.hpp, head_profile): its rows' average weights. */
 export interface HeadProfile {
   /** both counted from 1 */
   layer: number;
@@ -542,22 +542,29 @@ export interface HeadProfile {
   self: number;
   /** average entropy of a row divided by that of a uniform row over its positions */
   spread: number;
+  /** with `span` (a repeating sequence): mean weight, at each word of a repeat, on the word after its earlier copy */
+  induction?: number;
 }
 
 export interface Prediction {
+  /** the tokens read: at most config.context */
   tokens: string[];
   ids: number[];
   /** false where the model does not know the word (id 0, `<unk>`) */
   known: boolean[];
+  /** tokens past config.context left out */
+  truncated: number;
   position: number;
   /** [layer][head]: T×T row-major, row = query, causal (zero above the diagonal) */
   attention: Float32Array[][];
   heads: HeadProfile[];
+  /** the mean of the heads' spreads */
+  meanSpread: number;
   /** the word after `position`, at `temperature`: the `top` most likely, most likely first */
   next: {
     /** the whole distribution, one probability per id */
     probs: Float32Array;
-    words: { word: string; id: number; probability: number }[];
+    top: { word: string; id: number; probability: number }[];
     /** probability of `<unk>` */
     unknown: number;
     /** in nats */
@@ -578,7 +585,13 @@ export interface LanguageModel {
   /** the thresholds by which a head's role is named */
   readonly roleRule: { share: number; spread: number };
   ids(tokens: string[]): number[];
-  predict(tokens: string[], options?: { position?: number; temperature?: number; top?: number; scaleAtInference?: boolean }): Prediction;
+  /** `span` > 0: the tokens repeat with that period, and each head's `induction` is measured */
+  predict(tokens: string[], options?: { position?: number; temperature?: number; top?: number; scaleAtInference?: boolean; span?: number }): Prediction;
+  /**
+   * every head over a text of windows of one length: profiles averaged, roles named from the
+   * averages, induction averaged with `span`; what even rows score (`even`, `evenInduction`)
+   */
+  measureHeads(windows: string[][], options?: { scaleAtInference?: boolean; span?: number }): { heads: HeadProfile[]; even: number; evenInduction?: number };
   /**
    * one training step (forward, backward, gradient norm clipped at 1, AdamW) on `batch` windows of
    * token ids (batch × (T + 1), row-major: inputs then targets shifted by one); the weights change

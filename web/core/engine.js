@@ -6,7 +6,7 @@
 // descriptor's layout are read from it.
 //
 // Every call is described once, as a row of the table of calls (web/core/calls.js: its adapter in
-// cpp/binding_*.cpp, its input arrays in slot order, its other arguments in the adapter's order
+// cpp/binding/*.cpp, its input arrays in slot order, its other arguments in the adapter's order
 // with their types and defaults); one generic path here checks, places, calls and builds the
 // result for all of them.
 //

@@ -1,7 +1,9 @@
 // A trained language model (cpp/model/model.hpp): the weights held by the engine (engine.loadModel),
 // its vocabulary here. The engine checks and makes every call (its table MODEL_CALLS in
-// web/core/calls.js); a model maps the lab's tokens to its ids and shapes what the core reports.
-import { describe, typeError } from './errors.js';
+// web/core/calls.js); a model maps the lab's tokens to its ids, keeps a text within its context,
+// and shapes what the core reports (heads.js), under the core's names.
+import { describe, rangeError, typeError } from './errors.js';
+import { byHead, headRecords } from './heads.js';
 import { Held, use } from './held.js';
 
 /**
@@ -9,7 +11,7 @@ import { Held, use } from './held.js';
  * each head does, and the next-word distribution after one position.
  */
 export class LanguageModel extends Held {
-  #roles; // role names by number (cpp/model/model.hpp, head_role)
+  #roles; // role names by number (cpp/model/heads.hpp, HeadRole)
   #ids; // token → id
 
   constructor(core, registry, loaded, words) {
@@ -24,7 +26,7 @@ export class LanguageModel extends Held {
     });
     /** Its tokens, by id (id 0 is `<unk>`, every word it does not know). */
     this.vocabulary = Object.freeze(words);
-    /** How a head's role is named from its profile (cpp/model/model.hpp, head_role). */
+    /** How a head's role is named from its profile (cpp/model/heads.hpp, head_role). */
     this.roleRule = Object.freeze({ ...core.thresholds });
   }
 
@@ -34,37 +36,54 @@ export class LanguageModel extends Held {
   }
 
   /**
-   * One sentence (the lab's tokens; at most config.context) through the model. Returns
-   * { tokens, ids, known (per token), position, attention: [layer][head] → Float32Array T×T
-   * (row = query, causal), heads: [{ layer, head (both from 1), role, previous, first, self,
-   * spread }], next: { probs (Float32Array, one per id), words: [{ word, id, probability }],
-   * unknown, entropy, temperature }, scaleAtInference }: `next` is the distribution of the word
-   * after `position` (default the last token) at `temperature`, `words` its `top` most likely.
+   * One sentence (the lab's tokens) through the model; past config.context tokens the rest is
+   * left out (`truncated` says how many). Returns { tokens (those read), ids, known (per token),
+   * truncated, position, attention: [layer][head] → Float32Array T×T (row = query, causal),
+   * heads: [{ layer, head (both from 1), role, previous, first, self, spread, induction? }],
+   * meanSpread (the heads' spreads' mean),
+   * next: { probs (Float32Array, one per id), top: [{ word, id, probability }], unknown,
+   * entropy, temperature }, scaleAtInference }: `next` is the distribution of the word after
+   * `position` (default the last token read) at `temperature`, `top` its `top` most likely.
    * scaleAtInference false takes the 1/√d_head out of a model trained with it (its scores ×
-   * √d_head); a model trained without it is unchanged.
+   * √d_head); a model trained without it is unchanged. `span` > 0: the tokens repeat with that
+   * period, and each head's `induction` score is measured (cpp/model/heads.hpp).
    */
-  predict(tokens, { position = tokens.length - 1, temperature = 1, top = 10, scaleAtInference = true } = {}) {
+  predict(tokens, { position, temperature = 1, top = 10, scaleAtInference = true, span = 0 } = {}) {
     if (!Array.isArray(tokens)) throw typeError(`model.predict: tokens must be an array of the lab's tokens, got ${describe(tokens)}`);
-    const ids = this.ids(tokens);
-    const r = use(this, 'predict', { tokens: Float32Array.from(ids), position, temperature, top, scaleAtInference });
+    const read = tokens.slice(0, this.config.context);
+    position ??= read.length - 1;
+    const ids = this.ids(read);
+    const r = use(this, 'predict', { tokens: Float32Array.from(ids), position, temperature, top, scaleAtInference, span });
     const { layers, heads } = this.config;
-    const T = ids.length;
-    const attention = Array.from({ length: layers }, (_, l) =>
-      Array.from({ length: heads }, (_, h) => r.attention.subarray((l * heads + h) * T * T, (l * heads + h + 1) * T * T)));
-    const profiles = [];
-    for (let l = 0; l < layers; l++)
-      for (let h = 0; h < heads; h++) {
-        const i = l * heads + h;
-        profiles.push({ layer: l + 1, head: h + 1, role: this.#roles[r.role[i]],
-          previous: r.previous[i], first: r.first[i], self: r.self[i], spread: r.spread[i] });
-      }
-    const words = Array.from(r.next.ids, (id, k) => ({ word: this.vocabulary[id], id, probability: r.next.probabilities[k] }));
     return {
-      tokens: [...tokens], ids, known: ids.map((id) => id !== 0), position,
-      attention, heads: profiles,
-      next: { probs: r.next.all, words, unknown: r.next.unknown, entropy: r.next.entropy, temperature },
+      tokens: read, ids, known: ids.map((id) => id !== 0), truncated: tokens.length - read.length, position,
+      attention: byHead(r.attention, layers, heads, ids.length), heads: headRecords(r, layers, heads, this.#roles), meanSpread: r.meanSpread,
+      next: {
+        probs: r.next.all,
+        top: Array.from(r.next.ids, (id, k) => ({ word: this.vocabulary[id], id, probability: r.next.probabilities[k] })),
+        unknown: r.next.unknown, entropy: r.next.entropy, temperature,
+      },
       scaleAtInference,
     };
+  }
+
+  /**
+   * What each head does over a text: `windows`, sequences of the lab's tokens of one length
+   * (≤ config.context), each run through the model; every head's profile averaged over them,
+   * its role named from that average, and with `span` > 0 (every window repeats with that
+   * period) its induction score averaged (cpp/model/heads.hpp, measure_heads). Returns
+   * { heads: [{ layer, head, role, previous, first, self, spread, induction? }], even, evenInduction? }:
+   * what a head spreading every row evenly would score as previous, first or self, and as induction.
+   */
+  measureHeads(windows, { scaleAtInference = true, span = 0 } = {}) {
+    if (!Array.isArray(windows) || !windows.every(Array.isArray)) throw typeError(`model.measureHeads: windows must be an array of token arrays, got ${describe(windows)}`);
+    const length = windows[0]?.length ?? 0;
+    const other = windows.findIndex((w) => w.length !== length);
+    if (other > 0) throw rangeError(`model.measureHeads: windows[${other}] has ${windows[other].length} tokens, windows[0] ${length}: give windows of one length`, 'ATTN_INVALID_SHAPE');
+    const ids = Float32Array.from(windows.flatMap((w) => this.ids(w)));
+    const r = use(this, 'measureHeads', { tokens: ids, length, span, scaleAtInference });
+    const { layers, heads } = this.config;
+    return { heads: headRecords(r, layers, heads, this.#roles), even: r.even, ...(span > 0 ? { evenInduction: r.evenInduction } : {}) };
   }
 
   /**

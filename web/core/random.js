@@ -1,5 +1,5 @@
 // mulberry32: a small seeded stream of 32-bit unsigned integers, the same on every machine — for
-// what JavaScript draws itself (the model's repeated word sequences, web/api/model.js; the tests'
+// what JavaScript draws itself (the model's repeated word sequences, web/lesson/trained-model.js; the tests'
 // inputs, tests/support/reference.mjs). The core's own draws use its generator (attn::Rng, cpp/core/random.hpp).
 //
 //   const next = mulberry32(1);  next() → an integer in [0, 2^32)

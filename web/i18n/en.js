@@ -2,7 +2,7 @@
 // web/i18n/i18n.js (which says how a message is written); web/i18n/nb.js has the same keys.
 // Formulas and the names of the maths (q, k, d_k, softmax, Q·Kᵀ) are the same in every language.
 export default Object.freeze({
-  // ---- numbers and labels (web/views/format.js) ----
+  // ---- numbers and labels (web/i18n/format.js) ----
   'format.quoted': '“{text}”',
   'format.characters': { one: '({count} character)', other: '({count} characters)' },
 

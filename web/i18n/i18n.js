@@ -7,7 +7,7 @@
 //   s.t('bars.entropy')                      // 'entropi'
 //   s.t('lab.unknown', { count: 3, list })   // plural forms by Intl.PluralRules
 //   s.html('controls.hint.identityHtml')     // markup of our own table (keys ending in Html), params escaped
-//   s.fixed(0.3634, 3)                       // '0,363': numbers through web/views/format.js in s.lang
+//   s.fixed(0.3634, 3)                       // '0,363': numbers through web/i18n/format.js in s.lang
 //
 // A table maps a key to a message: text with {name} placeholders, or { one, other } plural forms
 // chosen by the `count` parameter. A number given as a parameter is a count, written in the
@@ -18,7 +18,7 @@
 // ending in "Html" hold markup (only <b>, <code>, <em>, <sub>, <sup>, <a href>, <br>): they are
 // inserted as markup, every other message as text. Both tables have exactly the same keys,
 // placeholders and tags (tests/js/i18n.test.mjs).
-import { TIP_CHARS, fixed, fmt, integer, percent, prefix, score } from '../views/format.js';
+import { TIP_CHARS, fixed, fmt, integer, percent, prefix, score } from './format.js';
 import en from './en.js';
 
 /** The languages there is a table for. English is the default and the fallback. */

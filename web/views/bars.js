@@ -8,7 +8,7 @@
 //   scene = barsScene(row, strings)   (strings: the reader's language, web/i18n/i18n.js; English by default)
 //   svg   = barsSvg(scene, { theme, width })
 import { english } from '../i18n/i18n.js';
-import { ariaNumber, shortLabel } from './format.js';
+import { ariaNumber, shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 import { patternId } from './heatmap.js';
 

@@ -3,7 +3,7 @@
 // theme object and every text a child string, so a plot is the same in a page and as a
 // standalone SVG file (toMarkup).
 import { mix } from './color.js';
-import { prefix } from './format.js';
+import { prefix } from '../i18n/format.js';
 import { h } from './h.js';
 
 export const linear = (d0, d1, r0, r1) => (v) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0);

@@ -7,7 +7,7 @@
 //   words of a language, web/i18n/i18n.js; English by default)
 import { english } from '../i18n/i18n.js';
 import { barsScene, barsSvg } from './bars.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 import { approximateMeasure, heatmapScene, heatmapSvg } from './heatmap.js';
 import { settingsInWords } from '../lab/settings.js';

@@ -4,7 +4,7 @@
 // sweep). Draws results.gradient of web/lesson/model.js.
 import { divergingColor, dkLine, headingTag, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, scrollBox, short, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 
 // p(1 − p) ≤ 1/4: the largest entry a softmax Jacobian can have. A fixed colour scale makes the

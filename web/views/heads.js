@@ -4,7 +4,7 @@
 // web/lesson/model.js; its slider (data-intent="heads") is read by the element.
 import { divergingColor, headingTag, mutedText, plot, scrollBox, weightColor } from './chart.js';
 import { english } from '../i18n/i18n.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 
 /** (results of model.heads, settings { strings }, theme, { width }) → view nodes. */

@@ -10,7 +10,7 @@
 //   svg   = heatmapSvg(scene)                               → view nodes (web/views/h.js)
 import { english } from '../i18n/i18n.js';
 import { contrast, formatColor, heatLevel, heatRamp } from './color.js';
-import { prefix, shortLabel } from './format.js';
+import { prefix, shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 import { MASKED, pngDataUri, pooledLevels } from './raster.js';
 

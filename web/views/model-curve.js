@@ -5,47 +5,17 @@
 // readers. Presentation math only (scales, ticks, which steps to draw): every number is read
 // from the files.
 //
-//   curve = parseCurve(text)        → { steps, train (loss per step), heldOut: [{ step, loss, train }] }
+//   curve: { steps, train (loss per step), heldOut: [{ step, loss, train }] } (web/lesson/trained-model.js, parseCurve)
 //   facts = curveFacts({ scaled, unscaled })
 //   nodes = curveChart({ scaled, unscaled }, { strings, heading }, theme, { width })
 import { english } from '../i18n/i18n.js';
 import { headingTag, linear, mutedText, plot } from './chart.js';
 import { h } from './h.js';
 
-export const CURVE_COLUMNS = Object.freeze(['step', 'lr', 'train_loss', 'validation_loss']);
 const TWINS = ['scaled', 'unscaled'];
 const HEIGHT = 224;
 const PAD = { l: 44, r: 14, t: 24, b: 34 };
 const MAX_WIDTH = 640;
-
-/**
- * One curve file's text → { steps (Int32Array), train (Float64Array: the loss of each step's
- * batch), heldOut: [{ step, loss, train }] (the rows with a validation loss) }. A file that is not
- * such a curve (another header, a row that is not numbers) throws, saying where.
- */
-export function parseCurve(text) {
-  const lines = String(text).trimEnd().split(/\r?\n/);
-  const header = lines[0].split('\t');
-  if (header.join('\t') !== CURVE_COLUMNS.join('\t')) throw new Error(`not a training curve: its first line is "${lines[0].slice(0, 80)}", expected "${CURVE_COLUMNS.join(' ')}"`);
-  const count = lines.length - 1;
-  const steps = new Int32Array(count);
-  const train = new Float64Array(count);
-  const heldOut = [];
-  for (let i = 0; i < count; i++) {
-    const [step, , loss, validation = ''] = lines[i + 1].split('\t');
-    steps[i] = Number(step);
-    train[i] = Number(loss);
-    if (!Number.isInteger(steps[i]) || step === '' || loss === '' || !Number.isFinite(train[i]) || (i > 0 && steps[i] <= steps[i - 1]))
-      throw new Error(`line ${i + 2} of the training curve is not a step and its loss: "${lines[i + 1].slice(0, 80)}"`);
-    if (validation !== '') {
-      const value = Number(validation);
-      if (!Number.isFinite(value)) throw new Error(`line ${i + 2} of the training curve has a held-out loss that is not a number`);
-      heldOut.push({ step: steps[i], loss: value, train: train[i] });
-    }
-  }
-  if (count === 0 || heldOut.length === 0) throw new Error('the training curve has no held-out loss');
-  return { steps, train, heldOut };
-}
 
 /**
  * What the chart states in numbers, each read from the curves: per twin its first and last

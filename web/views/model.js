@@ -9,7 +9,7 @@
 import { english } from '../i18n/i18n.js';
 import { headingTag, plot, weightRamp, weightStep } from './chart.js';
 import { parseColor } from './color.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's figure: the lab's own heatmap
 import { curveChart } from './model-curve.js';
@@ -18,14 +18,13 @@ const THUMB_MAX = 120;
 const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
 /** The most thumbnails in one row (the element's style sheet has a grid for each count). */
 export const THUMB_MAX_PER_ROW = 16;
-// a head's role (cpp/model/model.hpp, HeadRole) in a word, and what it means
+/** The next word's temperatures: the slider's steps (its value is the index of one). */
+export const TEMPERATURES = Object.freeze([0.25, 0.5, 0.75, 1, 1.5, 2, 3]);
+// a head's role (cpp/model/heads.hpp, HeadRole) in a word, and what it means
 const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
 const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
 const BAR_ROW = 22;
 const UNKNOWN = '<unk>'; // the model's token for every word it does not know
-
-/** The mean of a head list's field. */
-const mean = (heads, key) => heads.reduce((sum, head) => sum + head[key], 0) / heads.length;
 
 /**
  * What the view states in numbers, from the results alone (tests/js/model-view.test.mjs holds
@@ -40,14 +39,14 @@ export function modelFacts(r) {
   const facts = {
     measured, here: run.heads[i], even: info.measuredOver.even,
     top, entropy: run.next.entropy, unknown: run.next.unknown,
-    spread: mean(run.heads, 'spread'),
+    spread: run.meanSpread,
     perplexity: info.heldOutPerplexity, twinPerplexity: twin.heldOutPerplexity,
     // by how each twin was trained, whichever of the two is shown
     perplexityScaled: info.scaled ? info.heldOutPerplexity : twin.heldOutPerplexity,
     perplexityUnscaled: info.scaled ? twin.heldOutPerplexity : info.heldOutPerplexity,
     trigram: info.baselines.find((b) => b.name === 'Kneser-Ney trigram').testPerplexity,
   };
-  if (contrast) facts.contrastSpread = mean(contrast.heads, 'spread');
+  if (contrast) facts.contrastSpread = contrast.meanSpread;
   // the spread of each layer's heads over the test text, this twin and the other
   facts.layers = Array.from({ length: info.layers }, (_, l) => {
     const range = (list) => {
@@ -57,14 +56,12 @@ export function modelFacts(r) {
     return { layer: l + 1, here: range(info.headMeasurements), twin: range(twin.headMeasurements) };
   });
   if (r.demo) {
-    // on the repeated words: the opened head's mean weight on the word after the earlier copy,
-    // and what the model expects after the last word against what the earlier copy went on with
-    const n = run.tokens.length, span = n / 2, w = run.attention[layer - 1][head - 1];
-    let sum = 0;
-    for (let q = span; q < n; q++) sum += w[q * n + q - span + 1];
-    facts.induction = { here: sum / span, measured: measured.induction, best: Math.max(...info.headMeasurements.map((x) => x.induction)), even: info.measuredOver.induction.even };
+    // on the repeated words: the opened head's induction score here (the core's, measured on this
+    // run), and what the model expects after the last word against what the earlier copy went on with
+    const n = run.tokens.length, span = n / 2;
+    facts.induction = { here: run.heads[i].induction, measured: measured.induction, best: Math.max(...info.headMeasurements.map((x) => x.induction)), even: info.measuredOver.induction.even };
     const at = run.position;
-    facts.repeat = { expected: at >= span ? run.tokens[at - span + 1] : null, predicted: top.word, p: top.p };
+    facts.repeat = { expected: at >= span ? run.tokens[at - span + 1] : null, predicted: top.word, probability: top.probability };
   }
   return facts;
 }
@@ -175,7 +172,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     ]),
     h('label', { class: 'inline' }, [
       `${s.t('modelView.temperature')} `,
-      h('input', { type: 'range', min: 0, max: r.temperatures.length - 1, step: 1, value: r.temperatures.indexOf(r.temperature), 'data-intent': 'temperature', 'aria-valuetext': fx(r.temperature, 2) }),
+      h('input', { type: 'range', min: 0, max: TEMPERATURES.length - 1, step: 1, value: TEMPERATURES.indexOf(r.temperature), 'data-intent': 'temperature', 'aria-valuetext': fx(r.temperature, 2) }),
       h('b', { class: 'stats' }, fx(r.temperature, 2)),
     ]),
     h('label', { class: 'inline' }, [
@@ -218,9 +215,9 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h(hn, {}, s.t('modelView.nextTitle', { word: after })),
     h('p', {}, s.t('modelView.nextExplain')),
     bars,
-    h('p', { class: 'stats' }, s.t('modelView.nextStats', { word: shortLabel(f.top.word), p: fx(f.top.p, 3), entropy: fx(f.entropy, 2), unknown: fx(f.unknown, 3), the: fx(r.unigramThe, 3), unk: UNKNOWN })),
+    h('p', { class: 'stats' }, s.t('modelView.nextStats', { word: shortLabel(f.top.word), p: fx(f.top.probability, 3), entropy: fx(f.entropy, 2), unknown: fx(f.unknown, 3), the: fx(r.unigramThe, 3), unk: UNKNOWN })),
     r.demo && f.repeat.expected
-      ? h('p', {}, s.t(f.repeat.expected === f.repeat.predicted ? 'modelView.repeatHit' : 'modelView.repeatMiss', { expected: word(f.repeat.expected), predicted: word(f.repeat.predicted), p: fx(f.repeat.p, 3) }))
+      ? h('p', {}, s.t(f.repeat.expected === f.repeat.predicted ? 'modelView.repeatHit' : 'modelView.repeatMiss', { expected: word(f.repeat.expected), predicted: word(f.repeat.predicted), p: fx(f.repeat.probability, 3) }))
       : null,
   ]);
 
@@ -416,12 +413,12 @@ function rowBars(r, s) {
   return h('div', { class: 'rowbars', role: 'group', 'aria-label': s.t(label, { word: shortLabel(run.tokens[run.position]), layer, head }) }, h('probability-bars'));
 }
 
-// Probability bars: one row per item { label, p }, its title the label and p (3 decimals).
+// Probability bars: one row per item { label, probability }, its title the label and probability (3 decimals).
 function probabilityBars(items, label, theme, width, s) {
   const labelW = 110, valueW = 56, track = Math.max(60, width - labelW - valueW - 16);
-  const best = Math.max(...items.map((item) => item.p));
+  const best = Math.max(...items.map((item) => item.probability));
   return plot(theme, { width, height: items.length * BAR_ROW + 4, label },
-    items.map(({ label: name, p }, k) => {
+    items.map(({ label: name, probability: p }, k) => {
       const y = k * BAR_ROW;
       return h('g', {}, [
         h('title', `${name}: ${s.fixed(p, 3)}`),
@@ -435,7 +432,7 @@ function probabilityBars(items, label, theme, width, s) {
 
 // The next word's ten most likely, as probability bars.
 function nextWordBars(run, theme, width, s) {
-  return probabilityBars(run.next.top.map(({ word, p }) => ({ label: word, p })), s.t('modelView.nextLabel', { word: shortLabel(run.tokens[run.position]) }), theme, width, s);
+  return probabilityBars(run.next.top.map(({ word, probability }) => ({ label: word, probability })), s.t('modelView.nextLabel', { word: shortLabel(run.tokens[run.position]) }), theme, width, s);
 }
 
 /**

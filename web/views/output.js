@@ -4,7 +4,7 @@
 // attention output, not a sum done here. Draws results.output of web/lesson/model.js.
 import { english, withNodes } from '../i18n/i18n.js';
 import { scrollBox, weightColor } from './chart.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h, subscripts, tex } from './h.js';
 
 /** Components of each value vector and of the output that the table shows. */

@@ -5,7 +5,7 @@
 // web/lesson/model.js; its slider (data-intent="temperature") is read by the element.
 import { scrollBox, weightColor } from './chart.js';
 import { english } from '../i18n/i18n.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 
 /** (results of model.overflow, settings { strings }, theme, { width }) → view nodes. */

@@ -4,7 +4,7 @@
 // web/lesson/model.js.
 import { dkLine, headingTag, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
 
 /** (results of model.saturation, settings { projection, strings }, theme, { width }) → view nodes. */

@@ -4,7 +4,7 @@
 // learner's words never enter TeX: a formula names a row or key by its index, and the word is
 // shown beside it as plain text.
 import { english, withNodes } from '../i18n/i18n.js';
-import { shortLabel } from './format.js';
+import { shortLabel } from '../i18n/format.js';
 import { scrollBox } from './chart.js';
 import { h, tex } from './h.js';
 

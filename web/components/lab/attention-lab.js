@@ -26,7 +26,7 @@ import { heatmapData, labState, probeRow, queryRow } from '../../lab/state.js';
 import { MAX_TOKENS } from '../../lab/tokenize.js';
 import { languageFor, onLanguageChange, speaks } from '../../i18n/dom.js';
 import { LANGUAGES, loadStrings, messageOf, withNodes } from '../../i18n/i18n.js';
-import { LABEL_CHARS, shortLabel } from '../../views/format.js';
+import { LABEL_CHARS, shortLabel } from '../../i18n/format.js';
 import { AlElement, define, setHidden, setText, takeEarlyProperties } from '../base.js';
 import { sheet } from '../theme.js';
 import './attention-controls.js';

@@ -13,7 +13,7 @@
 //            select a chip or change the tokens
 import { messageOf } from '../../i18n/i18n.js';
 import { checkToken } from '../../lab/tokenize.js';
-import { shortLabel } from '../../views/format.js';
+import { shortLabel } from '../../i18n/format.js';
 import { AlElement, define, escapeHtml } from '../base.js';
 import { sheet } from '../theme.js';
 

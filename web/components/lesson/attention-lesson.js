@@ -34,7 +34,7 @@
 // section, its questions announced like the exercises (not counted in the score).
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
-import { shortLabel } from '../../views/format.js';
+import { shortLabel } from '../../i18n/format.js';
 import { h, subscripts, toDom } from '../../views/h.js';
 import { settingsInWords } from '../../lab/settings.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';

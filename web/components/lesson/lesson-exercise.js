@@ -16,7 +16,7 @@ import { AlElement, drawnInputs } from '../base.js';
 import { sheet } from '../theme.js';
 import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise } from '../../lesson/exercises.js';
 import { SWEEP_DIMS } from '../../lesson/model.js';
-import { shortLabel } from '../../views/format.js';
+import { shortLabel } from '../../i18n/format.js';
 import { richText, writeRich } from './lesson-predict.js';
 
 const styles = sheet(`

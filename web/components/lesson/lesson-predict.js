@@ -16,7 +16,7 @@
 import { AlElement, drawnInputs, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import { PREDICTIONS, measurePrediction } from '../../lesson/story.js';
-import { shortLabel } from '../../views/format.js';
+import { shortLabel } from '../../i18n/format.js';
 import { withNodes } from '../../i18n/i18n.js';
 import { subscripts, toDom } from '../../views/h.js';
 

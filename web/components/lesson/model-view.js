@@ -3,8 +3,9 @@
 // next word, and what removing √d_k changes. Draws web/views/model.js.
 //
 // The model (2 MB per twin: web/assets/model/) is loaded only when the element first comes near
-// the viewport, each twin once, by attention-lab/model on its own engine, with the twins'
-// training curves (<variant>-curve.tsv); the view says how loading goes, and which file failed.
+// the viewport, each twin once, by web/lesson/trained-model.js (what attention-lab/model
+// publishes) on its own engine, with the twins' training curves (loadCurves); the view says how
+// loading goes, and which file failed.
 // The opened head is drawn by the lab's own <attention-heatmap> (keyboard, table, tooltips): its
 // selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word;
 // that word's row is the lab's own <probability-bars>. Each head's thumbnail is a canvas this
@@ -26,17 +27,13 @@ import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
 import '../lab/probability-bars.js';
 import { sheet } from '../theme.js';
-import { THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
-import { parseCurve } from '../../views/model-curve.js';
+import { TEMPERATURES, THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
 import { Instrument } from './instrument.js';
 
 const NEAR_VIEWPORT = '600px 0px';
 const HEADING = 3;
 const DEFAULT_SENTENCE = 'the cat sat on the mat because it was tired'.split(' ');
-// the next word's temperatures: the slider's steps
-const TEMPERATURES = Object.freeze([0.25, 0.5, 0.75, 1, 1.5, 2, 3]);
 const DEMO_SPAN = 12; // random words, then the same again
-const ASSETS = new URL('../../assets/model/', import.meta.url);
 
 export class ModelView extends Instrument {
   static styles = [
@@ -97,7 +94,7 @@ export class ModelView extends Instrument {
   #frame = 0;
   #runs = new Map(); // the latest runs by what they ran: opening a head or toggling √d_k back runs nothing
   #status = null; // how the latest load goes: { state: 'loading' | 'loaded' | 'failed', variant, file, loaded, total, message }
-  #curves = null; // { scaled, unscaled } (web/views/model-curve.js parseCurve), once loaded
+  #curves = null; // { scaled, unscaled } (web/lesson/trained-model.js, loadCurves), once loaded
   #curvesStatus = null; // { state: 'loading' | 'failed', file, message }
   #curvesLoading = null;
   #shown = {}; // the latest run's results
@@ -188,7 +185,8 @@ export class ModelView extends Instrument {
     else this.#fetchAttention(value);
   }
 
-  // attention-src: a file of this site only (the page's policy allows no other), read as bytes.
+  // attention-src: a file of this site only (the page's policy allows no other), read as bytes
+  // (web/lesson/trained-model.js, readAttentionFile).
   async #fetchAttention(src) {
     const request = ++this.#supplying;
     const url = new URL(src, document.baseURI);
@@ -201,12 +199,11 @@ export class ModelView extends Instrument {
     this.#update();
     let bytes;
     try {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      bytes = new Uint8Array(await response.arrayBuffer());
+      this.#api ??= import('../../lesson/trained-model.js');
+      bytes = await (await this.#api).readAttentionFile(url);
     } catch (error) {
       if (request === this.#supplying) {
-        this.#supplied = { data: null, file, error: error.message };
+        this.#supplied = { data: null, file, error: failedFile(error).message };
         this.#update();
       }
       return;
@@ -220,7 +217,7 @@ export class ModelView extends Instrument {
     this.#supplied ??= { data, file, reading: true };
     let supplied;
     try {
-      this.#api ??= import('../../api/model.js');
+      this.#api ??= import('../../lesson/trained-model.js');
       supplied = { data, file, read: await (await this.#api).attentionFromBertViz(data) };
     } catch (error) {
       supplied = { data, file, error: error.message };
@@ -366,16 +363,16 @@ export class ModelView extends Instrument {
   async #run() {
     if (this.#supplied) return this.#showSupplied();
     const s = { ...this.#state };
-    this.#loadCurves();
     let api, model;
     try {
-      this.#api ??= import('../../api/model.js');
+      this.#api ??= import('../../lesson/trained-model.js');
       api = await this.#api;
     } catch (error) {
       this.#api = null;
       this.#status = { state: 'failed', variant: s.variant, ...failedFile(error) };
       return this.#show();
     }
+    this.#loadCurves(api);
     if (!this.#models.has(s.variant)) {
       if (this.#status?.state === 'failed' && this.#status.variant === s.variant) return; // until the learner asks again
       this.#load(api, s.variant);
@@ -388,13 +385,13 @@ export class ModelView extends Instrument {
     if (s.variant !== this.#state.variant || this.#supplied) return; // the learner switched again meanwhile
     try {
       const tokens = s.demo ? api.repeatedSequences(model.vocab, { span: DEMO_SPAN, seed: s.demo })[0] : this.#tokens;
-      const shown = tokens.slice(0, model.info.context);
-      const position = Math.min(s.position ?? shown.length - 1, shown.length - 1);
-      const run = this.#runOf(model, tokens, { scaleAtInference: s.scaleAtInference, temperature: s.temperature, position });
-      const contrast = model.info.scaled ? this.#runOf(model, tokens, { scaleAtInference: !s.scaleAtInference, temperature: 1, position }) : null;
+      // position null: the last token the model reads (a new sentence or the demo resets it)
+      const position = s.position ?? undefined, span = s.demo ? DEMO_SPAN : 0;
+      const run = this.#runOf(model, tokens, { scaleAtInference: s.scaleAtInference, temperature: s.temperature, position, span });
+      const contrast = model.info.scaled ? this.#runOf(model, tokens, { scaleAtInference: !s.scaleAtInference, temperature: 1, position: run.position }) : null;
       this.#show({
         run, contrast, info: model.info, twin: model.twin, variant: s.variant, layer: s.layer, head: s.head,
-        scaleAtInference: s.scaleAtInference, temperature: s.temperature, temperatures: TEMPERATURES,
+        scaleAtInference: s.scaleAtInference, temperature: s.temperature,
         demo: Boolean(s.demo), unigramThe: model.unigram.the,
       });
     } catch (error) {
@@ -433,24 +430,12 @@ export class ModelView extends Instrument {
   }
 
   // The twins' curves, once (again after a failure only when the learner asks).
-  #loadCurves() {
+  #loadCurves(api) {
     if (this.#curves || this.#curvesLoading || this.#curvesStatus?.state === 'failed') return;
-    const read = async (variant) => {
-      const url = new URL(`${variant}-curve.tsv`, ASSETS);
-      const response = await fetch(url).catch((error) => {
-        throw new Error(`${url.href}: ${error.message}`);
-      });
-      if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
-      try {
-        return parseCurve(await response.text());
-      } catch (error) {
-        throw new Error(`${url.href}: ${error.message}`);
-      }
-    };
     this.#curvesStatus = { state: 'loading' };
-    this.#curvesLoading = Promise.all([read('scaled'), read('unscaled')]).then(
-      ([scaled, unscaled]) => {
-        this.#curves = Object.freeze({ scaled, unscaled });
+    this.#curvesLoading = api.loadCurves().then(
+      (curves) => {
+        this.#curves = curves;
         this.#curvesStatus = null;
       },
       (error) => {

@@ -12,6 +12,7 @@
 // Every error carries `code`: ATTN_INVALID_SHAPE for a shape, ATTN_INVALID_ARGUMENT for a value
 // of the wrong kind, or the core's code for a value (ATTN_NON_FINITE_INPUT, ATTN_INVALID_ARGUMENT).
 import { describe, rangeError, typeError } from '../core/errors.js';
+import { byHead, headRecords } from '../core/heads.js';
 
 const SHAPE = 'ATTN_INVALID_SHAPE';
 const NPY_MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // "\x93NUMPY"
@@ -38,16 +39,7 @@ export function readAttention(data, { tokens, engine } = {}) {
     error.message = error.message.replace(/^checkAttention:/, 'attention:'); // one prefix for every fault of the data
     throw error;
   }
-  const roles = engine.headRoles;
-  const attention = Array.from({ length: L }, (_, l) =>
-    Array.from({ length: H }, (_, h) => values.subarray((l * H + h) * n * n, (l * H + h + 1) * n * n)));
-  const heads = [];
-  for (let l = 0; l < L; l++)
-    for (let h = 0; h < H; h++) {
-      const i = l * H + h;
-      heads.push({ layer: l + 1, head: h + 1, role: roles[check.role[i]], previous: check.previous[i], first: check.first[i], self: check.self[i], spread: check.spread[i] });
-    }
-  return { tokens: words, attention, heads, causal: check.causal, worstRowError: check.worstRowError, tolerance: engine.limits.supplied.rowSumTolerance };
+  return { tokens: words, attention: byHead(values, L, H, n), heads: headRecords(check, L, H, engine.headRoles), causal: check.causal, worstRowError: check.worstRowError, tolerance: engine.limits.supplied.rowSumTolerance };
 }
 
 // ---- the container: JSON text, a value, or bytes ----------------------------------------------
