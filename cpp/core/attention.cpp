@@ -75,7 +75,7 @@ bool forward(const Kernels& kern, const float* q, const float* k, const float* v
     return fail(err, Status::overflow,
                 "the score of query %zu, key %zu (scale·q·k + mask) overflows float32: the vectors are too large "
                 "(|q|·|k| > 3.4e38)",
-                i, j);
+                i + 1, j + 1);  // counted from 1, as every message counts rows
   }
 
   // pass 3: row-wise softmax(scores / T) with entropy and max weight
@@ -158,10 +158,10 @@ bool streaming_forward(StreamingKernel kernel, const float* q, const float* k, c
     return fail(err, Status::overflow,
                 "the output of query %d overflows float32: the streaming forward adds up p·v before dividing by "
                 "Σp, so |v| must stay below about 3.4e38 / m",
-                at.query);
+                at.query + 1);
   return fail(err, Status::overflow,
-              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query,
-              at.key);
+              "the score of query %d, key %d (scale·q·k) overflows float32: the vectors are too large", at.query + 1,
+              at.key + 1);
 }
 
 }  // namespace

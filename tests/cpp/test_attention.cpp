@@ -331,7 +331,7 @@ TEST_CASE("a hidden key's q·k may leave float32; only a visible score fails the
     Run visible = run(forward, q, k, v, 2, 2, 1, 1, attn::AttentionOptions{});  // the same key, visible
     REQUIRE_FALSE(visible.ok);
     REQUIRE(visible.err.status == attn::Status::overflow);
-    REQUIRE(std::string(visible.err.message).find("query 0, key 1") != std::string::npos);
+    REQUIRE(std::string(visible.err.message).find("query 1, key 2") != std::string::npos);  // counted from 1
   }
   attn::StreamingOptions causal;
   causal.causal = true;

@@ -241,11 +241,11 @@ TEST_CASE("streaming forward rejects bad input with a message", "[streaming][err
     REQUIRE_FALSE(forward(q_big.data(), k_big.data(), v.data(), {n, m, d, dv}, big_scale, out.data(), &err));
     REQUIRE(err.status == attn::Status::overflow);
     INFO(err.message);
-    REQUIRE(std::string(err.message).find("query 37, key 65") != std::string::npos);
+    REQUIRE(std::string(err.message).find("query 38, key 66") != std::string::npos);  // rows 37, 65 counted from 1
     for (int c = 0; c < d; ++c) q_big[std::size_t(37) * d + c] = k_big[std::size_t(65) * d + c] = 1e20f;
     REQUIRE_FALSE(forward(q_big.data(), k_big.data(), v.data(), {n, m, d, dv}, opt, out.data(), &err));
     REQUIRE(err.status == attn::Status::overflow);
-    REQUIRE(std::string(err.message).find("query 37, key 65") != std::string::npos);
+    REQUIRE(std::string(err.message).find("query 38, key 66") != std::string::npos);  // rows 37, 65 counted from 1
   }
 }
 

@@ -70,6 +70,10 @@ for (const { simd, name } of builds) {
       // ten equal weights fl(0.1): their float32 sum of fl(0.1·FLT_MAX) rounds to Infinity
       fails(engine, () => engine.attention({ q: [0], k: new Float32Array(10), v: new Float32Array(10).fill(FLT_MAX), n: 1, m: 10, d: 1, dv: 1 }),
         RangeError, 'ATTN_OVERFLOW', /output\[0\]\[0\] overflows float32/);
+      // the score of query 2 with key 1 is 1e40: named from 1, as every row is
+      for (const call of ['attention', 'attentionStreaming'])
+        fails(engine, () => engine[call]({ q: [1, 1e20], k: [1e20, 1], v: [1, 1], n: 2, m: 2, d: 1, dv: 1 }),
+          RangeError, 'ATTN_OVERFLOW', /the score of query 2, key 1 \(scale·q·k/);
       fails(engine, () => engine.project([1, 2], 1, 2, [0.5, NaN], 1), RangeError, 'ATTN_NON_FINITE_INPUT', /w\[1\]\[0\] is NaN/);
       fails(engine, () => engine.project([1e20, 1e20], 1, 2, [1e20, 1e20], 1), RangeError, 'ATTN_OVERFLOW', /output\[0\]\[0\] overflows float32/);
       fails(engine, () => engine.addPositionalEncoding([0, NaN], 1, 2), RangeError, 'ATTN_NON_FINITE_INPUT', /x\[0\]\[1\] is NaN/);

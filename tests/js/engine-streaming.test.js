@@ -130,7 +130,7 @@ for (const simd of [true, false]) {
       assert.equal(full.output[0], streamed.output[0]);
     }
     // visible, the same score fails the call
-    assert.throws(() => engine.attention(shape), { code: 'ATTN_OVERFLOW', message: /query 0, key 1/ });
+    assert.throws(() => engine.attention(shape), { code: 'ATTN_OVERFLOW', message: /query 1, key 2/ });
   });
 
   test(`${label}: a long row still sums to 1 (attention and streaming)`, async () => {
