@@ -1,4 +1,4 @@
-"""Attention from any model, checked as the JavaScript side checks it (web/api/supplied.js for the
+"""Attention from any model, checked as the JavaScript side checks it (web/lesson/supplied.js for the
 shape, the core's check_supplied_attention for the values), with the same words and error codes:
 BertViz's shape, per layer (1, heads, n, n) (the batch of one optional), the n tokens; every
 weight finite and at least 0, every row summing to 1 within ROW_SUM_TOLERANCE. Like the core,
@@ -89,7 +89,7 @@ def check_tokens(tokens):
 
 def check_layers(layers):
     """[layer][batch?][head][row][column] -> [layer][head] rows of float32 values, or an error naming
-    the first thing wrong with the shape or a value's kind (web/api/supplied.js)."""
+    the first thing wrong with the shape or a value's kind (web/lesson/supplied.js)."""
     layers = _plain(layers)
     if not _is_array(layers):
         raise AttentionLabTypeError(f'attention: "attention" must be an array of layers, got {describe(layers)}')

@@ -1,5 +1,5 @@
 // The Python side checks attention as the JavaScript side does (issue 36): each case below goes
-// through web/api/supplied.js's readAttention (the shape, then the core's checks of every weight
+// through web/lesson/supplied.js's readAttention (the shape, then the core's checks of every weight
 // and row) and through python/attention_lab's attention_html and AttentionHTML, and the two must
 // agree: shown by both, or refused by both with the same message and the same error code. The
 // JavaScript side is the reference: nothing expected is written here but which cases are refused.
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { readAttention } from '../../web/api/supplied.js';
+import { readAttention } from '../../web/lesson/supplied.js';
 import { createEngine } from '../../web/core/engine.js';
 
 const PYTHON = '/usr/bin/python3';

@@ -1,7 +1,7 @@
 // Attention from a model, trained or supplied, in one shape: the core's flat layers×heads×n×n
 // weights as [layer][head] rows, and its measurements of every head (layers·heads entries, layer
 // by layer: cpp/model/heads.hpp) as one record per head. The language model (language-model.js)
-// and attention from any model (web/api/supplied.js) both read the core's results through here;
+// and attention from any model (web/lesson/supplied.js) both read the core's results through here;
 // every number is the core's, under the core's names.
 
 /** Flat weights (layers·heads·n·n) → [layer][head] → Float32Array n×n, row = query (views, no copy). */
