@@ -8,7 +8,7 @@
 //   build/native/train_model bench [--data D] [--steps N] [--vocab V] [size=LxHxCxT ...]
 //   build/native/train_model train --variant scaled|unscaled [--data D] [--out D] [options]
 //   build/native/train_model eval --checkpoint FILE [--data D] [--out D]
-//   build/native/train_model measure --checkpoint FILE [--data D] [--split test|validation]
+//   build/native/train_model measure --checkpoint FILE|--weights FILE [--data D] [--split test|validation]
 //                                    [--windows N] [--sequences N]   (what each head does)
 //
 // train options (defaults in TrainConfig below): --layers --heads --d-model --context --batch
@@ -546,7 +546,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> sizes;
   bool unit_qk = false;
   int measure_windows = 1849, measure_sequences = 64;
-  std::string measure_split = "test";
+  std::string measure_split = "test", weights;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -585,6 +585,7 @@ int main(int argc, char** argv) {
     else if (arg == "--windows" && command == "measure") measure_windows = std::atoi(value().c_str());
     else if (arg == "--sequences" && command == "measure") measure_sequences = std::atoi(value().c_str());
     else if (arg == "--split" && command == "measure") measure_split = value();
+    else if (arg == "--weights" && command == "measure") weights = value();
     else if (arg == "--vocab" && command == "bench") bench_vocab = std::atoi(value().c_str());
     else if (command == "bench" && arg.rfind("size=", 0) == 0) sizes.push_back(arg.substr(5));
     else die("unknown argument " + arg);
@@ -607,15 +608,28 @@ int main(int argc, char** argv) {
     return run_train(cfg, corpus, out, minutes, stop_after);
   }
   if (command == "measure") {  // what each head of a checkpoint does (train-levers.hpp: measure_heads)
-    Checkpoint ck;
-    if (checkpoint.empty() || !load_checkpoint(checkpoint, &ck)) die("--checkpoint names no readable checkpoint");
     if (measure_split != "test" && measure_split != "validation") die("--split must be test or validation");
+    Checkpoint ck;
     lm::Model model;
     Error err;
-    if (!model.create(ck.cfg.model, 16, &err)) die(err.message);
-    if (ck.params.size() != model.size()) die("the checkpoint's parameters do not fit its config");
-    std::copy(ck.params.begin(), ck.params.end(), model.params());
-    std::printf("%s, step %d (%s twin), the %s split:\n", checkpoint.c_str(), ck.step,
+    if (!weights.empty()) {  // a weights file (model_file.hpp), e.g. web/assets/model/scaled.weights
+      std::ifstream in(weights, std::ios::binary);
+      const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      lm::Encoding encoding;
+      if (!in.good() && bytes.empty()) die("cannot read " + weights);
+      if (!lm::read_weights_header(bytes.data(), bytes.size(), &ck.cfg.model, &encoding, &err) ||
+          !model.create(ck.cfg.model, 16, &err) ||
+          !lm::read_weights(bytes.data(), bytes.size(), model.params(), model.size(), &err))
+        die(weights + ": " + err.message);
+      ck.step = -1;
+    } else {
+      if (checkpoint.empty() || !load_checkpoint(checkpoint, &ck)) die("--checkpoint names no readable checkpoint");
+      if (!model.create(ck.cfg.model, 16, &err)) die(err.message);
+      if (ck.params.size() != model.size()) die("the checkpoint's parameters do not fit its config");
+      std::copy(ck.params.begin(), ck.params.end(), model.params());
+    }
+    if (ck.cfg.model.vocab != corpus.vocab) die("the model's vocabulary is not --data's: name the corpus it was trained on");
+    std::printf("%s, step %d (%s twin), the %s split:\n", (weights.empty() ? checkpoint : weights).c_str(), ck.step,
                 ck.cfg.model.scaled ? "scaled" : "unscaled", measure_split.c_str());
     print_heads(measure(model, 16, measure_split == "test" ? corpus.test : corpus.validation, measure_windows,
                         measure_sequences, 12345));
