@@ -23,6 +23,8 @@ run() {
     A) for v in scaled unscaled; do trial A $v "${SHORT[@]}" --repeat-share 0.2 --qk-init-std unit; done ;;
     B) trial B scaled "${SHORT[@]}" --repeat-share 0.2 --qk-init-std unit --attention-only ;;
     C) trial C scaled "${SHORT[@]}" --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
+    D) trial D scaled --data build/model-4k --steps 1500 --eval-every 250 --watch-every 100 --minutes "${MINUTES:-0}" \
+         --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }
