@@ -25,6 +25,10 @@ run() {
     C) trial C scaled "${SHORT[@]}" --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
     D) trial D scaled --data build/model-4k --steps 1500 --eval-every 250 --watch-every 100 --minutes "${MINUTES:-0}" \
          --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
+    E) for v in scaled unscaled; do
+         trial E $v --data build/model-4k --steps 3000 --eval-every 250 --watch-every 100 --context 128 \
+           --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit
+       done ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }
