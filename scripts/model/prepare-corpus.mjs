@@ -4,7 +4,8 @@
 // into training, validation and test, with a vocabulary of the most frequent training words and
 // an unknown token. Deterministic: the same package gives the same files, byte for byte.
 //
-//   node scripts/model/prepare-corpus.mjs [--vocab N] [--out build/model]
+//   node scripts/model/prepare-corpus.mjs [--vocab N] [--out D]
+// (D: build/model for the default vocabulary, else build/model-<N> — build/model-4k for 4000)
 //
 // Writes into --out (git-ignored; never committed):
 //   vocab.txt        one token per line, line i = token id i; line 0 is <unk>
@@ -42,7 +43,7 @@ export const DEFAULT_VOCAB = 12000;
 const CANDIDATE_SIZES = [8000, 10000, 12000, 14000, 16000];
 
 function parseArgs(argv) {
-  const args = { vocab: DEFAULT_VOCAB, out: join(ROOT, 'build/model') };
+  const args = { vocab: DEFAULT_VOCAB, out: null };
   for (let i = 0; i < argv.length; i++) {
     const [name, value] = [argv[i], argv[i + 1]];
     if (name === '--vocab') args.vocab = Number(value), i++;
@@ -51,6 +52,8 @@ function parseArgs(argv) {
   }
   if (!Number.isInteger(args.vocab) || args.vocab < 2 || args.vocab > 65535)
     throw new Error(`prepare-corpus: --vocab must be an integer from 2 to 65535, got ${args.vocab}`);
+  // another vocabulary goes to a folder of its own, so the shipped model's corpus stays
+  args.out ??= join(ROOT, args.vocab === DEFAULT_VOCAB ? 'build/model' : `build/model-${args.vocab % 1000 ? args.vocab : args.vocab / 1000 + 'k'}`);
   return args;
 }
 

@@ -8,12 +8,20 @@
 //   build/native/train_model bench [--data D] [--steps N] [--vocab V] [size=LxHxCxT ...]
 //   build/native/train_model train --variant scaled|unscaled [--data D] [--out D] [options]
 //   build/native/train_model eval --checkpoint FILE [--data D] [--out D]
+//   build/native/train_model measure --checkpoint FILE|--weights FILE [--data D] [--split test|validation]
+//                                    [--windows N] [--sequences N]   (what each head does)
 //
 // train options (defaults in TrainConfig below): --layers --heads --d-model --context --batch
 // --steps --lr --lr-min --warmup --weight-decay --clip --seed --eval-every --eval-tokens
 // --minutes M (stop after M minutes of training, checkpoint written: run again to resume),
 // --stop-after S (the same at step S: the first S steps of the full run, e.g. to compare with a
 // committed curve).
+// Issue 34's levers (train-levers.hpp; off by default): --repeat-share P [--repeat-min A
+// --repeat-max B] (a share P of windows repeats an earlier span of A … B tokens), --qk-init-std S
+// or `unit` (σ of W_Q, W_K at step 0; unit = 1/√d_model, scores of spread ~1 scaled, ~√d_head
+// unscaled), --attention-only (the MLPs add nothing), --watch-every N (each head's measurements
+// every N steps, on 64 validation windows and 64 repeated random sequences, to
+// <out>/<variant>-heads.tsv). --seed changes both the initialisation and the batches.
 // The checkpoint (<out>/<variant>.ckpt) holds the config, the step, the parameters, AdamW's
 // moments and the curve so far, with a checksum; a run whose checkpoint exists resumes from it
 // and gives the same numbers as one that never stopped: step s's batch comes from (seed, s)
@@ -41,6 +49,7 @@
 #include "model/model.hpp"
 #include "model/model_file.hpp"
 #include "ngram.hpp"
+#include "train-levers.hpp"
 
 using namespace attn;
 using Clock = std::chrono::steady_clock;
@@ -90,17 +99,7 @@ Corpus load(const std::string& dir) {
   return c;
 }
 
-// Step s's batch: B windows of T + 1 tokens at starts drawn from (seed, s) alone.
-void make_batch(const std::vector<std::int32_t>& train, std::uint64_t seed, int step, int B, int T,
-                std::int32_t* inputs, std::int32_t* targets) {
-  Rng rng(seed ^ (0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(step + 1)));
-  const std::uint64_t starts = train.size() - static_cast<std::size_t>(T) - 1;
-  for (int b = 0; b < B; ++b) {
-    const std::size_t s = static_cast<std::size_t>(rng.next_u64() % starts);
-    std::copy_n(train.data() + s, T, inputs + static_cast<std::size_t>(b) * T);
-    std::copy_n(train.data() + s + 1, T, targets + static_cast<std::size_t>(b) * T);
-  }
-}
+// Step s's batch: levers::make_batch (train-levers.hpp), the issue-20 draw unless the repeat mix is on.
 
 // ---- held-out loss -------------------------------------------------------------------------------
 
@@ -153,6 +152,12 @@ struct TrainConfig {
   std::uint64_t seed = 1;
   int eval_every = 250;
   int eval_tokens = 8192;  // of the validation split, for the curve
+  // issue 34's levers (train-levers.hpp); these defaults are issue 20's run
+  float repeat_share = 0;  // share of windows with a repeated span
+  int repeat_min = 4, repeat_max = 24;
+  float qk_init_std = 0;   // σ of W_Q, W_K at step 0; 0: GPT-2's 0.02 like the rest
+  int attention_only = 0;  // 1: the MLPs add nothing (output zero, no gradient)
+  int watch_every = 0;     // every N steps (and at 0) the head measurements to <variant>-heads.tsv; 0 off
 };
 
 struct CurveRow {
@@ -160,7 +165,7 @@ struct CurveRow {
   float lr, train_loss, validation_loss;  // NaN where not measured
 };
 
-constexpr char kMagic[8] = {'A', 'L', 'L', 'M', 'C', 'K', 'P', '1'};
+constexpr char kMagic[8] = {'A', 'L', 'L', 'M', 'C', 'K', 'P', '2'};  // 2: TrainConfig grew the levers
 
 std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -264,7 +269,9 @@ bool same_config(const TrainConfig& a, const TrainConfig& b) {
   return x.vocab == y.vocab && x.context == y.context && x.layers == y.layers && x.heads == y.heads &&
          x.d_model == y.d_model && x.scaled == y.scaled && a.batch == b.batch && a.steps == b.steps && a.lr == b.lr &&
          a.lr_min == b.lr_min && a.warmup == b.warmup && a.weight_decay == b.weight_decay && a.clip == b.clip &&
-         a.seed == b.seed && a.eval_every == b.eval_every && a.eval_tokens == b.eval_tokens;
+         a.seed == b.seed && a.eval_every == b.eval_every && a.eval_tokens == b.eval_tokens &&
+         a.repeat_share == b.repeat_share && a.repeat_min == b.repeat_min && a.repeat_max == b.repeat_max &&
+         a.qk_init_std == b.qk_init_std && a.attention_only == b.attention_only && a.watch_every == b.watch_every;
 }
 
 // One training step: batch, forward, backward, clip, AdamW. Returns the batch's loss.
@@ -272,10 +279,15 @@ float train_step(lm::Model& model, const TrainConfig& cfg, const std::vector<std
                  std::vector<float>& m, std::vector<float>& v, std::vector<std::int32_t>& x,
                  std::vector<std::int32_t>& y, float* lr_out) {
   const int T = cfg.model.context;
-  make_batch(train, cfg.seed, step, cfg.batch, T, x.data(), y.data());
+  levers::RepeatMix mix;
+  mix.share = cfg.repeat_share;
+  mix.min_span = cfg.repeat_min;
+  mix.max_span = cfg.repeat_max;
+  levers::make_batch(train, cfg.seed, step, cfg.batch, T, mix, x.data(), y.data());
   float loss;
   Error err;
   if (!model.forward(x.data(), y.data(), cfg.batch, T, &loss, &err) || !model.backward(&err)) die(err.message);
+  if (cfg.attention_only) levers::zero_mlp_output(cfg.model, model.grads(), true);
   optim::clip_grad_norm(model.grads(), model.size(), cfg.clip);
   const float lr = lm::learning_rate(step, cfg.steps, cfg.warmup, cfg.lr, cfg.lr_min);
   lm::AdamWConfig opt;
@@ -312,6 +324,52 @@ void export_weights(const lm::ModelConfig& config, const float* params, const Co
   }
 }
 
+// ---- the heads, measured (train-levers.hpp) ----------------------------------------------------------
+
+levers::Measurement measure(lm::Model& model, int max_batch, const std::vector<std::int32_t>& text, int windows,
+                            int sequences, std::uint64_t seed) {
+  levers::Measurement m;
+  Error err;
+  if (!levers::measure_heads(model, max_batch, text, windows, sequences, seed, &m, &err)) die(err.message);
+  return m;
+}
+
+// One row per head, appended (a header first when the file is new): a few kilobytes a run.
+void write_heads(const std::string& path, int step, const levers::Measurement& m) {
+  std::FILE* probe = std::fopen(path.c_str(), "r");
+  const bool fresh = probe == nullptr;
+  if (probe) std::fclose(probe);
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) die("cannot write " + path);
+  if (fresh)
+    std::fprintf(f, "step\tlayer\thead\tprevious\tfirst\tself\tspread\ttop\tscore_std\tinduction\teven_text\t"
+                    "even_induction\tloss_first_copy\tloss_second_copy\n");
+  for (int l = 0; l < m.layers; ++l)
+    for (int h = 0; h < m.heads; ++h) {
+      const levers::HeadScores& s = m.head[l * m.heads + h];
+      std::fprintf(f, "%d\t%d\t%d\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\n", step, l + 1,
+                   h + 1, s.previous, s.first, s.self, s.spread, s.top, s.score_std, s.induction, m.even_text,
+                   m.even_induction, m.loss_first_copy, m.loss_second_copy);
+    }
+  std::fclose(f);
+}
+
+void print_heads(const levers::Measurement& m) {
+  std::printf("%d windows of held-out text; %d sequences of random words repeated once.\n"
+              "An even row gives %.4f on previous, first, self and top, and %.4f on induction.\n"
+              "Loss on the repeated words: first copy %.3f, second copy %.3f nats (copying: the second lower).\n\n"
+              "| layer.head | previous | first | self | top | spread | score std | induction |\n"
+              "|---|---|---|---|---|---|---|---|\n",
+              m.text_windows, m.repeat_sequences, m.even_text, m.even_induction, m.loss_first_copy,
+              m.loss_second_copy);
+  for (int l = 0; l < m.layers; ++l)
+    for (int h = 0; h < m.heads; ++h) {
+      const levers::HeadScores& s = m.head[l * m.heads + h];
+      std::printf("| %d.%d | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.3f |\n", l + 1, h + 1, s.previous, s.first,
+                  s.self, s.top, s.spread, s.score_std, s.induction);
+    }
+}
+
 int run_train(const TrainConfig& requested, const Corpus& corpus, const std::string& out, double minutes,
               int stop_after) {
   const std::string name = requested.model.scaled ? "scaled" : "unscaled";
@@ -336,6 +394,8 @@ int run_train(const TrainConfig& requested, const Corpus& corpus, const std::str
     std::printf("[%s] resumed at step %d of %d\n", name.c_str(), step, cfg.steps);
   } else {
     lm::init_params(cfg.model, cfg.seed, model.params());  // the same for both twins
+    levers::rescale_qk_init(cfg.model, model.params(), cfg.qk_init_std);
+    if (cfg.attention_only) levers::zero_mlp_output(cfg.model, model.params(), false);
   }
   // a separate model for held-out losses: its batch is the held-out windows', not training's
   lm::Model eval;
@@ -348,6 +408,12 @@ int run_train(const TrainConfig& requested, const Corpus& corpus, const std::str
   std::printf("[%s] %llu parameters; L %d, H %d, C %d, T %d, V %d, batch %d, %d steps\n", name.c_str(),
               static_cast<unsigned long long>(model.size()), cfg.model.layers, cfg.model.heads, cfg.model.d_model,
               cfg.model.context, cfg.model.vocab, cfg.batch, cfg.steps);
+  const auto watch = [&](int at) {
+    if (cfg.watch_every <= 0) return;
+    std::copy_n(model.params(), model.size(), eval.params());
+    write_heads(out + "/" + name + "-heads.tsv", at, measure(eval, eval_batch, corpus.validation, 64, 64, cfg.seed));
+  };
+  if (!resumed) watch(0);
   std::vector<std::int32_t> x(static_cast<std::size_t>(cfg.batch) * cfg.model.context), y(x.size());
   const Clock::time_point t0 = Clock::now();
   double train_seconds = 0;
@@ -376,6 +442,7 @@ int run_train(const TrainConfig& requested, const Corpus& corpus, const std::str
       save_checkpoint(ck_path, cfg, step, model, m, v, curve);
       write_curve(out + "/" + name + "-curve.tsv", curve);
     }
+    if (cfg.watch_every > 0 && step % cfg.watch_every == 0) watch(step);
     if (out_of_time && !last) {
       std::printf("[%s] stopped at step %d after %.1f minutes: run again to resume\n", name.c_str(), step,
                   seconds_since(t0) / 60);
@@ -477,6 +544,9 @@ int main(int argc, char** argv) {
   int stop_after = 0;
   int bench_steps = 10, bench_vocab = 0;
   std::vector<std::string> sizes;
+  bool unit_qk = false;
+  int measure_windows = 1849, measure_sequences = 64;
+  std::string measure_split = "test", weights;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto value = [&]() -> std::string {
@@ -503,11 +573,28 @@ int main(int argc, char** argv) {
     else if (arg == "--eval-tokens") cfg.eval_tokens = std::atoi(value().c_str());
     else if (arg == "--minutes") minutes = std::atof(value().c_str());
     else if (arg == "--stop-after") stop_after = std::atoi(value().c_str());
+    else if (arg == "--repeat-share") cfg.repeat_share = static_cast<float>(std::atof(value().c_str()));
+    else if (arg == "--repeat-min") cfg.repeat_min = std::atoi(value().c_str());
+    else if (arg == "--repeat-max") cfg.repeat_max = std::atoi(value().c_str());
+    else if (arg == "--qk-init-std") {
+      const std::string v = value();
+      if (v == "unit") unit_qk = true;
+      else cfg.qk_init_std = static_cast<float>(std::atof(v.c_str()));
+    } else if (arg == "--attention-only") cfg.attention_only = 1;
+    else if (arg == "--watch-every") cfg.watch_every = std::atoi(value().c_str());
+    else if (arg == "--windows" && command == "measure") measure_windows = std::atoi(value().c_str());
+    else if (arg == "--sequences" && command == "measure") measure_sequences = std::atoi(value().c_str());
+    else if (arg == "--split" && command == "measure") measure_split = value();
+    else if (arg == "--weights" && command == "measure") weights = value();
     else if (arg == "--vocab" && command == "bench") bench_vocab = std::atoi(value().c_str());
     else if (command == "bench" && arg.rfind("size=", 0) == 0) sizes.push_back(arg.substr(5));
     else die("unknown argument " + arg);
   }
   if (cfg.eval_every < 1 || cfg.steps < 1 || cfg.batch < 1) die("--steps, --batch and --eval-every must be positive");
+  if (!(cfg.repeat_share >= 0 && cfg.repeat_share <= 1) || cfg.repeat_min < 1 || cfg.repeat_max < cfg.repeat_min)
+    die("--repeat-share is 0 … 1, and 1 ≤ --repeat-min ≤ --repeat-max");
+  if (!(cfg.qk_init_std >= 0) || cfg.watch_every < 0) die("--qk-init-std and --watch-every must not be negative");
+  if (unit_qk) cfg.qk_init_std = static_cast<float>(levers::unit_score_qk_std(cfg.model));
   const Corpus corpus = load(data);
   cfg.model.vocab = corpus.vocab;
   if (command == "baselines") return run_baselines(corpus);
@@ -519,6 +606,34 @@ int main(int argc, char** argv) {
     if (variant != "scaled" && variant != "unscaled") die("--variant must be scaled or unscaled");
     cfg.model.scaled = variant == "scaled";
     return run_train(cfg, corpus, out, minutes, stop_after);
+  }
+  if (command == "measure") {  // what each head of a checkpoint does (train-levers.hpp: measure_heads)
+    if (measure_split != "test" && measure_split != "validation") die("--split must be test or validation");
+    Checkpoint ck;
+    lm::Model model;
+    Error err;
+    if (!weights.empty()) {  // a weights file (model_file.hpp), e.g. web/assets/model/scaled.weights
+      std::ifstream in(weights, std::ios::binary);
+      const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      lm::Encoding encoding;
+      if (!in.good() && bytes.empty()) die("cannot read " + weights);
+      if (!lm::read_weights_header(bytes.data(), bytes.size(), &ck.cfg.model, &encoding, &err) ||
+          !model.create(ck.cfg.model, 16, &err) ||
+          !lm::read_weights(bytes.data(), bytes.size(), model.params(), model.size(), &err))
+        die(weights + ": " + err.message);
+      ck.step = -1;
+    } else {
+      if (checkpoint.empty() || !load_checkpoint(checkpoint, &ck)) die("--checkpoint names no readable checkpoint");
+      if (!model.create(ck.cfg.model, 16, &err)) die(err.message);
+      if (ck.params.size() != model.size()) die("the checkpoint's parameters do not fit its config");
+      std::copy(ck.params.begin(), ck.params.end(), model.params());
+    }
+    if (ck.cfg.model.vocab != corpus.vocab) die("the model's vocabulary is not --data's: name the corpus it was trained on");
+    std::printf("%s, step %d (%s twin), the %s split:\n", (weights.empty() ? checkpoint : weights).c_str(), ck.step,
+                ck.cfg.model.scaled ? "scaled" : "unscaled", measure_split.c_str());
+    print_heads(measure(model, 16, measure_split == "test" ? corpus.test : corpus.validation, measure_windows,
+                        measure_sequences, 12345));
+    return 0;
   }
   if (command == "eval") {
     Checkpoint ck;

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Issue 34's short trials (docs/model.md, "Trials"), one training process at a time, niced to
+# the bottom: each writes build/model-trials/<name>/ (git-ignored) and resumes from its
+# checkpoint when run again.
+#   bash scripts/model/run-trials.sh [name ...]      (default: all of them, in order)
+# First: node scripts/model/prepare-corpus.mjs --vocab 4000 --out build/model-4k
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cmake --build build/native --target train_model -j "${JOBS:-2}" >/dev/null
+SHORT=(--data build/model-4k --steps 600 --eval-every 100 --watch-every 50)
+trial() {  # name variant options...
+  local name=$1 variant=$2
+  shift 2
+  mkdir -p "build/model-trials/$name"
+  echo "== $name $variant: $*" >>"build/model-trials/$name/$variant.log"
+  nice -n 19 build/native/train_model train --variant "$variant" --out "build/model-trials/$name" "$@" \
+    >>"build/model-trials/$name/$variant.log" 2>&1
+  nice -n 19 build/native/train_model measure --data "${DATA:-build/model-4k}" \
+    --checkpoint "build/model-trials/$name/$variant.ckpt" >"build/model-trials/$name/$variant-measure.md"
+}
+run() {
+  case $1 in
+    A) for v in scaled unscaled; do trial A $v "${SHORT[@]}" --repeat-share 0.2 --qk-init-std unit; done ;;
+    B) trial B scaled "${SHORT[@]}" --repeat-share 0.2 --qk-init-std unit --attention-only ;;
+    C) trial C scaled "${SHORT[@]}" --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
+    D) trial D scaled --data build/model-4k --steps 1500 --eval-every 250 --watch-every 100 --minutes "${MINUTES:-0}" \
+         --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit --attention-only ;;
+    E) for v in scaled unscaled; do
+         trial E $v --data build/model-4k --steps 3000 --eval-every 250 --watch-every 100 --context 128 \
+           --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit
+       done ;;
+    *) echo "no trial $1" >&2; exit 2 ;;
+  esac
+}
+for name in "${@:-A B}"; do for n in $name; do run "$n"; done; done

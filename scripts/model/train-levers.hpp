@@ -1,0 +1,242 @@
+// The training driver's levers for issue 34 (scripts/model/train-model.cpp), and the head
+// measurements its trials are judged by. Header-only and native-or-wasm neutral, so that
+// tests/cpp/test_model_levers.cpp checks the same code the driver runs. Every lever's default
+// leaves the issue-20 run unchanged: the committed curves are its first steps, byte for byte.
+//
+// - Repeat mix: a stated share of training windows repeats an earlier span of the same window
+//   (so of the same document, bar a window across a document's end), the copy put over later
+//   tokens. Drawn from (seed, step) by a generator of its own, so the windows' starts are those
+//   of a run without it.
+// - W_Q, W_K initialisation: q_j = Σ_c a_c W_cj with a the layernormed input (mean square ~1 per
+//   channel), so Var q_j = C σ², and q·k over d_head channels has spread √d_head · C σ². With
+//   σ = 1/√C the scores at step 0 have spread ~1 in the scaled twin and ~√d_head unscaled (GPT-2's
+//   σ = 0.02 at C = 128 gives 0.05 and 0.29). Only W_Q and W_K are rescaled: every other
+//   parameter is the default initialisation's, draw for draw.
+// - Attention-only: the MLP's output projection and its bias start at 0 and get no gradient, so
+//   every layer adds only its attention (the MLP is still computed: the same cost per step).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "core/check.hpp"
+#include "model/model.hpp"
+#include "core/random.hpp"
+
+namespace attn {
+namespace levers {
+
+// ---- repeat mix ----------------------------------------------------------------------------------
+
+struct RepeatMix {
+  float share = 0;   // of windows that get a repeat: 0 (off) … 1
+  int min_span = 4;  // the copied span's length, uniform in [min_span, max_span] (clipped to n/2)
+  int max_span = 24;
+};
+
+struct RepeatPlacement {
+  int source = -1, destination = -1, length = 0;  // length 0: no repeat in this window
+};
+
+// Where a window of n tokens gets its repeat (source + length ≤ destination, destination +
+// length ≤ n), or none; the draws come from rng alone.
+inline RepeatPlacement place_repeat(Rng& rng, int n, const RepeatMix& mix) {
+  RepeatPlacement p;
+  if (mix.share <= 0) return p;
+  const bool repeat = rng.uniform_open() < mix.share;
+  const int hi = std::min(mix.max_span, n / 2), lo = std::max(1, std::min(mix.min_span, hi));
+  if (!repeat || hi < 1) return p;
+  p.length = lo + static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(hi - lo + 1));
+  p.source = static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(n - 2 * p.length + 1));
+  const int first = p.source + p.length, last = n - p.length;
+  p.destination = first + static_cast<int>(rng.next_u64() % static_cast<std::uint64_t>(last - first + 1));
+  return p;
+}
+
+// The repeat mix's generator for step s: independent of the batch starts' generator.
+inline Rng repeat_rng(std::uint64_t seed, int step) {
+  return Rng(~seed ^ (0x9FB21C651E98DF25ull * static_cast<std::uint64_t>(step + 1)));
+}
+
+// Step s's batch: B windows of T + 1 tokens at starts drawn from (seed, s) alone (the issue-20
+// driver's draw), then, with the mix on, a share of them given a repeat.
+inline void make_batch(const std::vector<std::int32_t>& train, std::uint64_t seed, int step, int B, int T,
+                       const RepeatMix& mix, std::int32_t* inputs, std::int32_t* targets,
+                       std::vector<RepeatPlacement>* placements = nullptr) {
+  Rng rng(seed ^ (0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(step + 1)));
+  Rng repeats = repeat_rng(seed, step);
+  const std::uint64_t starts = train.size() - static_cast<std::size_t>(T) - 1;
+  std::vector<std::int32_t> window(static_cast<std::size_t>(T) + 1);
+  if (placements) placements->assign(B, RepeatPlacement{});
+  for (int b = 0; b < B; ++b) {
+    const std::size_t s = static_cast<std::size_t>(rng.next_u64() % starts);
+    std::copy_n(train.data() + s, T + 1, window.data());
+    const RepeatPlacement p = place_repeat(repeats, T + 1, mix);
+    if (p.length > 0) std::copy_n(window.data() + p.source, p.length, window.data() + p.destination);
+    if (placements) (*placements)[b] = p;
+    std::copy_n(window.data(), T, inputs + static_cast<std::size_t>(b) * T);
+    std::copy_n(window.data() + 1, T, targets + static_cast<std::size_t>(b) * T);
+  }
+}
+
+// ---- initialisation and attention-only -------------------------------------------------------------
+
+// Rescales the query and key columns of every layer's qkvw (C × 3C: q, then k, then v) from
+// GPT-2's σ = kInitStd to σ = qk_std; 0 leaves them.
+inline void rescale_qk_init(const lm::ModelConfig& c, float* params, double qk_std) {
+  if (qk_std <= 0) return;
+  const lm::ParamTensors t = lm::point_params(c, params);
+  const int C = c.d_model;
+  const float factor = static_cast<float>(qk_std / lm::kInitStd);
+  for (int l = 0; l < c.layers; ++l)
+    for (int row = 0; row < C; ++row) {
+      float* r = t.qkvw + (static_cast<std::size_t>(l) * C + row) * 3 * C;
+      for (int j = 0; j < 2 * C; ++j) r[j] *= factor;
+    }
+}
+
+// σ for W_Q, W_K that gives the scaled twin's scores a spread of ~1 at step 0 (see the top).
+inline double unit_score_qk_std(const lm::ModelConfig& c) { return 1.0 / std::sqrt(static_cast<double>(c.d_model)); }
+
+// Zeroes the MLP's output (fcprojw, fcprojb) in params, or its gradients (fcw, fcb, fcprojw,
+// fcprojb) in grads: with both, the MLPs add nothing, ever.
+inline void zero_mlp_output(const lm::ModelConfig& c, float* block, bool whole_mlp) {
+  std::uint64_t sizes[lm::kParamTensors];
+  lm::param_sizes(c, sizes);
+  const lm::ParamTensors t = lm::point_params(c, block);
+  float* const* tensors = lm::tensor_array(t);
+  for (int i = 0; i < lm::kParamTensors; ++i) {
+    const float* p = tensors[i];
+    const bool output = p == t.fcprojw || p == t.fcprojb, mlp = output || p == t.fcw || p == t.fcb;
+    if (whole_mlp ? mlp : output) std::fill_n(tensors[i], sizes[i], 0.0f);
+  }
+}
+
+// ---- what the heads do ------------------------------------------------------------------------------
+
+struct HeadScores {
+  double previous = 0, first = 0, self = 0;  // mean weight on each, rows 1 … T−1 (0-based)
+  double spread = 0;     // mean row entropy over ln(keys): 1 even, 0 on one token
+  double top = 0;        // mean largest weight of a row
+  double score_std = 0;  // mean within-row standard deviation of the scores (= of ln w, w > 0)
+  double induction = 0;  // on repeated random tokens: weight on the token after the first copy
+};
+
+struct Measurement {
+  int layers = 0, heads = 0;
+  std::vector<HeadScores> head;  // layer-major
+  double even_text = 0;          // what an even row gives on previous, first, self and top
+  double even_induction = 0;     // … and on induction
+  double loss_first_copy = 0, loss_second_copy = 0;  // mean −ln p of the copies' tokens 1 … n−1
+  int text_windows = 0, repeat_sequences = 0;
+};
+
+namespace detail {
+inline void add_row_scores(const float* row, int i, HeadScores* s) {
+  s->previous += row[i - 1];
+  s->first += row[0];
+  s->self += row[i];
+  double entropy = 0, top = 0, sum = 0, sum2 = 0;
+  int positive = 0;
+  for (int j = 0; j <= i; ++j) {
+    const double w = row[j];
+    top = std::max(top, w);
+    if (w <= 0) continue;
+    const double lw = std::log(w);
+    entropy -= w * lw;
+    sum += lw;
+    sum2 += lw * lw;
+    ++positive;
+  }
+  s->spread += entropy / std::log(static_cast<double>(i + 1));
+  s->top += top;
+  if (positive > 1) {
+    const double mean = sum / positive;
+    s->score_std += std::sqrt(std::max(0.0, sum2 / positive - mean * mean));
+  }
+}
+}  // namespace detail
+
+// Measures every head of `model` (created with max_batch ≥ 1; its context T): over up to
+// `windows` non-overlapping windows of T tokens of `text`, and over `sequences` sequences of
+// n = T/2 random tokens (ids 1 … V−1, from `seed`) repeated once. The repeated sequences'
+// induction score at position n + k (the second copy's k-th token, k = 0 … n−2) is the weight
+// on position k + 1, the token that followed it the first time.
+inline bool measure_heads(lm::Model& model, int max_batch, const std::vector<std::int32_t>& text, int windows,
+                          int sequences, std::uint64_t seed, Measurement* out, Error* err) {
+  const lm::ModelConfig& c = model.config();
+  const int T = c.context, L = c.layers, H = c.heads, n = T / 2;
+  Measurement m;
+  m.layers = L;
+  m.heads = H;
+  m.head.assign(static_cast<std::size_t>(L) * H, HeadScores{});
+  for (int i = 1; i < T; ++i) m.even_text += 1.0 / (i + 1);
+  m.even_text /= T - 1;
+  for (int k = 0; k + 1 < n; ++k) m.even_induction += 1.0 / (n + k + 1);
+  m.even_induction /= std::max(1, n - 1);
+  std::vector<std::int32_t> x(static_cast<std::size_t>(max_batch) * T), y(x.size());
+  float loss;
+  // held-out text
+  const int available = static_cast<int>(std::min<std::size_t>(windows, text.size() / (T + 1)));
+  for (int w0 = 0; w0 < available; w0 += max_batch) {
+    const int count = std::min(max_batch, available - w0);
+    for (int b = 0; b < count; ++b) {
+      const std::size_t s = static_cast<std::size_t>(w0 + b) * (T + 1);
+      std::copy_n(text.data() + s, T, x.data() + static_cast<std::size_t>(b) * T);
+      std::copy_n(text.data() + s + 1, T, y.data() + static_cast<std::size_t>(b) * T);
+    }
+    if (!model.forward(x.data(), y.data(), count, T, &loss, err)) return false;
+    for (int l = 0; l < L; ++l)
+      for (int b = 0; b < count; ++b)
+        for (int h = 0; h < H; ++h) {
+          const float* w = model.attention(l) + (static_cast<std::size_t>(b) * H + h) * T * T;
+          for (int i = 1; i < T; ++i) detail::add_row_scores(w + static_cast<std::size_t>(i) * T, i, &m.head[l * H + h]);
+        }
+  }
+  m.text_windows = available;
+  const double text_rows = static_cast<double>(available) * (T - 1);
+  for (HeadScores& s : m.head) {
+    if (text_rows == 0) break;
+    s.previous /= text_rows, s.first /= text_rows, s.self /= text_rows;
+    s.spread /= text_rows, s.top /= text_rows, s.score_std /= text_rows;
+  }
+  // repeated random tokens
+  Rng rng(seed);
+  double first_copy = 0, second_copy = 0;
+  for (int q0 = 0; q0 < sequences && n >= 2; q0 += max_batch) {
+    const int count = std::min(max_batch, sequences - q0);
+    for (int b = 0; b < count; ++b) {
+      std::int32_t* xb = x.data() + static_cast<std::size_t>(b) * T;
+      std::int32_t* yb = y.data() + static_cast<std::size_t>(b) * T;
+      for (int k = 0; k < n; ++k) xb[k] = xb[n + k] = 1 + static_cast<std::int32_t>(rng.next_u64() % (c.vocab - 1));
+      for (int t = 2 * n; t < T; ++t) xb[t] = xb[t - n];  // odd T: one more token of the pattern
+      for (int t = 0; t + 1 < T; ++t) yb[t] = xb[t + 1];
+      yb[T - 1] = xb[0];  // not scored
+    }
+    if (!model.forward(x.data(), y.data(), count, T, &loss, err)) return false;
+    for (int b = 0; b < count; ++b) {
+      const float* losses = model.losses() + static_cast<std::size_t>(b) * T;
+      for (int k = 0; k + 1 < n; ++k) first_copy += losses[k], second_copy += losses[n + k];
+      for (int l = 0; l < L; ++l)
+        for (int h = 0; h < H; ++h) {
+          const float* w = model.attention(l) + (static_cast<std::size_t>(b) * H + h) * T * T;
+          double sum = 0;
+          for (int k = 0; k + 1 < n; ++k) sum += w[static_cast<std::size_t>(n + k) * T + k + 1];
+          m.head[l * H + h].induction += sum / (n - 1);
+        }
+    }
+  }
+  m.repeat_sequences = n >= 2 ? sequences : 0;
+  if (m.repeat_sequences > 0) {
+    for (HeadScores& s : m.head) s.induction /= m.repeat_sequences;
+    m.loss_first_copy = first_copy / (static_cast<double>(m.repeat_sequences) * (n - 1));
+    m.loss_second_copy = second_copy / (static_cast<double>(m.repeat_sequences) * (n - 1));
+  }
+  *out = m;
+  return true;
+}
+
+}  // namespace levers
+}  // namespace attn
