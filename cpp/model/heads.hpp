@@ -21,9 +21,12 @@ class Model;
 // The mean weight on the previous token, on the first token, on the token itself, and `spread`,
 // the mean entropy of a row as a share of the most it can be (ln of the keys it sees): 0 all on
 // one token, 1 even over the keys it sees; over rows 1…T−1 (from 0: a causal row 0 has one
-// choice). All 0 when T < 2.
+// choice). For watching a head saturate: `top`, the mean largest weight of a row, and
+// `score_spread`, the mean standard deviation within a row of ln w over its positive weights
+// (the scores' spread, since ln w is the score less the row's log-sum-exp). All 0 when T < 2.
 struct HeadProfile {
   float previous = 0, first = 0, self = 0, spread = 0;
+  float top = 0, score_spread = 0;
 };
 HeadProfile head_profile(const float* weights, int T, bool causal = true) noexcept;
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "model/heads.hpp"
 #include "model/model.hpp"
 #include "core/random.hpp"
 
@@ -134,36 +135,19 @@ struct Measurement {
 };
 
 namespace detail {
-inline void add_row_scores(const float* row, int i, HeadScores* s) {
-  s->previous += row[i - 1];
-  s->first += row[0];
-  s->self += row[i];
-  double entropy = 0, top = 0, sum = 0, sum2 = 0;
-  int positive = 0;
-  for (int j = 0; j <= i; ++j) {
-    const double w = row[j];
-    top = std::max(top, w);
-    if (w <= 0) continue;
-    const double lw = std::log(w);
-    entropy -= w * lw;
-    sum += lw;
-    sum2 += lw * lw;
-    ++positive;
-  }
-  s->spread += entropy / std::log(static_cast<double>(i + 1));
-  s->top += top;
-  if (positive > 1) {
-    const double mean = sum / positive;
-    s->score_std += std::sqrt(std::max(0.0, sum2 / positive - mean * mean));
-  }
+// a head's measures on one sequence (the core's: cpp/model/heads.hpp), added to its sums
+inline void add_profile(const float* w, int T, HeadScores* s) {
+  const lm::HeadProfile p = lm::head_profile(w, T);
+  s->previous += p.previous, s->first += p.first, s->self += p.self;
+  s->spread += p.spread, s->top += p.top, s->score_std += p.score_spread;
 }
 }  // namespace detail
 
 // Measures every head of `model` (created with max_batch ≥ 1; its context T): over up to
 // `windows` non-overlapping windows of T tokens of `text`, and over `sequences` sequences of
-// n = T/2 random tokens (ids 1 … V−1, from `seed`) repeated once. The repeated sequences'
-// induction score at position n + k (the second copy's k-th token, k = 0 … n−2) is the weight
-// on position k + 1, the token that followed it the first time.
+// n = T/2 random tokens (ids 1 … V−1, from `seed`) repeated once. Every measure of a head is the
+// core's (cpp/model/heads.hpp): the induction score is head_induction's with span n, the weight
+// at position n + k on position k + 1, the token that followed it the first time.
 inline bool measure_heads(lm::Model& model, int max_batch, const std::vector<std::int32_t>& text, int windows,
                           int sequences, std::uint64_t seed, Measurement* out, Error* err) {
   const lm::ModelConfig& c = model.config();
@@ -172,10 +156,8 @@ inline bool measure_heads(lm::Model& model, int max_batch, const std::vector<std
   m.layers = L;
   m.heads = H;
   m.head.assign(static_cast<std::size_t>(L) * H, HeadScores{});
-  for (int i = 1; i < T; ++i) m.even_text += 1.0 / (i + 1);
-  m.even_text /= T - 1;
-  for (int k = 0; k + 1 < n; ++k) m.even_induction += 1.0 / (n + k + 1);
-  m.even_induction /= std::max(1, n - 1);
+  m.even_text = lm::even_share(T);
+  m.even_induction = lm::even_induction(T, n);
   std::vector<std::int32_t> x(static_cast<std::size_t>(max_batch) * T), y(x.size());
   float loss;
   // held-out text
@@ -191,16 +173,14 @@ inline bool measure_heads(lm::Model& model, int max_batch, const std::vector<std
     for (int l = 0; l < L; ++l)
       for (int b = 0; b < count; ++b)
         for (int h = 0; h < H; ++h) {
-          const float* w = model.attention(l) + (static_cast<std::size_t>(b) * H + h) * T * T;
-          for (int i = 1; i < T; ++i) detail::add_row_scores(w + static_cast<std::size_t>(i) * T, i, &m.head[l * H + h]);
+          detail::add_profile(model.attention(l) + (static_cast<std::size_t>(b) * H + h) * T * T, T, &m.head[l * H + h]);
         }
   }
   m.text_windows = available;
-  const double text_rows = static_cast<double>(available) * (T - 1);
   for (HeadScores& s : m.head) {
-    if (text_rows == 0) break;
-    s.previous /= text_rows, s.first /= text_rows, s.self /= text_rows;
-    s.spread /= text_rows, s.top /= text_rows, s.score_std /= text_rows;
+    if (available == 0) break;
+    s.previous /= available, s.first /= available, s.self /= available;
+    s.spread /= available, s.top /= available, s.score_std /= available;
   }
   // repeated random tokens
   Rng rng(seed);
@@ -222,9 +202,7 @@ inline bool measure_heads(lm::Model& model, int max_batch, const std::vector<std
       for (int l = 0; l < L; ++l)
         for (int h = 0; h < H; ++h) {
           const float* w = model.attention(l) + (static_cast<std::size_t>(b) * H + h) * T * T;
-          double sum = 0;
-          for (int k = 0; k + 1 < n; ++k) sum += w[static_cast<std::size_t>(n + k) * T + k + 1];
-          m.head[l * H + h].induction += sum / (n - 1);
+          m.head[l * H + h].induction += lm::head_induction(w, T, n);
         }
     }
   }

@@ -5,6 +5,7 @@
 // in both WebAssembly builds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -44,24 +45,36 @@ double induction_reference(const float* w, int T, int span) {
 }
 
 struct Profile64 {
-  double previous = 0, first = 0, self = 0, spread = 0;
+  double previous = 0, first = 0, self = 0, spread = 0, top = 0, score_spread = 0;
 };
 
-// rows 1…T−1 of causal weights: previous, first, self; spread = entropy ÷ ln(keys seen)
+// rows 1…T−1 of causal weights: previous, first, self; spread = entropy ÷ ln(keys seen); top the
+// largest weight; score_spread the standard deviation of ln w over the positive weights (two-pass)
 Profile64 profile_reference(const float* w, int T) {
   Profile64 p;
   for (int i = 1; i < T; ++i) {
     p.previous += w[i * T + i - 1];
     p.first += w[i * T];
     p.self += w[i * T + i];
-    double h = 0;
+    double h = 0, top = 0, mean = 0;
+    int positive = 0;
     for (int j = 0; j <= i; ++j) {
       const double x = w[i * T + j];
-      if (x > 0) h -= x * std::log(x);
+      top = std::max(top, x);
+      if (x > 0) h -= x * std::log(x), mean += std::log(x), ++positive;
     }
     p.spread += h / std::log(i + 1.0);
+    p.top += top;
+    if (positive > 1) {
+      mean /= positive;
+      double var = 0;
+      for (int j = 0; j <= i; ++j)
+        if (w[i * T + j] > 0) var += (std::log(double(w[i * T + j])) - mean) * (std::log(double(w[i * T + j])) - mean);
+      p.score_spread += std::sqrt(var / positive);
+    }
   }
-  p.previous /= T - 1, p.first /= T - 1, p.self /= T - 1, p.spread /= T - 1;
+  const double rows = T - 1;
+  p.previous /= rows, p.first /= rows, p.self /= rows, p.spread /= rows, p.top /= rows, p.score_spread /= rows;
   return p;
 }
 
@@ -161,7 +174,7 @@ TEST_CASE("heads: every head of a model over windows, as the float64 reference a
           const Profile64 p = profile_reference(a, T);
           Profile64& s = sums[l * H + h];
           s.previous += p.previous / windows, s.first += p.first / windows, s.self += p.self / windows;
-          s.spread += p.spread / windows;
+          s.spread += p.spread / windows, s.top += p.top / windows, s.score_spread += p.score_spread / windows;
           if (span) induction[l * H + h] += induction_reference(a, T, span) / windows;
         }
     }
@@ -176,6 +189,8 @@ TEST_CASE("heads: every head of a model over windows, as the float64 reference a
       CHECK(got[k].first == Approx(sums[k].first).margin(kMeanTolerance));
       CHECK(got[k].self == Approx(sums[k].self).margin(kMeanTolerance));
       CHECK(got[k].spread == Approx(sums[k].spread).margin(kMeanTolerance));
+      CHECK(got[k].top == Approx(sums[k].top).margin(kMeanTolerance));
+      CHECK(got[k].score_spread == Approx(sums[k].score_spread).margin(kMeanTolerance));
       CHECK(name(roles[k]) == role_reference(sums[k]));
       CHECK(got_induction[k] == Approx(span ? induction[k] : 0.0).margin(kMeanTolerance));
       ++named[static_cast<int>(roles[k])];

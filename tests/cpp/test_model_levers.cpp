@@ -175,17 +175,21 @@ TEST_CASE("levers: attention-only keeps the MLPs' output at zero through AdamW",
   CHECK(t.qkvw[0] != 0.0f);  // the attention did train
 }
 
-TEST_CASE("levers: a row's scores, worked out by hand", "[model][levers]") {
-  const float row[] = {0.25f, 0.25f, 0.5f};
+TEST_CASE("levers: a head's scores are the core's, worked out by hand", "[model][levers]") {
+  // T = 3, causal; rows 1 and 2 are measured (row 0 has one choice)
+  const float w[] = {1.0f, 0.0f, 0.0f,  //
+                     0.5f, 0.5f, 0.0f,  //
+                     0.25f, 0.25f, 0.5f};
   lv::HeadScores s;
-  lv::detail::add_row_scores(row, 2, &s);
-  CHECK(s.previous == Approx(0.25));
-  CHECK(s.first == Approx(0.25));
-  CHECK(s.self == Approx(0.5));
+  lv::detail::add_profile(w, 3, &s);
+  CHECK(s.previous == Approx((0.5 + 0.25) / 2));
+  CHECK(s.first == Approx((0.5 + 0.25) / 2));
+  CHECK(s.self == Approx((0.5 + 0.5) / 2));
   CHECK(s.top == Approx(0.5));
-  CHECK(s.spread == Approx(1.5 * std::log(2.0) / std::log(3.0)));  // entropy 1.5 ln 2
-  // ln w = −2 ln 2, −2 ln 2, −ln 2: standard deviation (ln 2)·√2/3
-  CHECK(s.score_std == Approx(std::log(2.0) * std::sqrt(2.0) / 3.0));
+  // row 1 even over its 2 keys (1); row 2: entropy 1.5 ln 2 of ln 3
+  CHECK(s.spread == Approx((1.0 + 1.5 * std::log(2.0) / std::log(3.0)) / 2));
+  // ln w: row 1 all −ln 2 (0); row 2 −2 ln 2, −2 ln 2, −ln 2 (standard deviation (ln 2)·√2/3)
+  CHECK(s.score_std == Approx(std::log(2.0) * std::sqrt(2.0) / 3.0 / 2));
 }
 
 TEST_CASE("levers: even rows score the even baselines", "[model][levers]") {
@@ -203,9 +207,9 @@ TEST_CASE("levers: even rows score the even baselines", "[model][levers]") {
   std::vector<std::int32_t> text(10 * 17, 3);
   lv::Measurement m;
   REQUIRE(lv::measure_heads(model, 4, text, 10, 6, 1, &m, &err));
-  double even_text = 0, even_induction = 0;  // by hand: rows 1 … 15 see i + 1 keys; rows 8 + k, k = 0 … 6
+  double even_text = 0, even_induction = 0;  // by hand: rows 1 … 15 see i + 1 keys; rows 8 + k, k = 0 … 7
   for (int i = 1; i < 16; ++i) even_text += 1.0 / (i + 1) / 15;
-  for (int k = 0; k < 7; ++k) even_induction += 1.0 / (9 + k) / 7;
+  for (int k = 0; k < 8; ++k) even_induction += 1.0 / (9 + k) / 8;
   CHECK(m.even_text == Approx(even_text));
   CHECK(m.even_induction == Approx(even_induction));
   CHECK(m.text_windows == 10);
