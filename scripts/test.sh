@@ -79,22 +79,26 @@ js_files() {  # tests/js/*.test.* for the tier
   done
 }
 
+# Each part runs whatever failed before it: one run shows every failure.
 lane_js() {
-  local files
+  local files ok=0
   mapfile -t files < <(js_files)
-  part "node:test (tests/js, ${#files[@]} files)" node_tests js --test-concurrency=2 "${files[@]}" || return 1
-  [ "$TIER" = fast ] && return 0
+  part "node:test (tests/js, ${#files[@]} files)" node_tests js --test-concurrency=2 "${files[@]}" || ok=1
+  [ "$TIER" = fast ] && return $ok
   part "node:test (the lesson's and the training experiment's claims, scalar build)" \
-    env ATTN_TEST_BUILD=scalar node_tests scalar --test-concurrency=2 tests/js/lesson.test.mjs tests/js/train-claims.test.mjs || return 1
-  part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/ || return 1
+    env ATTN_TEST_BUILD=scalar node_tests scalar --test-concurrency=2 tests/js/lesson.test.mjs tests/js/train-claims.test.mjs || ok=1
+  part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/ || ok=1
+  return $ok
 }
 
 lane_native() {
-  part "Catch2 and the fuzz driver (wasm-simd)" ctest_tree wasm-simd || return 1
-  part "Catch2 and the fuzz driver (wasm-scalar)" ctest_tree wasm-scalar || return 1
+  local ok=0
+  part "Catch2 and the fuzz driver (wasm-simd)" ctest_tree wasm-simd || ok=1
+  part "Catch2 and the fuzz driver (wasm-scalar)" ctest_tree wasm-scalar || ok=1
   part "sanitizer build (build/sanitize)" bash scripts/build.sh sanitize || return 1
-  part "Catch2 under ASan + UBSan" ctest_tree sanitize || return 1
-  part "libFuzzer, ASan + UBSan, 3,000 inputs from seed 1" bash scripts/fuzz.sh --runs 3000 || return 1
+  part "Catch2 under ASan + UBSan" ctest_tree sanitize || ok=1
+  part "libFuzzer, ASan + UBSan, 3,000 inputs from seed 1" bash scripts/fuzz.sh --runs 3000 || ok=1
+  return $ok
 }
 
 part "Catch2 (native)" ctest_tree native || status=1
