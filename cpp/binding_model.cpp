@@ -121,6 +121,9 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   const auto all = out.array("next.all", c.vocab);
   const auto top_ids = out.array("next.ids", k), top_probs = out.array("next.probabilities", k);
   const auto unknown = out.number("next.unknown"), entropy = out.number("next.entropy");
+  // what even rows would score on the previous (= the first = the own) token at this T: the
+  // baseline a head's share in this sentence is read against
+  const auto even = out.number("even");
   if (!out.allocate(&g_error)) return failed();
   return guarded([&] {
     const bool trained_scaled = c.scaled;
@@ -153,6 +156,9 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     }
     out.set(unknown, p[0]);
     out.set(entropy, h);
+    std::vector<float> uniform(static_cast<std::size_t>(T) * T, 0.0f);
+    for (int i = 0; i < T; ++i) std::fill_n(uniform.begin() + static_cast<std::size_t>(i) * T, i + 1, 1.0f / (i + 1));
+    out.set(even, lm::head_profile(uniform.data(), T).previous);
     return true;
   });
 }

@@ -143,7 +143,7 @@ class TrainedModel {
       tokens: r.tokens, ids: r.ids, known: r.known,
       truncated: all.length - tokens.length,
       ...(all.length > tokens.length ? { message: `the model reads at most ${this.info.context} tokens: the last ${all.length - tokens.length} were left out` } : {}),
-      position: r.position, attention: r.attention, heads: r.heads,
+      position: r.position, attention: r.attention, heads: r.heads, even: r.even,
       next: { probs: r.next.probs, top: r.next.words.map(({ word, probability }) => ({ word, p: probability })), unknown: r.next.unknown, entropy: r.next.entropy },
       scaleAtInference, temperature,
     };

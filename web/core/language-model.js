@@ -37,7 +37,8 @@ export class LanguageModel extends Held {
    * One sentence (the lab's tokens; at most config.context) through the model. Returns
    * { tokens, ids, known (per token), position, attention: [layer][head] → Float32Array T×T
    * (row = query, causal), heads: [{ layer, head (both from 1), role, previous, first, self,
-   * spread }], next: { probs (Float32Array, one per id), words: [{ word, id, probability }],
+   * spread }], even (what even rows would put on the previous, the first and the own token at
+   * this T, over rows 2…T), next: { probs (Float32Array, one per id), words: [{ word, id, probability }],
    * unknown, entropy, temperature }, scaleAtInference }: `next` is the distribution of the word
    * after `position` (default the last token) at `temperature`, `words` its `top` most likely.
    * scaleAtInference false takes the 1/√d_head out of a model trained with it (its scores ×
@@ -61,7 +62,7 @@ export class LanguageModel extends Held {
     const words = Array.from(r.next.ids, (id, k) => ({ word: this.vocabulary[id], id, probability: r.next.probabilities[k] }));
     return {
       tokens: [...tokens], ids, known: ids.map((id) => id !== 0), position,
-      attention, heads: profiles,
+      attention, heads: profiles, even: r.even,
       next: { probs: r.next.all, words, unknown: r.next.unknown, entropy: r.next.entropy, temperature },
       scaleAtInference,
     };
