@@ -242,14 +242,35 @@ test('an exercise by keyboard: a diagnosis, then right, and the score event', as
   await page.keyboard.type('NaN');
   await page.keyboard.press('Enter');
   assert.equal(await feedback(stable), `${en['exercise.wrong']} ${en['exercise.diagnosisNonFinite']}`);
-  // the saturation exercise: its select, checked against the saturation sweep of the lab's row
+  // the saturation exercise: its select, checked against the trend of the sentence's rows —
+  // their largest weight averaged over the rows and the projections the prompt names, found here
+  // from headProjections and a softmax written out, apart from the core's trend
   const saturate = 'lesson-exercise[data-exercise="saturate"]';
-  const expected = await page.evaluate(() => {
-    const r = document.querySelector('saturation-plot').results;
-    const i = r.unscaled.dims.findIndex((_, k) => r.unscaled.maxWeight[k * r.t + r.row] > 0.9);
-    return i < 0 ? 'none' : String(r.unscaled.dims[i]);
-  });
-  await page.locator(`${saturate} select`).selectOption(expected);
+  const prompt = await page.locator(saturate).evaluate((el) => el.shadowRoot.querySelector('.prompt').textContent);
+  const [, threshold, draws] = prompt.match(/more than ([\d.]+) on their largest key, on average over the rows and (\d+) random projections/) ?? [];
+  assert.ok(Number(draws) > 1 && Number(threshold) > 0, prompt);
+  const reference = await page.evaluate(([threshold, draws]) => {
+    const lab = document.querySelector('attention-lab');
+    const { x, n, settings } = lab.state;
+    const t = Math.min(n, 24);
+    const dIn = x.length / n;
+    const dims = document.querySelector('saturation-plot').results.unscaled.dims;
+    const means = Array.from(dims, (d) => {
+      let sum = 0;
+      for (let head = 0; head < draws; head++) {
+        const { q, k } = lab.engine.headProjections({ x: x.subarray(0, t * dIn), t, dIn, seed: settings.seed, head, d });
+        for (let i = 0; i < t; i++) {
+          const z = Array.from({ length: t }, (_, j) => { let s = 0; for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c]; return s; });
+          const top = Math.max(...z);
+          sum += 1 / z.reduce((a, v) => a + Math.exp(v - top), 0);
+        }
+      }
+      return sum / (draws * t);
+    });
+    const i = means.findIndex((m) => m > threshold);
+    return { dk: i < 0 ? 'none' : String(dims[i]), weight: document.querySelector('saturation-plot').strings.fixed(i < 0 ? means.at(-1) : means[i], 3) };
+  }, [Number(threshold), Number(draws)]);
+  await page.locator(`${saturate} select`).selectOption(reference.dk);
   await page.locator(`${saturate} button`).focus();
   await page.keyboard.press('Enter');
   const said = await feedback(saturate);

@@ -113,15 +113,14 @@ export default Object.freeze({
   'exercise.scaleHint': 'First the two scores q·k₁ and q·k₂, each divided by √d_k, then softmax over the two.',
   'exercise.stableMaxPrompt': 'A row has the scores z = {scores}. Type p₁, the weight of the first key. (If your calculator overflows, type what it shows, for example ∞ or Error.)',
   'exercise.stableMaxHint': 'Subtract the largest score from every score first — softmax does not change — and the exps stay small.',
-  'exercise.saturatePrompt':
-    'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the row of “{word}” puts more than {threshold} on one key? Find it by trying: with Random chosen and scaling off, move d_k and watch the max weight of “{word}” (under the lab’s bars, or in step by step above).',
+  'exercise.saturatePrompt': 'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the rows of this sentence put more than {threshold} on their largest key, on average over the rows and {draws} random projections? The plot’s line above is that average for one projection; each seed of the lab draws another.',
   'exercise.saturateNone': 'none up to 1024',
   'exercise.saturateInvalid': 'Choose a d_k from the list.',
-  'exercise.saturateRight': 'At d_k = {dk} the row’s largest weight is {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
-  'exercise.saturateRightNone': 'Even at d_k = 1024 its largest weight is {weight}: at no d_k of the list does it pass {threshold}.',
-  'exercise.saturateBelow': 'At d_k = {dk} its largest weight is {weight}, not above {threshold}. Try a larger d_k.',
-  'exercise.saturateSmallerPasses': 'At d_k = {dk} its largest weight is {weight}, above {threshold} — but a smaller d_k passes too.',
-  'exercise.saturatePasses': 'It does pass: at d_k = {dk} its largest weight is {weight}.',
+  'exercise.saturateRight': 'At d_k = {dk} the rows’ largest weight averages {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
+  'exercise.saturateRightNone': 'Even at d_k = 1024 the rows’ largest weight averages {weight}: at no d_k of the list does it pass {threshold}.',
+  'exercise.saturateBelow': 'At d_k = {dk} the rows’ largest weight averages {weight}, not above {threshold}. Try a larger d_k.',
+  'exercise.saturateSmallerPasses': 'At d_k = {dk} the rows’ largest weight averages {weight}, above {threshold} — but a smaller d_k passes too.',
+  'exercise.saturatePasses': 'It does pass: at d_k = {dk} the rows’ largest weight averages {weight}.',
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokens',

@@ -115,15 +115,14 @@ export default Object.freeze({
   'exercise.scaleHint': 'Først de to poengene q·k₁ og q·k₂, hvert delt på √d_k, så softmax over de to.',
   'exercise.stableMaxPrompt': 'En rad har poengene z = {scores}. Skriv p₁, vekten til den første nøkkelen. (Flyter kalkulatoren over, skriv det den viser, for eksempel ∞ eller Error.)',
   'exercise.stableMaxHint': 'Trekk først det største poenget fra hvert poeng — softmax endres ikke — så holder exp-ene seg små.',
-  'exercise.saturatePrompt':
-    'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der raden til «{word}» legger mer enn {threshold} på én nøkkel? Finn den ved å prøve: med Tilfeldig valgt og skaleringen av, flytt d_k og følg med på største vekt for «{word}» (under labens søyler, eller i steg for steg ovenfor).',
+  'exercise.saturatePrompt': 'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der radene i denne setningen legger mer enn {threshold} på sin største nøkkel, i snitt over radene og {draws} tilfeldige projeksjoner? Linjen i plottet ovenfor er det snittet for én projeksjon; hvert frø i laben trekker en annen.',
   'exercise.saturateNone': 'ingen opp til 1024',
   'exercise.saturateInvalid': 'Velg en d_k fra listen.',
-  'exercise.saturateRight': 'Ved d_k = {dk} er radens største vekt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
-  'exercise.saturateRightNone': 'Selv ved d_k = 1024 er den største vekten {weight}: ved ingen d_k i listen kommer den over {threshold}.',
-  'exercise.saturateBelow': 'Ved d_k = {dk} er den største vekten {weight}, ikke over {threshold}. Prøv en større d_k.',
-  'exercise.saturateSmallerPasses': 'Ved d_k = {dk} er den største vekten {weight}, over {threshold} — men en mindre d_k kommer også over.',
-  'exercise.saturatePasses': 'Den kommer over: ved d_k = {dk} er den største vekten {weight}.',
+  'exercise.saturateRight': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
+  'exercise.saturateRightNone': 'Selv ved d_k = 1024 er radenes største vekt i snitt {weight}: ved ingen d_k i listen kommer den over {threshold}.',
+  'exercise.saturateBelow': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, ikke over {threshold}. Prøv en større d_k.',
+  'exercise.saturateSmallerPasses': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, over {threshold} — men en mindre d_k kommer også over.',
+  'exercise.saturatePasses': 'Den kommer over: ved d_k = {dk} er radenes største vekt i snitt {weight}.',
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokener',
