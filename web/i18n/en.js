@@ -60,8 +60,7 @@ export default Object.freeze({
   'predict.right': 'Right: {answer}.',
   'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
-  'predict.veiled':
-    'Until you check or choose “Just show me”, the instrument below stays hidden: blurred, and skipped by the keyboard and by screen readers.',
+  'predict.veiled': 'The instrument below stays hidden until you check or choose “Just show me”.',
   'predict.distributionQuestion': 'Softmax turns a query’s row of scores into weights, and scores can be negative. What will the weights be?',
   'predict.distributionNegative': 'Some negative, where the scores are negative',
   'predict.distributionDistribution': 'None negative, and together they add up to 1',
@@ -451,10 +450,10 @@ export default Object.freeze({
   'overflow.stable': 'stable: softmax(z/T), max subtracted',
   'overflow.note':
     'The shaded rows are the broken naive version, shown only to see it fail. The stable version subtracts the largest score first, so the biggest exp is e⁰ = 1 and nothing overflows; the weights are the same whenever the naive version works. A high T makes the weights nearly flat, a low T makes them peaked.',
-  'heads.explainOne':
-    'One head is one attention of width {dk}, with its own projections W_Q, W_K, W_V. Multi-head attention splits it into h smaller ones of width {dk} / h, each with its own projections, so each head can attend to different words; their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O. Add heads to see it.',
 
   // several heads (web/views/heads.js)
+  'heads.explainOne':
+    'One head is one attention of width {dk}, with its own projections W_Q, W_K, W_V. Multi-head attention splits it into h smaller ones of width {dk} / h, each with its own projections, so each head can attend to different words; their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O. Add heads to see it.',
   'heads.explain':
     'Instead of one attention of width {dk}, multi-head attention runs {heads} smaller ones of width {dk} / {heads} = {d}, each with its own projections W_Q, W_K, W_V, so each head can attend to different words. Their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O.',
   'heads.heads': 'heads h',
@@ -822,9 +821,9 @@ export default Object.freeze({
   'modelView.meansPrevious': 'So it is named a previous-word head: half of its weight or more goes to the word just before.',
   'modelView.meansFirst': 'So it is named a first-word head: half of its weight or more goes to the first word, a resting place when nothing else fits.',
   'modelView.meansSelf': 'So it is named a self head: half of its weight or more stays on the word itself.',
-  'modelView.hereEven': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself — even rows would put {even} on each — and spread {spread}.',
   'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad.',
   'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: it picks a few words, which ones depending on the words.',
+  'modelView.hereEven': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself — even rows would put {even} on each — and spread {spread}.',
   'modelView.here': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself, spread {spread}.',
   'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at — in layer 1; in later layers each position already carries a mix of the words up to it. A word sees only itself and the words before it (hatched: hidden), because the model predicts each next word from the ones before.',
   'modelView.nextTitle': 'Which word does it expect after “{word}”?',

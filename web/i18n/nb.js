@@ -62,8 +62,7 @@ export default Object.freeze({
   'predict.right': 'Riktig: {answer}.',
   'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
-  'predict.veiled':
-    'Til du sjekker eller velger «Bare vis meg», er instrumentet nedenfor skjult: uskarpt, og hoppet over av tastaturet og av skjermlesere.',
+  'predict.veiled': 'Instrumentet nedenfor er skjult til du sjekker eller velger «Bare vis meg».',
   'predict.distributionQuestion': 'Softmax gjør en spørrings rad med poeng til vekter, og poeng kan være negative. Hva blir vektene?',
   'predict.distributionNegative': 'Noen negative, der poengene er negative',
   'predict.distributionDistribution': 'Ingen negative, og til sammen blir de 1',
@@ -452,10 +451,10 @@ export default Object.freeze({
   'overflow.stable': 'stabil: softmax(z/T), med maksimum trukket fra',
   'overflow.note':
     'De skyggelagte radene er den ødelagte naive versjonen, vist bare for å se den feile. Den stabile versjonen trekker fra den største skåren først, så den største eksponentialverdien er e⁰ = 1, og ingenting flyter over; vektene er de samme hver gang den naive versjonen fungerer. En høy T gjør vektene nesten flate, en lav T gjør dem spisse.',
-  'heads.explainOne':
-    'Ett hode er én oppmerksomhet med bredde {dk} og sine egne projeksjoner W_Q, W_K, W_V. Flerhodet oppmerksomhet deler den i h mindre med bredde {dk} / h, hver med sine egne projeksjoner, slik at hvert hode kan rette oppmerksomheten mot ulike ord; utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O. Legg til hoder for å se det.',
 
   // flere hoder
+  'heads.explainOne':
+    'Ett hode er én oppmerksomhet med bredde {dk} og sine egne projeksjoner W_Q, W_K, W_V. Flerhodet oppmerksomhet deler den i h mindre med bredde {dk} / h, hver med sine egne projeksjoner, slik at hvert hode kan rette oppmerksomheten mot ulike ord; utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O. Legg til hoder for å se det.',
   'heads.explain':
     'I stedet for én oppmerksomhet med bredde {dk} kjører flerhodet oppmerksomhet {heads} mindre, hver med bredde {dk} / {heads} = {d} og sine egne projeksjoner W_Q, W_K, W_V, slik at hvert hode kan rette oppmerksomheten mot ulike ord. Utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O.',
   'heads.heads': 'hoder h',
@@ -823,9 +822,9 @@ export default Object.freeze({
   'modelView.meansPrevious': 'Derfor kalles det et forrige-ord-hode: halvparten av vekten eller mer går til ordet rett før.',
   'modelView.meansFirst': 'Derfor kalles det et første-ord-hode: halvparten av vekten eller mer går til første ord, et hvilested når ingenting annet passer.',
   'modelView.meansSelf': 'Derfor kalles det et selv-hode: halvparten av vekten eller mer blir på ordet selv.',
-  'modelView.hereEven': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv — jevne rader ville lagt {even} på hvert — og spredning {spread}.',
   'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt.',
   'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: det velger noen få ord, og hvilke avhenger av ordene.',
+  'modelView.hereEven': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv — jevne rader ville lagt {even} på hvert — og spredning {spread}.',
   'modelView.here': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv, spredning {spread}.',
   'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på — i lag 1; i senere lag bærer hver posisjon allerede en blanding av ordene fram til den. Et ord ser bare seg selv og ordene før (skravert: skjult), fordi modellen forutsier hvert neste ord fra dem før.',
   'modelView.nextTitle': 'Hvilket ord venter den etter «{word}»?',
