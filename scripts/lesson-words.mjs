@@ -62,11 +62,11 @@ const TRAINING = [
 const MODEL = [
   'page.modelTitle', 'page.modelIntro', 'modelView.caveat', 'modelView.intro', 'modelView.allKnown',
   'modelView.measured', ['modelView.meansPrevious', 'modelView.meansFirst', 'modelView.meansSelf', 'modelView.meansBroad', 'modelView.meansMixed'],
-  'modelView.here', 'modelView.heatmapNote', 'modelView.nextExplain', 'modelView.nextStats',
+  'modelView.hereEven', 'modelView.heatmapNote', 'modelView.nextExplain', 'modelView.nextStats',
   'modelView.scaleTitle', 'modelView.scaleRemovedWould', 'modelView.twinCompare', 'modelView.layerSpread',
   'modelView.curveSummary', 'modelView.curveNote',
   'modelView.inductionTitle', 'modelView.inductionExplain', 'modelView.inductionHere',
-  'modelView.notShownTitle', 'modelView.notShown1', 'modelView.notShown2', 'modelView.notShown3',
+  'modelView.notShownTitle', 'modelView.notShown1', 'modelView.notShown2',
 ];
 
 /** Each page's main path, in page order. */

@@ -146,6 +146,30 @@ int lesson_saturation_sweep(int t, int d_in, uint32_t seed, emscripten::val dims
   });
 }
 
+int lesson_saturation_trend(int t, int d_in, uint32_t seed, emscripten::val dims, int draws, bool scaled,
+                            double threshold) {
+  return guarded([&] {
+    const attn::Input xs = input(0);
+    const std::vector<int> w = widths(dims);
+    const int count = static_cast<int>(w.size());
+    float th = 0;
+    if (!attn::to_float32("threshold", threshold, &th, &g_error) ||
+        !attn::validate_saturation_trend(xs, t, d_in, w.data(), count, draws, th, &g_error))
+      return false;
+    attn::Outputs out = outputs();
+    const auto max_weight = out.array("maxWeight", static_cast<std::uint64_t>(count) * t);
+    const auto mean_max = out.array("mean.maxWeight", count);
+    const auto first_above = out.number("firstAbove");
+    if (!out.allocate(&g_error)) return false;
+    int first = -1;
+    if (!attn::saturation_trend_validated(xs, t, d_in, seed, w.data(), count, draws, scaled, th, out[max_weight],
+                                          out[mean_max], &first, &g_error))
+      return false;
+    out.set(first_above, static_cast<float>(first));
+    return true;
+  });
+}
+
 int lesson_softmax_jacobian() {
   return guarded([&] {
     const attn::Input ps = input(0);
@@ -277,6 +301,7 @@ EMSCRIPTEN_BINDINGS(attention_lab_lesson) {
   function("projectionWeights", &projection_weights);
   function("projectQK", &project_qk);
   function("lessonSaturationSweep", &lesson_saturation_sweep);
+  function("lessonSaturationTrend", &lesson_saturation_trend);
   function("lessonSoftmaxJacobian", &lesson_softmax_jacobian);
   function("lessonSoftmaxBackward", &lesson_softmax_backward);
   function("lessonUpstreamGradient", &lesson_upstream_gradient);

@@ -130,6 +130,9 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
   const auto top_ids = out.array("next.ids", k), top_probs = out.array("next.probabilities", k);
   const auto unknown = out.number("next.unknown"), entropy = out.number("next.entropy");
   const auto spread_mean = out.number("meanSpread");
+  // what even rows would score on the previous (= the first = the own) token at this T: the
+  // baseline a head's share in this sentence is read against
+  const auto even = out.number("even");
   if (!out.allocate(&g_error)) return failed();
   return guarded([&] {
     const bool trained_scaled = c.scaled;
@@ -165,6 +168,7 @@ int model_predict(int id, int position, double temperature, int top, bool as_tra
     out.set(unknown, p[0]);
     out.set(entropy, h);
     out.set(spread_mean, lm::mean_spread(measured.data(), L * H));
+    out.set(even, static_cast<float>(lm::even_share(T)));
     return true;
   });
 }

@@ -434,6 +434,57 @@ bool saturation_sweep_validated(Input x, int t, int d_in, std::uint32_t seed, co
   return true;
 }
 
+bool validate_saturation_trend(Input x, int t, int d_in, const int* dims, int count_dims, int draws, float threshold,
+                               Error* err) noexcept {
+  if (!check_tokens(x, t, d_in, err) || !check_dims(dims, count_dims, err) ||
+      !check_dim("draws", draws, 1, kMaxDraws, err))
+    return false;
+  if (!(threshold > 0 && threshold < 1))
+    return fail(err, Status::invalid_argument, "threshold is %g, expected a weight between 0 and 1 (exclusive)",
+                static_cast<double>(threshold));
+  return true;
+}
+
+bool saturation_trend(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
+                      bool scaled, float threshold, float* max_weight, float* mean_max_weight, int* first_above,
+                      Error* err) {
+  return validate_saturation_trend(x, t, d_in, dims, count_dims, draws, threshold, err) &&
+         saturation_trend_validated(x, t, d_in, seed, dims, count_dims, draws, scaled, threshold, max_weight,
+                                    mean_max_weight, first_above, err);
+}
+
+bool saturation_trend_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                int draws, bool scaled, float threshold, float* max_weight, float* mean_max_weight,
+                                int* first_above, Error* err) {
+  const std::size_t tt = static_cast<std::size_t>(t) * t;
+  std::vector<float> dots(tt), scores(tt), weights(tt), entropy(t), row_max(t);
+  std::vector<double> sum(t);
+  *first_above = -1;
+  for (int c = 0; c < count_dims; ++c) {
+    const int d = dims[c];
+    std::vector<float> q(static_cast<std::size_t>(t) * d), k(q.size());
+    AttentionOptions opt;
+    opt.scale = scaled ? inv_sqrt(d) : 1.0f;
+    std::fill(sum.begin(), sum.end(), 0.0);
+    // pass 1: each draw's rows, summed
+    for (int r = 0; r < draws; ++r) {
+      if (!head_projections(x, t, d_in, seed, r, d, q.data(), k.data(), nullptr, err)) return false;
+      AttentionResult res{dots.data(), scores.data(), weights.data(), nullptr, entropy.data(), row_max.data()};
+      if (!attention_forward(q.data(), k.data(), nullptr, {t, t, d, 0}, opt, res, err)) return false;
+      for (int i = 0; i < t; ++i) sum[i] += row_max[i];
+    }
+    // pass 2: each row's mean over the draws, their mean over the rows, where it first passes
+    double all = 0;
+    for (int i = 0; i < t; ++i) {
+      max_weight[static_cast<std::size_t>(c) * t + i] = static_cast<float>(sum[i] / draws);
+      all += sum[i] / draws;
+    }
+    mean_max_weight[c] = static_cast<float>(all / t);
+    if (*first_above < 0 && mean_max_weight[c] > threshold) *first_above = c;
+  }
+  return true;
+}
+
 // ---- 4. step by step -------------------------------------------------------------------------
 
 bool validate_step_by_step(Input q, Input k, int m, int d, int key, float temperature, int visible,

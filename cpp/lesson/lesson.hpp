@@ -203,6 +203,23 @@ bool saturation_sweep_validated(Input x, int t, int d_in, std::uint32_t seed, co
                                 bool scaled, SweepRows rows, SweepSummary summary, Error* err);
 bool validate_saturation_sweep(Input x, int t, int d_in, const int* dims, int count_dims, Error* err) noexcept;
 
+// The trend under the jumps of one projection, for the saturation exercise: for each width
+// dims[c], each row's largest weight averaged over `draws` projections (heads 0 … draws − 1 of
+// head_projections; head 0 is the sweep's and the lab's Random projection), scores q·k/√d when
+// `scaled`, else q·k. Each width draws its own W_Q and W_K, so one draw's rows jump from width
+// to width; the mean over draws and rows follows the spread of q·k, which grows with d.
+// max_weight is count_dims×t (row-major by width), mean_max_weight (count_dims) its mean over
+// the rows, and *first_above the first c whose mean passes `threshold` (> threshold, a weight
+// strictly between 0 and 1), or −1.
+bool saturation_trend(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims, int draws,
+                      bool scaled, float threshold, float* max_weight, float* mean_max_weight, int* first_above,
+                      Error* err);
+bool saturation_trend_validated(Input x, int t, int d_in, std::uint32_t seed, const int* dims, int count_dims,
+                                int draws, bool scaled, float threshold, float* max_weight, float* mean_max_weight,
+                                int* first_above, Error* err);
+bool validate_saturation_trend(Input x, int t, int d_in, const int* dims, int count_dims, int draws, float threshold,
+                               Error* err) noexcept;
+
 // ---- 4. step by step -------------------------------------------------------------------------
 
 // Every intermediate of one query row against m keys, in float32, the dot products summed left

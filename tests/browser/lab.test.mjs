@@ -195,7 +195,7 @@ test('induced words are marked * with their source, apart from GloVe’s and fro
   // a screen reader hears it in the chip's name; the note under the chips says it in words
   for (const word of ['i', "n't", 'a', '1990']) assert.equal(await page.getByRole('button', { name: new RegExp(`^${word}${induced.source}`) }).count(), 1, word);
   assert.equal(await page.getByRole('button', { name: 'cat', exact: true }).count(), 1);
-  assert.match(await lab.locator('.note.induced').textContent(), /^\* Induced, not GloVe’s own: i, n't, a, and 1990\./);
+  assert.match(await lab.locator('.note.induced').textContent(), /^\* Not in the GloVe package used here, so induced: i, n't, a, and 1990\./);
   assert.deepEqual(await lab.evaluate((el) => el.state.tokens.map((t) => t.known)), Array(8).fill(true));
   // with an unknown word the note says that instead; the chips keep both marks apart
   // ("zorblax" is 6 tokens from "a", beyond the 5 a word's vector can be made from)

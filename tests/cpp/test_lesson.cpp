@@ -395,6 +395,55 @@ TEST_CASE("claims 2 and 3: unscaled scores saturate softmax and its gradient van
   }
 }
 
+TEST_CASE("saturation trend: each row's largest weight averaged over the heads' projections", "[lesson][saturation]") {
+  const int t = 8, d_in = 100, draws = 4;
+  auto x = sentence(t, d_in, 56);
+  const std::vector<int> dims = {1, 16, 256};
+  const int nd = int(dims.size());
+  const float threshold = 0.5f;
+  std::vector<float> rows(nd * t), mean(nd);
+  int first = -2;
+  attn::Error err;
+  REQUIRE(attn::saturation_trend(x.data(), t, d_in, 3, dims.data(), nd, draws, false, threshold, rows.data(),
+                                 mean.data(), &first, &err));
+  // the reference: each head's Q and K, the rows' largest weights in float64, averaged
+  int expected_first = -1;
+  for (int c = 0; c < nd; ++c) {
+    const int d = dims[c];
+    std::vector<double> sum(t, 0.0);
+    for (int head = 0; head < draws; ++head) {
+      std::vector<float> q(t * d), k(t * d);
+      REQUIRE(attn::head_projections(x.data(), t, d_in, 3, head, d, q.data(), k.data(), nullptr, &err));
+      for (int i = 0; i < t; ++i) {
+        std::vector<double> z(t, 0.0);
+        for (int j = 0; j < t; ++j)
+          for (int e = 0; e < d; ++e) z[j] += double(q[i * d + e]) * double(k[j * d + e]);
+        const double top = *std::max_element(z.begin(), z.end());
+        double total = 0;
+        for (double v : z) total += std::exp(v - top);
+        sum[i] += 1 / total;  // the largest weight: exp(0) / Σ exp(z − max)
+      }
+    }
+    double all = 0;
+    for (int i = 0; i < t; ++i) {
+      INFO("d = " << d << ", row " << i);
+      REQUIRE(rows[c * t + i] == Approx(sum[i] / draws).epsilon(1e-4));
+      all += sum[i] / draws;
+    }
+    REQUIRE(mean[c] == Approx(all / t).epsilon(1e-4));
+    if (expected_first < 0 && all / t > threshold) expected_first = c;
+  }
+  REQUIRE(first == expected_first);
+  // a threshold that is no weight, and no draws, are refused
+  for (float bad : {0.0f, 1.0f, -0.5f}) {
+    REQUIRE_FALSE(attn::saturation_trend(x.data(), t, d_in, 3, dims.data(), nd, draws, false, bad, rows.data(),
+                                         mean.data(), &first, &err));
+    REQUIRE(err.status == attn::Status::invalid_argument);
+  }
+  REQUIRE_FALSE(attn::saturation_trend(x.data(), t, d_in, 3, dims.data(), nd, 0, false, threshold, rows.data(),
+                                       mean.data(), &first, &err));
+}
+
 TEST_CASE("step by step: every intermediate of one row", "[lesson][steps]") {
   const int m = 5, d = 8;
   auto q = ref64::random_normal(d, 70), k = ref64::random_normal(m * d, 71);

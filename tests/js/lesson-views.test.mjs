@@ -65,6 +65,15 @@ test('every view renders the lab’s row numbers, as the lab prints them (Random
   assert.match(text(out.heads), /Concatenated output: 10 × \(4 · 256\) = 10 × 1024/);
 });
 
+test('the heads’ text at one head says one head, not “1 smaller ones of width 1024 / 1”', () => {
+  const s = state({ projection: 'random', dk: 1024 });
+  const draw = (heads) => text(toMarkup(headsView(model.heads(s, { ...LESSON_DEFAULTS, heads }), { projection: s.projection }, THEMES.light, { width: 900 })));
+  const one = draw(1);
+  assert.match(one, /One head is one attention of width 1024/);
+  assert.doesNotMatch(one, /runs 1 smaller|\/ 1 =/);
+  assert.match(draw(4), /runs 4 smaller ones of width 1024 \/ 4 = 256/);
+});
+
 test('claim 1’s numbers: the variance at d_k and √d_k from the core', () => {
   const s = state({ projection: 'random', dk: 256 });
   const r = model.variance(s);

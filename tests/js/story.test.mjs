@@ -166,22 +166,73 @@ test('exercises: each usual mistake gets its diagnosis, the checker’s own code
   assert.deepEqual(Object.keys(EXERCISES).sort(), [...EXERCISE_IDS].sort());
 });
 
-test('exercises: the saturation exercise reads the lab’s row from the sweep', () => {
+// The saturation exercise's reference, apart from the core's trend: for each width, every row's
+// largest weight in float64 from the projections of heads 0 … draws − 1, averaged over the draws
+// and the rows.
+function trendReference(s, draws) {
+  const t = Math.min(s.n, 24);
+  const dIn = s.x.length / s.n;
+  const x = s.x.subarray(0, t * dIn);
+  return SWEEP_DIMS.map((d) => {
+    let sum = 0;
+    for (let r = 0; r < draws; r++) {
+      const { q, k } = engine.headProjections({ x, t, dIn, seed: s.settings.seed, head: r, d });
+      for (let i = 0; i < t; i++) {
+        const z = Array.from({ length: t }, (_, j) => {
+          let dot = 0;
+          for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+          return dot;
+        });
+        sum += Math.max(...softmax64(z));
+      }
+    }
+    return sum / (draws * t);
+  });
+}
+
+test('exercises: the saturation exercise checks the trend — the mean over rows and projections — not one draw', () => {
   const s = state({ projection: 'random', dk: 64, scaled: false, selected: 1 });
   const r = model.saturation(s);
-  const { t, unscaled } = r;
-  const weights = SWEEP_DIMS.map((_, i) => unscaled.maxWeight[i * t + 1]);
-  const first = weights.findIndex((w) => w > SATURATED);
-  assert.ok(first > 0, `the row of “cat” passes ${SATURATED} at some d_k above 1: ${weights.map((w) => w.toFixed(3))}`);
-  assert.equal(checkExercise(engine, 'saturate', String(SWEEP_DIMS[first]), r).status, 'right');
+  const trend = r.trend(SATURATED);
+  assert.ok(trend.draws >= 16, `${trend.draws} projections`);
+  const means = trendReference(s, trend.draws);
+  means.forEach((m, i) => assert.ok(Math.abs(m - trend.mean.maxWeight[i]) < 1e-5, `d_k ${SWEEP_DIMS[i]}: ${m} against ${trend.mean.maxWeight[i]}`));
+  const first = means.findIndex((m) => m > SATURATED);
+  assert.ok(first > 0, `the rows pass ${SATURATED} on average at some d_k above 1: ${means.map((w) => w.toFixed(3))}`);
+  const right = checkExercise(engine, 'saturate', String(SWEEP_DIMS[first]), r);
+  assert.equal(right.status, 'right');
+  assert.ok(Math.abs(right.values.weight - means[first]) < 1e-5);
   const below = checkExercise(engine, 'saturate', String(SWEEP_DIMS[first - 1]), r);
   assert.deepEqual([below.status, below.diagnosis], ['wrong', 'below']);
   assert.ok(below.values.weight <= SATURATED);
-  if (first + 1 < SWEEP_DIMS.length && weights[first + 1] > SATURATED) {
-    assert.equal(checkExercise(engine, 'saturate', String(SWEEP_DIMS[first + 1]), r).diagnosis, 'smaller-passes');
-  }
+  assert.equal(checkExercise(engine, 'saturate', String(SWEEP_DIMS[first + 1]), r).diagnosis, 'smaller-passes');
   assert.equal(checkExercise(engine, 'saturate', 'none', r).diagnosis, 'passes');
   assert.equal(checkExercise(engine, 'saturate', '3', r).status, 'invalid');
+});
+
+test('exercises: over sentences and seeds, the accepted d_k follows the trend and hardly moves with the draw', () => {
+  const SENTENCES = ['The cat sat on the mat because it was tired', 'a dog ran after the red ball in the park', 'I do not think so'];
+  const SEEDS = [1, 2, 3, 4];
+  for (const sentence of SENTENCES) {
+    const answers = [];
+    const single = []; // what one draw (the saturation plot's line) would have said
+    for (const seed of SEEDS) {
+      const s = state({ sentence, projection: 'random', dk: 64, scaled: false, seed });
+      const r = model.saturation(s);
+      const accepted = SWEEP_DIMS.filter((dk) => checkExercise(engine, 'saturate', String(dk), r).status === 'right');
+      assert.equal(accepted.length, 1, `${sentence}, seed ${seed}: one accepted d_k`);
+      const means = trendReference(s, r.trend(SATURATED).draws);
+      const i = SWEEP_DIMS.indexOf(accepted[0]);
+      const where = `“${sentence}”, seed ${seed}: ${means.map((m) => m.toFixed(3))}`;
+      // the trend: below the threshold at every smaller d_k, above it at this one and every larger one
+      assert.ok(means.slice(0, i).every((m) => m <= SATURATED), `${where}: below at every smaller d_k`);
+      assert.ok(means.slice(i).every((m) => m > SATURATED), `${where}: above from ${SWEEP_DIMS[i]} on`);
+      answers.push(i);
+      single.push(Array.from(r.unscaled.mean.maxWeight).findIndex((m) => m > SATURATED));
+    }
+    // another seed draws other projections, and the accepted d_k stays within one stop
+    assert.ok(Math.max(...answers) - Math.min(...answers) <= 1, `“${sentence}”: accepted ${answers.map((i) => SWEEP_DIMS[i])} (one draw: ${single.map((i) => SWEEP_DIMS[i])})`);
+  }
 });
 
 test('parseAnswer reads a typed number, point or comma, and nothing else', () => {

@@ -115,6 +115,15 @@ const CALLS = {
    * holds the averages over rows and the fractions of peaked and flat rows.
    */
   saturationSweep: { core: 'lessonSaturationSweep', echo: ['dims', 't', 'scaled'], args: [...TOKENS, ['seed', SEED, 1], ['dims', WIDTHS], ['scaled', BOOL, true]] },
+  /**
+   * For each width in `dims`: each row's largest weight averaged over `draws` projections
+   * (heads 0 … draws − 1; head 0 is saturationSweep's), scores q·k/√d (scaled) or q·k. One
+   * projection jumps from width to width; the mean follows the trend. maxWeight is dims.length×t,
+   * mean.maxWeight its mean over the rows; firstAbove the index in dims where that mean first
+   * passes `threshold`, or −1.
+   */
+  saturationTrend: { core: 'lessonSaturationTrend', echo: ['dims', 't', 'draws', 'scaled', 'threshold'],
+    args: [...TOKENS, ['seed', SEED, 1], ['dims', WIDTHS], ['draws', INT, 16], ['scaled', BOOL, false], ['threshold', NUMBER]] },
   /** The softmax Jacobian diag(p) − p pᵀ of one row of weights p (m×m, row-major). */
   softmaxJacobian: { core: 'lessonSoftmaxJacobian', params: ['p'], args: [['p', F32]], pick: 'jacobian' },
   /** ∂L/∂z = p ⊙ (dp − ⟨p, dp⟩) for p = softmax(z) and dp = ∂L/∂p. */

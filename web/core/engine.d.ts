@@ -364,6 +364,12 @@ export interface Engine {
   /** LayerNorm(x) W_Q and LayerNorm(x) W_K (t×d each) */
   projectQK(options: { x: Floats; t: number; weights: ProjectionWeights }): { q: Float32Array; k: Float32Array };
   saturationSweep(options: LessonTokens & { dims: number[]; scaled?: boolean }): SaturationSweep;
+  /**
+   * each row's largest weight averaged over `draws` projections (default 16), per width:
+   * dims.length×t, unscaled by default; mean.maxWeight its mean over the rows; firstAbove the
+   * index in dims where that mean first passes `threshold`, or −1
+   */
+  saturationTrend(options: LessonTokens & { dims: number[]; draws?: number; scaled?: boolean; threshold: number }): { dims: number[]; t: number; draws: number; scaled: boolean; threshold: number; maxWeight: Float32Array; mean: { maxWeight: Float32Array }; firstAbove: number };
   /** diag(p) − p pᵀ, m×m, for a row p of probabilities (numbers from 0 to 1) */
   softmaxJacobian(p: Floats): Float32Array;
   /** p ⊙ (dp − ⟨p, dp⟩), for p probabilities and dp finite */

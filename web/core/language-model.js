@@ -40,7 +40,8 @@ export class LanguageModel extends Held {
    * left out (`truncated` says how many). Returns { tokens (those read), ids, known (per token),
    * truncated, position, attention: [layer][head] → Float32Array T×T (row = query, causal),
    * heads: [{ layer, head (both from 1), role, previous, first, self, spread, induction? }],
-   * meanSpread (the heads' spreads' mean),
+   * meanSpread (the heads' spreads' mean), even (what even rows would put on the previous, the
+   * first and the own token at this T, over rows 2…T),
    * next: { probs (Float32Array, one per id), top: [{ word, id, probability }], unknown,
    * entropy, temperature }, scaleAtInference }: `next` is the distribution of the word after
    * `position` (default the last token read) at `temperature`, `top` its `top` most likely.
@@ -57,7 +58,7 @@ export class LanguageModel extends Held {
     const { layers, heads } = this.config;
     return {
       tokens: read, ids, known: ids.map((id) => id !== 0), truncated: tokens.length - read.length, position,
-      attention: byHead(r.attention, layers, heads, ids.length), heads: headRecords(r, layers, heads, this.#roles), meanSpread: r.meanSpread,
+      attention: byHead(r.attention, layers, heads, ids.length), heads: headRecords(r, layers, heads, this.#roles), meanSpread: r.meanSpread, even: r.even,
       next: {
         probs: r.next.all,
         top: Array.from(r.next.ids, (id, k) => ({ word: this.vocabulary[id], id, probability: r.next.probabilities[k] })),

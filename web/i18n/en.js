@@ -15,8 +15,7 @@ export default Object.freeze({
   'story.headingSaturation': 'What do wider scores do to an unscaled row?',
   'story.headingGradient': 'How much gradient does a saturated row pass back?',
   'story.headingOverflow': 'Why does softmax subtract the max, and what does a temperature do?',
-  'story.leadStep':
-    'Start with one query q and one key k: their dot product q·k is a score, large when the two point the same way. The key is what the query is matched against. One score per key gives a row of scores, and softmax turns that row into weights.',
+  'story.leadStep': 'Start with one query q and one key k: their dot product q·k is a score, large when the two point the same way and are long. The key is what the query is matched against. One score per key gives a row of scores, and softmax turns that row into weights.',
   'story.leadOutput':
     'The weights are not the output yet. Each key comes with a value vector v: the value is what gets mixed. The output for a query is the weighted sum of the values, each weighted by how much the query looks at its key.',
   'story.leadHeads':
@@ -30,15 +29,14 @@ export default Object.freeze({
   'story.leadOverflow':
     'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
   'story.score': 'Exercises solved: {raw} of {max}.',
-  'story.scalingTemperature':
-    'Scaling is a temperature too: dividing the scores q·k by √d_k is what a temperature T = √d_k does to them. So unscaled at T = √d_k gives the same weights as scaled at T = 1. Scaled with T = √d_k on top divides q·k by d_k: the scores shrink √d_k times more, and at d_k = 1024 every row goes nearly flat: each weight close to 1 ÷ the number of keys. Try it with these buttons and the scaling setting.',
+  'story.scalingTemperature': 'Scaling is a temperature too: dividing the scores q·k by √d_k is what a temperature T = √d_k does to them. So unscaled at T = √d_k gives the same weights as scaled at T = 1. Scaled with T = √d_k on top divides q·k by d_k, and with these random q and k every row at d_k = 1024 goes nearly flat: each weight close to 1 ÷ the number of keys. Trained q and k become correlated, so q·k can grow like d_k rather than √d_k; some models divide by d_k on purpose (μP). Try it with these buttons and the scaling setting.',
   'story.setRootT': 'Set T = √d_k = {root}',
   'story.setT1': 'Back to T = 1',
   'story.scalingNow': 'Now: {setting}, d_k = {d}, T = {t}. The row of “{word}” puts {max} on its largest key.',
 
   'output.noValues': 'These vectors have no V: paste a V to see the output.',
   'output.explain': 'The row of “{word}” above gives each key a weight p_j. The output of “{word}” is the sum of the value vectors v_j, each multiplied by its weight:',
-  'output.madeOf': 'The output of “{word}” is made mostly of the values of {list}: those {count} weights add up to {share} of the mix.',
+  'output.madeOf': 'The largest weights of “{word}” go to {list}: {share} of its weight together. How much a value counts in the output depends on its weight and on its own size.',
   'output.named': '“{word}” ({weight})',
   'output.tableLabel': 'The output of “{word}” and the value vectors it mixes, keys by weight',
   'output.key': 'key j',
@@ -62,8 +60,7 @@ export default Object.freeze({
   'predict.right': 'Right: {answer}.',
   'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
-  'predict.veiled':
-    'Until you check or choose “Just show me”, the instrument below stays hidden: blurred, and skipped by the keyboard and by screen readers.',
+  'predict.veiled': 'The instrument below stays hidden until you check or choose “Just show me”.',
   'predict.distributionQuestion': 'Softmax turns a query’s row of scores into weights, and scores can be negative. What will the weights be?',
   'predict.distributionNegative': 'Some negative, where the scores are negative',
   'predict.distributionDistribution': 'None negative, and together they add up to 1',
@@ -88,8 +85,7 @@ export default Object.freeze({
   'predict.gradientSame': 'about the same: more than 1/2 and less than 2 times as large',
   'predict.gradientSmaller': 'smaller: more than 1/10 and up to 1/2 as large',
   'predict.gradientMuchSmaller': 'much smaller: 1/10 as large or less',
-  'predict.gradientMeasured':
-    'Measured on the row of “{word}”, the sentence’s most peaked at d_k = 1024 (the chart below): unscaled, with largest weight {maxUnscaled}, it passes back a gradient of size {gUnscaled}; scaled, with largest weight {maxScaled}, {gScaled} — {factor} times as much. Averaged over all the rows: {meanUnscaled} unscaled, {meanScaled} scaled.',
+  'predict.gradientMeasured': 'Measured on the row of “{word}”, the sentence’s most peaked at d_k = 1024: unscaled, with largest weight {maxUnscaled}, it passes back a gradient of size {gUnscaled}; scaled, with largest weight {maxScaled}, {gScaled} — {factor} times as much. The chart below follows the selected row; its lines, the mean over all rows, read {meanUnscaled} unscaled and {meanScaled} scaled at d_k = 1024.',
 
   'exercise.kicker': 'Exercise',
   'exercise.label': 'Exercise',
@@ -116,15 +112,14 @@ export default Object.freeze({
   'exercise.scaleHint': 'First the two scores q·k₁ and q·k₂, each divided by √d_k, then softmax over the two.',
   'exercise.stableMaxPrompt': 'A row has the scores z = {scores}. Type p₁, the weight of the first key. (If your calculator overflows, type what it shows, for example ∞ or Error.)',
   'exercise.stableMaxHint': 'Subtract the largest score from every score first — softmax does not change — and the exps stay small.',
-  'exercise.saturatePrompt':
-    'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the row of “{word}” puts more than {threshold} on one key? Find it by trying: with Random chosen and scaling off, move d_k and watch the max weight of “{word}” (under the lab’s bars, or in step by step above).',
+  'exercise.saturatePrompt': 'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the rows of this sentence put more than {threshold} on their largest key, on average over the rows and {draws} random projections? The plot’s line above is that average for one projection; each seed of the lab draws another.',
   'exercise.saturateNone': 'none up to 1024',
   'exercise.saturateInvalid': 'Choose a d_k from the list.',
-  'exercise.saturateRight': 'At d_k = {dk} the row’s largest weight is {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
-  'exercise.saturateRightNone': 'Even at d_k = 1024 its largest weight is {weight}: at no d_k of the list does it pass {threshold}.',
-  'exercise.saturateBelow': 'At d_k = {dk} its largest weight is {weight}, not above {threshold}. Try a larger d_k.',
-  'exercise.saturateSmallerPasses': 'At d_k = {dk} its largest weight is {weight}, above {threshold} — but a smaller d_k passes too.',
-  'exercise.saturatePasses': 'It does pass: at d_k = {dk} its largest weight is {weight}.',
+  'exercise.saturateRight': 'At d_k = {dk} the rows’ largest weight averages {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
+  'exercise.saturateRightNone': 'Even at d_k = 1024 the rows’ largest weight averages {weight}: at no d_k of the list does it pass {threshold}.',
+  'exercise.saturateBelow': 'At d_k = {dk} the rows’ largest weight averages {weight}, not above {threshold}. Try a larger d_k.',
+  'exercise.saturateSmallerPasses': 'At d_k = {dk} the rows’ largest weight averages {weight}, above {threshold} — but a smaller d_k passes too.',
+  'exercise.saturatePasses': 'It does pass: at d_k = {dk} the rows’ largest weight averages {weight}.',
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokens',
@@ -145,17 +140,16 @@ export default Object.freeze({
   'lab.barsHint': 'Select a row in the heatmap or a chip.',
   'lab.barsHintRow':
     'Query {index} of {count}: its weight on each key. Entropy, in nats (units of the natural logarithm), is 0 when all the weight is on one key and largest when it is spread evenly. Select another row in the heatmap or a chip.',
-  'lab.caveat':
-    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or vectors you paste, not meaning it has learned.',
+  'lab.caveat': 'The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or vectors you paste, not meaning it has learned.',
   'lab.probe': 'Cross-attention probe',
-  'lab.probeHint': 'One extra query word (n = 1) attends over the sentence’s tokens (m keys).',
+  'lab.probeHint': 'One extra query word looks at the sentence’s tokens.',
   'lab.probeWord': 'Probe word',
   'lab.probeNeedsWords': 'The probe needs word vectors: choose Identity or Random.',
   'lab.probeEmpty': 'Type a probe word.',
   'lab.probeUnknown': '{word} is not in vocabulary: it gets a fixed random vector made from its spelling.',
   'lab.unknown': 'Not in vocabulary: {list}. Each gets a fixed random vector made from its spelling.',
  'lab.context': '† Made from this sentence: {list}. The files have no vector for these words, so each gets one made from the known words within {window} tokens of it here (à la carte, Khodak et al. 2018). It is an approximation, and so are the weights that involve it.',
-  'lab.induced': '* Induced, not GloVe’s own: {list}. Each vector is made from the word’s contexts in the Brown corpus (à la carte, Khodak et al. 2018); a number reads the vector of its shape (1990: four digits).',
+  'lab.induced': '* Not in the GloVe package used here, so induced: {list}. Each vector is made from the word’s contexts in the Brown corpus (à la carte, Khodak et al. 2018); a number reads the vector of its shape (1990: four digits).',
   'lab.unknownMore': { one: '{count} more', other: '{count} more' },
   'lab.pastedInUse': 'Using the pasted vectors: these tokens are not used until you choose Identity or Random.',
   'lab.noTokens': 'Type at least one token.',
@@ -328,7 +322,7 @@ export default Object.freeze({
     one: 'Following the lab: {count} token{cut}, {query}, {setting}; {where}.',
     other: 'Following the lab: {count} tokens{cut}, {query}, {setting}; {where}.',
   },
-  'lesson.statusCut': '(the sweeps take the first {count} of {n})',
+  'lesson.statusCut': '(the charts use the first {count} of {n})',
   'lesson.statusQuery': 'query “{word}”',
   'lesson.statusScaled': 'scaled by 1/√d_k',
   'lesson.statusUnscaled': 'unscaled',
@@ -383,8 +377,7 @@ export default Object.freeze({
   'saturation.legendLab': '◆ the lab’s own row',
   'saturation.summary':
     'At d_k = {dk}: unscaled, {unscaledPeaked} of {t} rows are extremely peaked and {unscaledFlat} nearly flat (mean max weight {unscaledMean}); scaled, {scaledPeaked} peaked and {scaledFlat} flat (mean max weight {scaledMean}).',
-  'saturation.untrained':
-    'The projections here are random, not trained, so scaled rows are fairly even; what scaling guarantees is that they do not collapse onto one word.',
+  'saturation.untrained': 'These projections are random, not trained: scaling keeps their rows spread because q and k start independent, with components of variance 1. Training changes that — trained heads often put nearly all their weight on one word, and in large models the scores can keep growing (some models normalise q and k as well).',
   'saturation.row':
     'The row of "{word}" in these sweeps (a seeded random projection to d_k = {dk}, as on Random): unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled max weight {scaledMax}, entropy {scaledEntropy} nats.',
   'saturation.lab': '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats.',
@@ -460,6 +453,8 @@ export default Object.freeze({
     'The shaded rows are the broken naive version, shown only to see it fail. The stable version subtracts the largest score first, so the biggest exp is e⁰ = 1 and nothing overflows; the weights are the same whenever the naive version works. A high T makes the weights nearly flat, a low T makes them peaked.',
 
   // several heads (web/views/heads.js)
+  'heads.explainOne':
+    'One head is one attention of width {dk}, with its own projections W_Q, W_K, W_V. Multi-head attention splits it into h smaller ones of width {dk} / h, each with its own projections, so each head can attend to different words; their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O. Add heads to see it.',
   'heads.explain':
     'Instead of one attention of width {dk}, multi-head attention runs {heads} smaller ones of width {dk} / {heads} = {d}, each with its own projections W_Q, W_K, W_V, so each head can attend to different words. Their outputs are placed side by side (concatenated) into one row per word, which a trained model then mixes with one more matrix, W_O.',
   'heads.heads': 'heads h',
@@ -472,8 +467,7 @@ export default Object.freeze({
   'heads.concatBox': 'Concatenated output',
   'heads.concatLabel': 'Concatenated output of {heads} heads, {t} rows × {cols} columns, values from −{extent} to {extent}',
   'heads.concatNote': 'Blue positive, red negative (scale ±{extent}). Each block is one head\'s output P·V for every word.',
-  'heads.caveat':
-    'These heads are untrained (seeded random projections): their weights show the arithmetic, not roles learned from text. And even in a trained model, where a head looks is not why the model decides: reading attention weights as an explanation is disputed (Jain & Wallace 2019; Wiegreffe & Pinter 2019), and what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al. 2020).',
+  'heads.caveat': 'These heads are untrained (seeded random projections): their weights show the arithmetic, not roles learned from text.',
 
   // ---- the demo page (index.html) ----
   'page.description': 'An interactive explainer of scaled dot-product attention on real word vectors.',
@@ -482,19 +476,15 @@ export default Object.freeze({
     'A transformer decides which words to “look at” with <strong>attention</strong>. Every token has a query <code>q</code> (what it looks for), a key <code>k</code> (what the queries are matched against) and a value <code>v</code> (what it passes on). The dot product <code>q·k</code> scores how well a query matches a key; a softmax turns each query’s row of scores into weights that add up to 1; and the weights mix the values into that token’s output: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
   'page.tryHtml':
     'Type a sentence in the lab above. The words become real GloVe word vectors; pick a token to see where it looks. The lab opens on <em>Identity</em>, q = k = x: a word’s key is its own vector, so it usually matches itself best — by construction, not because of meaning. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
-  'page.whyIntroHtml':
-    'The story below goes from one query’s scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. Each step opens with a question; at some you predict the answer first, and then the same core measures it live, on random vectors and on your sentence. The instruments follow the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature; there is one set of controls. The sweeps over d<sub>k</sub> and the heads make their own seeded random projections W<sub>Q</sub> ≠ W<sub>K</sub> of the word vectors to d<sub>k</sub>: with the lab on <em>Identity</em> that is d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the story alone is on <a href="./lesson.html">a page of its own</a>.)',
+  'page.whyIntroHtml': 'The story below goes from one query’s scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. Each step opens with a question; at some you predict the answer first, then the same core measures it live. Every picture follows the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature. Where a picture varies d<sub>k</sub>, it projects the word vectors to each width with its own random matrices W<sub>Q</sub> and W<sub>K</sub>; on <em>Identity</em> the lab stays at d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the story alone is on <a href="./lesson.html">a page of its own</a>.)',
   'page.guide': 'See it in under a minute',
   'page.guide1Html':
     'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. The story’s step “<a href="#claim-1">What happens to q·k as d<sub>k</sub> grows?</a>” measures it: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
-  'page.guide2Html':
-    'Switch off <b>Scale by √d<sub>k</sub></b>. The step “<a href="#claim-2">What do wider scores do to an unscaled row?</a>” shows the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of its plot); the row of “cat” gets close (its bars above show the same numbers as the instruments below).',
-  'page.guide3Html':
-    'The step “<a href="#claim-3">How much gradient does a saturated row pass back?</a>” answers: almost none once a row has collapsed — its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. In the chart at d<sub>k</sub> = 1024 the unscaled mean over rows is only about <b>4×</b> below the scaled one (0.067 against 0.248), and so is the row of “cat”, which has not quite collapsed (0.049 against 0.205) — but the rows at max weight 1.000 fall by a factor of <b>10⁸ or more</b>. Whether that slows learning is measured in the training experiment below. (The instruments show the lab’s own row; the sweeps over d<sub>k</sub> use the lab’s Random projection at every width, so at the lab’s d<sub>k</sub> they show the same numbers.)',
+  'page.guide2Html': 'Switch off <b>Scale by √d<sub>k</sub></b>. The step “<a href="#claim-2">What do wider scores do to an unscaled row?</a>” shows the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of its plot); the bars above show the selected row’s own numbers.',
+  'page.guide3Html': 'The step “<a href="#claim-3">How much gradient does a saturated row pass back?</a>” answers: almost none once a row has collapsed — its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. The mean over rows falls far less than the collapsed rows do, since the rows that have not collapsed carry it. Whether that slows learning is measured in the training experiment below.',
   'page.guide4Html':
     'Switch scaling back on: the weights spread out again. The story’s first step, “<a href="#claim-4">How does a query score the keys, and turn the scores into weights?</a>”, follows one row step by step — every weight is positive and the row adds up to 1.',
-  'page.guide5Html':
-    'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. Switch scaling off and set the <b>Temperature</b> to √1024 = <b>32</b>: every weight is the one scaled at T = 1. Or divide by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): the rows go flat — every max weight below <b>0.11</b>, where an even row of 10 tokens has 0.1. The story’s last step, “<a href="#overflow">Why does softmax subtract the max, and what does a temperature do?</a>”, makes the same comparison, with a button that sets T = √d<sub>k</sub> at any d<sub>k</sub>.',
+  'page.guide5Html': 'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. The first button switches scaling off and sets the <b>Temperature</b> to √1024 = <b>32</b>, past the slider’s last stop: every weight is the one scaled at T = 1. The second divides by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): with these random q and k the rows go flat, every weight close to 1 ÷ the number of tokens. The story’s last step, “<a href="#overflow">Why does softmax subtract the max, and what does a temperature do?</a>”, makes the same comparison, with a button that sets T = √d<sub>k</sub> at any d<sub>k</sub>.',
   'page.doIt': 'Do it',
   'page.unscaledT':
     'Unscaled, T = 32',
@@ -572,8 +562,7 @@ export default Object.freeze({
   'lessonPage.headingHtml': 'Why attention divides by √d<sub>k</sub>',
   'lessonPage.lede':
     'One story about scaled dot-product attention: from a query’s scores to the output, then why the scores are divided by √d_k. At some steps you predict first; every answer is computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
-  'lessonPage.caveat':
-    'Where a token looks is not why a model decides. The weights say how the values are mixed, and reading them as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019); what reaches the output also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020). The story’s instruments are untrained — word vectors and seeded random projections — so they show the arithmetic, not learned meaning; the training experiment and the model at the end of the page are trained, and the same caution holds for their weights.',
+  'lessonPage.caveat': 'The story’s instruments are untrained — word vectors and seeded random projections — so they show the arithmetic, not learned meaning; the training experiment and the model at the end of the page are trained.',
   'lessonPage.controls': 'The lesson’s settings',
   'lessonPage.sentence': 'Sentence',
   'lessonPage.query': 'Query word',
@@ -591,8 +580,7 @@ export default Object.freeze({
     'Computed by the attention core, C++ compiled to scalar WebAssembly.',
   'lessonPage.couldNotStart': 'Could not start: {message}',
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
-  'lessonPage.credits':
-    'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q, K and V come from seeded random projections of the layer-normalised vectors — an untrained model, so the patterns show the arithmetic, not learned meaning.',
+  'lessonPage.credits': 'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q and K come from seeded random projections of the layer-normalised vectors, and V is the word vectors themselves — an untrained model, so the patterns show the arithmetic, not learned meaning.',
 
   // ---- <lab-share>: share and export ----
   'share.title': 'Share and export',
@@ -642,8 +630,7 @@ export default Object.freeze({
   'training.settings': 'Settings',
   'training.dk': 'd_k',
   'training.initScale': 'Init scale',
-  'training.hint':
-    'Init scale g: W_Q and W_K start as N(0, g²/32), so at g = 1 the dot products q·k have variance ≈ d_k. Train and Step take these settings; Resume goes on with the run shown.',
+  'training.hint': 'Init scale g: W_Q and W_K start random, scaled by g, so at g = 1 the dot products q·k have variance ≈ d_k. Train and Step take these settings; Resume goes on with the run shown.',
   'training.optimizer': 'Optimiser',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',
@@ -659,7 +646,7 @@ export default Object.freeze({
   'training.progress': 'Training progress',
   'training.presets': 'Settings to try',
   'training.presetDefault': 'Default (d_k 128, Adam)',
-  'training.presetDefaultNote': 'The claim holds: the unscaled run is behind.',
+  'training.presetDefaultNote': 'The unscaled run is slower.',
   'training.presetSmallDk': 'Small d_k = 4',
   'training.presetSmallDkNote': 'The difference disappears.',
   'training.presetPlainSgd': 'Plain SGD (lr 0.1, no momentum)',
@@ -724,9 +711,8 @@ export default Object.freeze({
     'Dropping √d_k is the same as initialising W_Q and W_K d_k^¼ times larger: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). The preset “Unscaled, init g·d_k^−¼” starts both runs with g = 128^−¼ ≈ 0.30, so its unscaled run starts where the default’s scaled run starts: the same first training loss (2.545 with seed 1). It then reaches 90 % held-out accuracy at step 36, the default’s scaled run at step 44 and its unscaled run at step 71. After the first step the two are not the same run: Adam’s steps have about the same size whatever the weights’ scale, so W_Q and W_K, started d_k^¼ ≈ 3.4 times smaller, change d_k^¼ times faster relative to their size. So √d_k does not buy accuracy that the initialisation could not; it buys that the standard initialisation, g = 1, gives scores of variance about 1 at every d_k, with nothing to retune when the width changes.',
 
   // the training experiment's section on the pages
-  'page.trainingTitle': 'Does scaling keep learning alive?',
-  'page.trainingIntro':
-    'The story’s step “How much gradient does a saturated row pass back?” found that a saturated row of softmax passes back almost no gradient. Does that slow learning down? Train a small attention model below and see — with the defaults, and with the settings where the difference stops holding.',
+  'page.trainingTitle': 'Does scaling speed up learning?',
+  'page.trainingIntro': 'A saturated row passes back almost no gradient (the step “How much gradient does a saturated row pass back?”). Does that stop learning? Train a small attention model below, with and without √d_k. With the defaults both learn; the unscaled run is slower, and not for lack of gradient: its gradient to W_Q is larger. The presets show where the difference disappears.',
 
   // ---- a lab figure (web/views/figure.js: the page's export, the command line) ----
   'figure.probeTitle': 'Where the probe “{word}” looks',
@@ -882,10 +868,11 @@ export default Object.freeze({
   'modelView.meansPrevious': 'So it is named a previous-word head: half of its weight or more goes to the word just before.',
   'modelView.meansFirst': 'So it is named a first-word head: half of its weight or more goes to the first word, a resting place when nothing else fits.',
   'modelView.meansSelf': 'So it is named a self head: half of its weight or more stays on the word itself.',
-  'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad, a head that averages over much of the sentence.',
+  'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad.',
   'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: it picks a few words, which ones depending on the words.',
+  'modelView.hereEven': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself — even rows would put {even} on each — and spread {spread}.',
   'modelView.here': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself, spread {spread}.',
-  'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at. A word sees only itself and the words before it (hatched: hidden), because the model predicts each next word from the ones before.',
+  'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at — in layer 1; in later layers each position already carries a mix of the words up to it. A word sees only itself and the words before it (hatched: hidden), because the model predicts each next word from the ones before.',
   'modelView.nextTitle': 'Which word does it expect after “{word}”?',
   'modelView.nextLabel': 'the ten most likely words after “{word}”',
   'modelView.nextExplain': 'The model’s last step is a softmax over all its words: a probability distribution again, the ten most likely shown. A temperature above 1 flattens it, below 1 sharpens it.',
@@ -901,12 +888,11 @@ export default Object.freeze({
   'modelView.theUnscaledTwin': 'the twin trained without √d_k',
   'modelView.theScaledTwin': 'the model trained with √d_k',
   'modelView.inductionTitle': 'Does a head find the earlier copy?',
-  'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. Large trained models grow “induction heads”: at a word of the second copy they look at the word after its first copy, and so predict the repeat.',
+  'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. Trained models — even two-layer ones, when their training text repeats itself — can grow “induction heads”: at a word of the second copy they look at the word after its first copy, and so predict the repeat.',
   'modelView.inductionHere': 'Layer {layer}, head {head} puts {here} of its weight there in this sequence; even rows would put {even}. Over {repeats} such sequences no head of this model does it: the highest is {best}. This small model has no induction head.',
   'modelView.notShownTitle': 'What this does not show',
   'modelView.notShown1': 'A small model on one million words: large models have many more heads, and their heads do more specific things.',
-  'modelView.notShown2': 'A head’s name is an average over the test text; in one sentence the same head may do something else.',
-  'modelView.notShown3': 'Where a head looks is not why the model predicts what it does: the values mixed and the layers after it matter too, and researchers disagree on how far attention weights explain a model.',
+  'modelView.notShown2': 'A head’s name looks at positions only (the previous word, the first, itself), averaged over the test text: a broad head can still put much of its weight on one earlier word, and in one sentence a head may do something else.',
   'modelView.figureTitle': 'Layer {layer}, head {head} of the model {model}',
   'suppliedView.figureTitle': 'Layer {layer}, head {head} of the attention you supplied',
   'suppliedView.figureCaption': 'Attention supplied from another model ({layers} × {heads}, {n}),\ndrawn as given: not Attention Lab\'s model.',

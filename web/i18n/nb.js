@@ -17,8 +17,7 @@ export default Object.freeze({
   'story.headingSaturation': 'Hva gjør bredere poeng med en uskalert rad?',
   'story.headingGradient': 'Hvor mye gradient sender en mettet rad tilbake?',
   'story.headingOverflow': 'Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?',
-  'story.leadStep':
-    'Begynn med én spørring q og én nøkkel k: prikkproduktet q·k er et poeng, stort når de to peker samme vei. Nøkkelen er det spørringen sammenlignes med. Ett poeng per nøkkel gir en rad med poeng, og softmax gjør raden til vekter.',
+  'story.leadStep': 'Begynn med én spørring q og én nøkkel k: prikkproduktet q·k er et poeng, stort når de to peker samme vei og er lange. Nøkkelen er det spørringen sammenlignes med. Ett poeng per nøkkel gir en rad med poeng, og softmax gjør raden til vekter.',
   'story.leadOutput':
     'Vektene er ikke utdataene ennå. Hver nøkkel har en verdivektor v: verdien er det som blandes. Utdataene for en spørring er den vektede summen av verdiene, hver vektet med hvor mye spørringen ser på nøkkelen sin.',
   'story.leadHeads':
@@ -32,15 +31,14 @@ export default Object.freeze({
   'story.leadOverflow':
     'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
   'story.score': 'Oppgaver løst: {raw} av {max}.',
-  'story.scalingTemperature':
-    'Skalering er også en temperatur: å dele poengene q·k på √d_k er det en temperatur T = √d_k gjør med dem. Uskalert ved T = √d_k gir derfor de samme vektene som skalert ved T = 1. Skalert og med T = √d_k i tillegg deler q·k på d_k: poengene krymper √d_k ganger mer, og ved d_k = 1024 blir hver rad nesten flat: hver vekt nær 1 ÷ antall nøkler. Prøv det med disse knappene og skaleringsinnstillingen.',
+  'story.scalingTemperature': 'Skalering er også en temperatur: å dele poengene q·k på √d_k er det en temperatur T = √d_k gjør med dem. Uskalert ved T = √d_k gir derfor de samme vektene som skalert ved T = 1. Skalert og med T = √d_k i tillegg deler q·k på d_k, og med disse tilfeldige q og k blir hver rad ved d_k = 1024 nesten flat: hver vekt nær 1 ÷ antall nøkler. Trente q og k blir korrelerte, så q·k kan vokse som d_k heller enn √d_k; noen modeller deler på d_k med vilje (μP). Prøv det med disse knappene og skaleringsinnstillingen.',
   'story.setRootT': 'Sett T = √d_k = {root}',
   'story.setT1': 'Tilbake til T = 1',
   'story.scalingNow': 'Nå: {setting}, d_k = {d}, T = {t}. Raden til «{word}» legger {max} på sin største nøkkel.',
 
   'output.noValues': 'Disse vektorene har ingen V: lim inn en V for å se utdataene.',
   'output.explain': 'Raden til «{word}» ovenfor gir hver nøkkel en vekt p_j. Utdataene til «{word}» er summen av verdivektorene v_j, hver multiplisert med vekten sin:',
-  'output.madeOf': 'Utdataene til «{word}» består mest av verdiene til {list}: disse {count} vektene utgjør til sammen {share} av blandingen.',
+  'output.madeOf': 'De største vektene til «{word}» går til {list}: til sammen {share} av vekten. Hvor mye en verdi teller i utdataene, avhenger av vekten og av verdiens egen størrelse.',
   'output.named': '«{word}» ({weight})',
   'output.tableLabel': 'Utdataene til «{word}» og verdivektorene de blander, nøklene etter vekt',
   'output.key': 'nøkkel j',
@@ -64,8 +62,7 @@ export default Object.freeze({
   'predict.right': 'Riktig: {answer}.',
   'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
-  'predict.veiled':
-    'Til du sjekker eller velger «Bare vis meg», er instrumentet nedenfor skjult: uskarpt, og hoppet over av tastaturet og av skjermlesere.',
+  'predict.veiled': 'Instrumentet nedenfor er skjult til du sjekker eller velger «Bare vis meg».',
   'predict.distributionQuestion': 'Softmax gjør en spørrings rad med poeng til vekter, og poeng kan være negative. Hva blir vektene?',
   'predict.distributionNegative': 'Noen negative, der poengene er negative',
   'predict.distributionDistribution': 'Ingen negative, og til sammen blir de 1',
@@ -90,8 +87,7 @@ export default Object.freeze({
   'predict.gradientSame': 'omtrent like stor: mer enn 1/2 og mindre enn 2 ganger så stor',
   'predict.gradientSmaller': 'mindre: mer enn 1/10 og opptil 1/2 så stor',
   'predict.gradientMuchSmaller': 'mye mindre: 1/10 så stor eller mindre',
-  'predict.gradientMeasured':
-    'Målt på raden til «{word}», setningens spisseste ved d_k = 1024 (diagrammet nedenfor): uskalert, med største vekt {maxUnscaled}, sender den tilbake en gradient av størrelse {gUnscaled}; skalert, med største vekt {maxScaled}, {gScaled} — {factor} ganger så mye. I snitt over alle radene: {meanUnscaled} uskalert, {meanScaled} skalert.',
+  'predict.gradientMeasured': 'Målt på raden til «{word}», setningens spisseste ved d_k = 1024: uskalert, med største vekt {maxUnscaled}, sender den tilbake en gradient av størrelse {gUnscaled}; skalert, med største vekt {maxScaled}, {gScaled} — {factor} ganger så mye. Diagrammet nedenfor følger den valgte raden; linjene, snittet over alle radene, viser {meanUnscaled} uskalert og {meanScaled} skalert ved d_k = 1024.',
 
   'exercise.kicker': 'Oppgave',
   'exercise.label': 'Oppgave',
@@ -118,15 +114,14 @@ export default Object.freeze({
   'exercise.scaleHint': 'Først de to poengene q·k₁ og q·k₂, hvert delt på √d_k, så softmax over de to.',
   'exercise.stableMaxPrompt': 'En rad har poengene z = {scores}. Skriv p₁, vekten til den første nøkkelen. (Flyter kalkulatoren over, skriv det den viser, for eksempel ∞ eller Error.)',
   'exercise.stableMaxHint': 'Trekk først det største poenget fra hvert poeng — softmax endres ikke — så holder exp-ene seg små.',
-  'exercise.saturatePrompt':
-    'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der raden til «{word}» legger mer enn {threshold} på én nøkkel? Finn den ved å prøve: med Tilfeldig valgt og skaleringen av, flytt d_k og følg med på største vekt for «{word}» (under labens søyler, eller i steg for steg ovenfor).',
+  'exercise.saturatePrompt': 'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der radene i denne setningen legger mer enn {threshold} på sin største nøkkel, i snitt over radene og {draws} tilfeldige projeksjoner? Linjen i plottet ovenfor er det snittet for én projeksjon; hvert frø i laben trekker en annen.',
   'exercise.saturateNone': 'ingen opp til 1024',
   'exercise.saturateInvalid': 'Velg en d_k fra listen.',
-  'exercise.saturateRight': 'Ved d_k = {dk} er radens største vekt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
-  'exercise.saturateRightNone': 'Selv ved d_k = 1024 er den største vekten {weight}: ved ingen d_k i listen kommer den over {threshold}.',
-  'exercise.saturateBelow': 'Ved d_k = {dk} er den største vekten {weight}, ikke over {threshold}. Prøv en større d_k.',
-  'exercise.saturateSmallerPasses': 'Ved d_k = {dk} er den største vekten {weight}, over {threshold} — men en mindre d_k kommer også over.',
-  'exercise.saturatePasses': 'Den kommer over: ved d_k = {dk} er den største vekten {weight}.',
+  'exercise.saturateRight': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
+  'exercise.saturateRightNone': 'Selv ved d_k = 1024 er radenes største vekt i snitt {weight}: ved ingen d_k i listen kommer den over {threshold}.',
+  'exercise.saturateBelow': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, ikke over {threshold}. Prøv en større d_k.',
+  'exercise.saturateSmallerPasses': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, over {threshold} — men en mindre d_k kommer også over.',
+  'exercise.saturatePasses': 'Den kommer over: ved d_k = {dk} er radenes største vekt i snitt {weight}.',
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokener',
@@ -147,17 +142,16 @@ export default Object.freeze({
   'lab.barsHint': 'Velg en rad i varmekartet eller en brikke.',
   'lab.barsHintRow':
     'Spørring {index} av {count}: vekten den gir hver nøkkel. Entropien, i nat (enheter med naturlig logaritme), er 0 når all vekten ligger på én nøkkel, og størst når den er jevnt fordelt. Velg en annen rad i varmekartet eller en annen brikke.',
-  'lab.caveat':
-    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Laben trener ingenting: vektene dens er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller vektorer du limer inn, ikke betydning den har lært.',
+  'lab.caveat': 'Laben trener ingenting: vektene dens er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller vektorer du limer inn, ikke betydning den har lært.',
   'lab.probe': 'Kryssoppmerksomhet med et sondeord',
-  'lab.probeHint': 'Ett ekstra spørreord (n = 1) fordeler oppmerksomheten over tokenene i setningen (m nøkler).',
+  'lab.probeHint': 'Ett ekstra spørreord ser på tokenene i setningen.',
   'lab.probeWord': 'Sondeord',
   'lab.probeNeedsWords': 'Sondeordet trenger ordvektorer: velg Identitet eller Tilfeldig.',
   'lab.probeEmpty': 'Skriv et sondeord.',
   'lab.probeUnknown': '{word} finnes ikke i vokabularet: ordet får en fast, tilfeldig vektor laget ut fra stavemåten.',
   'lab.unknown': 'Ikke i vokabularet: {list}. Hvert av dem får en fast, tilfeldig vektor laget ut fra stavemåten.',
  'lab.context': '† Laget av denne setningen: {list}. Filene har ingen vektor for disse ordene, så hvert får en laget av de kjente ordene innenfor {window} ord fra det her (à la carte, Khodak mfl. 2018). Den er en tilnærming, og det er også vektene den inngår i.',
-  'lab.induced': '* Utledet, ikke GloVes egne: {list}. Hver vektor er laget ut fra sammenhengene ordet står i i Brown-korpuset (à la carte, Khodak mfl. 2018); et tall får vektoren til sin form (1990: fire sifre).',
+  'lab.induced': '* Mangler i GloVe-pakken som brukes her, så utledet: {list}. Hver vektor er laget ut fra sammenhengene ordet står i i Brown-korpuset (à la carte, Khodak mfl. 2018); et tall får vektoren til sin form (1990: fire sifre).',
   'lab.unknownMore': { one: '{count} til', other: '{count} til' },
   'lab.pastedInUse': 'De innlimte vektorene brukes: disse tokenene er ikke i bruk før du velger Identitet eller Tilfeldig.',
   'lab.noTokens': 'Skriv minst ett token.',
@@ -329,7 +323,7 @@ export default Object.freeze({
     one: 'Følger laben: {count} token{cut}, {query}, {setting}; {where}.',
     other: 'Følger laben: {count} tokener{cut}, {query}, {setting}; {where}.',
   },
-  'lesson.statusCut': '(gjennomløpene tar de første {count} av {n})',
+  'lesson.statusCut': '(diagrammene bruker de første {count} av {n})',
   'lesson.statusQuery': 'spørringen «{word}»',
   'lesson.statusScaled': 'skalert med 1/√d_k',
   'lesson.statusUnscaled': 'uskalert',
@@ -384,8 +378,7 @@ export default Object.freeze({
   'saturation.legendLab': '◆ labens egen rad',
   'saturation.summary':
     'Ved d_k = {dk}: uskalert er {unscaledPeaked} av {t} rader ekstremt spisse og {unscaledFlat} nesten flate (gjennomsnittlig største vekt {unscaledMean}); skalert er {scaledPeaked} spisse og {scaledFlat} flate (gjennomsnittlig største vekt {scaledMean}).',
-  'saturation.untrained':
-    'Projeksjonene her er tilfeldige, ikke trente, så de skalerte radene er ganske jevne; det skaleringen garanterer, er at de ikke faller sammen på ett ord.',
+  'saturation.untrained': 'Disse projeksjonene er tilfeldige, ikke trente: skaleringen holder radene spredt fordi q og k starter uavhengige, med komponenter med varians 1. Trening endrer det — trente hoder legger ofte nesten all vekten på ett ord, og i store modeller kan poengene fortsette å vokse (noen modeller normaliserer også q og k).',
   'saturation.row':
     'Raden til «{word}» i disse gjennomløpene (en tilfeldig projeksjon, bestemt av frøet, til d_k = {dk}, som med Tilfeldig): uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert største vekt {scaledMax}, entropi {scaledEntropy} nat.',
   'saturation.lab': '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat.',
@@ -461,6 +454,8 @@ export default Object.freeze({
     'De skyggelagte radene er den ødelagte naive versjonen, vist bare for å se den feile. Den stabile versjonen trekker fra den største skåren først, så den største eksponentialverdien er e⁰ = 1, og ingenting flyter over; vektene er de samme hver gang den naive versjonen fungerer. En høy T gjør vektene nesten flate, en lav T gjør dem spisse.',
 
   // flere hoder
+  'heads.explainOne':
+    'Ett hode er én oppmerksomhet med bredde {dk} og sine egne projeksjoner W_Q, W_K, W_V. Flerhodet oppmerksomhet deler den i h mindre med bredde {dk} / h, hver med sine egne projeksjoner, slik at hvert hode kan rette oppmerksomheten mot ulike ord; utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O. Legg til hoder for å se det.',
   'heads.explain':
     'I stedet for én oppmerksomhet med bredde {dk} kjører flerhodet oppmerksomhet {heads} mindre, hver med bredde {dk} / {heads} = {d} og sine egne projeksjoner W_Q, W_K, W_V, slik at hvert hode kan rette oppmerksomheten mot ulike ord. Utdataene deres plasseres side om side (konkateneres) i én rad per ord, som en trent modell så blander med enda en matrise, W_O.',
   'heads.heads': 'hoder h',
@@ -473,8 +468,7 @@ export default Object.freeze({
   'heads.concatBox': 'Konkatenerte utdata',
   'heads.concatLabel': 'Konkatenerte utdata fra {heads} hoder, {t} rader × {cols} kolonner, verdier fra −{extent} til {extent}',
   'heads.concatNote': 'Blått er positivt, rødt negativt (skala ±{extent}). Hver blokk er utdataene P·V fra ett hode for hvert ord.',
-  'heads.caveat':
-    'Disse hodene er utrente (tilfeldige projeksjoner bestemt av frøet): vektene viser regnestykket, ikke roller lært fra tekst. Og selv i en trent modell er ikke hvor et hode ser, hvorfor modellen bestemmer seg: å lese oppmerksomhetsvekter som en forklaring er omstridt (Jain og Wallace 2019; Wiegreffe og Pinter 2019), og hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl. 2020).',
+  'heads.caveat': 'Disse hodene er utrente (tilfeldige projeksjoner bestemt av frøet): vektene viser regnestykket, ikke roller lært fra tekst.',
 
   // ---- demosiden (index.html) ----
   'page.description': 'En interaktiv forklaring av skalert skalarprodukt-oppmerksomhet på ekte ordvektorer.',
@@ -483,19 +477,15 @@ export default Object.freeze({
     'En transformer bestemmer hvilke ord den skal «se på» med <strong>oppmerksomhet</strong> (attention). Hvert token har en spørring <code>q</code> (det den leter etter), en nøkkel <code>k</code> (det spørringene sammenlignes med) og en verdi <code>v</code> (det den gir videre). Skalarproduktet <code>q·k</code> måler hvor godt en spørring passer til en nøkkel; en softmax gjør hver spørrings rad av skårer om til vekter som summerer til 1; og vektene blander verdiene til tokenets utdata: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
   'page.tryHtml':
     'Skriv en setning i laben ovenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Laben åpner på <em>Identitet</em>, q = k = x: nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv — slik er det bygd, ikke fordi det betyr noe. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
-  'page.whyIntroHtml':
-    'Fortellingen nedenfor går fra poengene til én spørring til utdataene dens, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Hvert steg begynner med et spørsmål; ved noen spår du svaret først, og så måler den samme kjernen det direkte, på tilfeldige vektorer og på setningen din. Instrumentene nedenfor følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen; det finnes bare ett sett med kontroller. Gjennomløpene over d<sub>k</sub> og hodene lager sine egne tilfeldige projeksjoner, bestemt av frøet, W<sub>Q</sub> ≠ W<sub>K</sub> av ordvektorene til d<sub>k</sub>: med laben på <em>Identitet</em> er det d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: fortellingen alene finnes på <a href="./lesson.html">en egen side</a>.)',
+  'page.whyIntroHtml': 'Fortellingen nedenfor går fra poengene til én spørring til utdataene dens, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Hvert steg begynner med et spørsmål; ved noen spår du svaret først, så måler den samme kjernen det direkte. Hvert bilde følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen. Der et bilde varierer d<sub>k</sub>, projiserer det ordvektorene til hver bredde med sine egne tilfeldige matriser W<sub>Q</sub> og W<sub>K</sub>; på <em>Identitet</em> blir laben på d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: fortellingen alene finnes på <a href="./lesson.html">en egen side</a>.)',
   'page.guide': 'Se det på under ett minutt',
   'page.guide1Html':
     'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. Steget «<a href="#claim-1">Hva skjer med q·k når d<sub>k</sub> vokser?</a>» i fortellingen måler det: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
-  'page.guide2Html':
-    'Slå av <b>Skaler med √d<sub>k</sub></b>. Steget «<a href="#claim-2">Hva gjør bredere poeng med en uskalert rad?</a>» viser at radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i plottet der); raden til «cat» kommer nær (søylene ovenfor viser de samme tallene som instrumentene nedenfor).',
-  'page.guide3Html':
-    'Steget «<a href="#claim-3">Hvor mye gradient sender en mettet rad tilbake?</a>» svarer: nesten ingen når en rad har falt sammen — softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. I diagrammet ved d<sub>k</sub> = 1024 ligger det uskalerte gjennomsnittet over radene bare omtrent <b>4×</b> under det skalerte (0,067 mot 0,248), og det samme gjør raden til «cat», som ikke helt har falt sammen (0,049 mot 0,205) — men radene med største vekt 1,000 faller med en faktor på <b>10⁸ eller mer</b>. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor. (Instrumentene viser labens egen rad; gjennomløpene over d<sub>k</sub> bruker labens tilfeldige projeksjon ved hver bredde, så ved labens d<sub>k</sub> viser de de samme tallene.)',
+  'page.guide2Html': 'Slå av <b>Skaler med √d<sub>k</sub></b>. Steget «<a href="#claim-2">Hva gjør bredere poeng med en uskalert rad?</a>» viser at radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i plottet der); søylene ovenfor viser den valgte radens egne tall.',
+  'page.guide3Html': 'Steget «<a href="#claim-3">Hvor mye gradient sender en mettet rad tilbake?</a>» svarer: nesten ingen når en rad har falt sammen — softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. Gjennomsnittet over radene faller langt mindre enn radene som har falt sammen, fordi radene som ikke har falt sammen, bærer det. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor.',
   'page.guide4Html':
     'Slå skaleringen på igjen: vektene sprer seg ut igjen. Det første steget i fortellingen, «<a href="#claim-4">Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?</a>», følger én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
-  'page.guide5Html':
-    'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Slå av skaleringen og sett <b>Temperatur</b> til √1024 = <b>32</b>: hver vekt er den samme som skalert ved T = 1. Eller del på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): radene blir flate — hver største vekt under <b>0,11</b>, der en jevn rad med 10 tokener har 0,1. Det siste steget i fortellingen, «<a href="#overflow">Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?</a>», gjør den samme sammenligningen, med en knapp som setter T = √d<sub>k</sub> ved enhver d<sub>k</sub>.',
+  'page.guide5Html': 'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Den første knappen slår av skaleringen og setter <b>Temperatur</b> til √1024 = <b>32</b>, forbi glidebryterens siste trinn: hver vekt er den samme som skalert ved T = 1. Den andre deler på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): med disse tilfeldige q og k blir radene flate, hver vekt nær 1 ÷ antall tokener. Det siste steget i fortellingen, «<a href="#overflow">Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?</a>», gjør den samme sammenligningen, med en knapp som setter T = √d<sub>k</sub> ved enhver d<sub>k</sub>.',
   'page.doIt': 'Gjør det',
   'page.unscaledT':
     'Uskalert, T = 32',
@@ -573,8 +563,7 @@ export default Object.freeze({
   'lessonPage.headingHtml': 'Hvorfor oppmerksomhet deler på √d<sub>k</sub>',
   'lessonPage.lede':
     'Én fortelling om skalert skalarprodukt-oppmerksomhet: fra poengene til en spørring til utdataene, og så hvorfor poengene deles på √d_k. Ved noen steg spår du først; hvert svar beregnes direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
-  'lessonPage.caveat':
-    'Hva et token retter oppmerksomheten mot, er ikke hvorfor en modell bestemmer seg. Vektene sier hvordan verdiene blandes, og å lese dem som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019); hva som når utdataene, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020). Instrumentene i fortellingen er utrente — ordvektorer og tilfeldige projeksjoner bestemt av frøet — så de viser regnestykket, ikke lært betydning; treningseksperimentet og modellen nederst på siden er trent, og den samme forsiktigheten gjelder vektene deres.',
+  'lessonPage.caveat': 'Instrumentene i fortellingen er utrente — ordvektorer og tilfeldige projeksjoner bestemt av frøet — så de viser regnestykket, ikke lært betydning; treningseksperimentet og modellen nederst på siden er trent.',
   'lessonPage.controls': 'Innstillingene for leksjonen',
   'lessonPage.sentence': 'Setning',
   'lessonPage.query': 'Spørreord',
@@ -592,8 +581,7 @@ export default Object.freeze({
     'Beregnet av oppmerksomhetskjernen, C++ kompilert til skalar WebAssembly.',
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
-  'lessonPage.credits':
-    'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q, K og V kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
+  'lessonPage.credits': 'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q og K kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene, og V er ordvektorene selv — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 
   // ---- <lab-share>: del og eksporter ----
   'share.title': 'Del og eksporter',
@@ -643,8 +631,7 @@ export default Object.freeze({
   'training.settings': 'Innstillinger',
   'training.dk': 'd_k',
   'training.initScale': 'Startskala',
-  'training.hint':
-    'Startskala g: W_Q og W_K starter som N(0, g²/32), så ved g = 1 har skalarproduktene q·k varians ≈ d_k. Tren og Steg bruker disse innstillingene; Fortsett går videre med kjøringen som vises.',
+  'training.hint': 'Startskala g: W_Q og W_K starter tilfeldige, skalert med g, så ved g = 1 har skalarproduktene q·k varians ≈ d_k. Tren og Steg bruker disse innstillingene; Fortsett går videre med kjøringen som vises.',
   'training.optimizer': 'Optimerer',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',
@@ -660,7 +647,7 @@ export default Object.freeze({
   'training.progress': 'Fremdrift i treningen',
   'training.presets': 'Innstillinger å prøve',
   'training.presetDefault': 'Standard (d_k 128, Adam)',
-  'training.presetDefaultNote': 'Påstanden holder: den uskalerte kjøringen henger etter.',
+  'training.presetDefaultNote': 'Den uskalerte kjøringen er tregere.',
   'training.presetSmallDk': 'Liten d_k = 4',
   'training.presetSmallDkNote': 'Forskjellen forsvinner.',
   'training.presetPlainSgd': 'Vanlig SGD (lr 0,1, uten moment)',
@@ -725,9 +712,8 @@ export default Object.freeze({
     'Å droppe √d_k er det samme som å starte W_Q og W_K d_k^¼ ganger større: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). Forhåndsvalget «Uskalert, start g·d_k^−¼» starter begge kjøringene med g = 128^−¼ ≈ 0,30, så den uskalerte kjøringen starter der standardens skalerte kjøring starter: det samme første treningstapet (2,545 med frø 1). Den når så 90 % treffsikkerhet på testdata ved steg 36, standardens skalerte kjøring ved steg 44 og dens uskalerte ved steg 71. Etter første steg er de ikke samme kjøring: stegene til Adam er omtrent like store uansett vektenes skala, så W_Q og W_K, som startet d_k^¼ ≈ 3,4 ganger mindre, endrer seg d_k^¼ ganger raskere i forhold til sin størrelse. Så √d_k kjøper ikke treffsikkerhet som starten ikke kunne gitt; den kjøper at standardstarten, g = 1, gir skårer med varians omtrent 1 ved hver d_k, uten noe å justere på nytt når bredden endres.',
 
   // treningseksperimentets seksjon på sidene
-  'page.trainingTitle': 'Holder skaleringen læringen i live?',
-  'page.trainingIntro':
-    'Steget «Hvor mye gradient sender en mettet rad tilbake?» i fortellingen viste at en mettet softmax-rad sender nesten ingen gradient tilbake. Gjør det læringen tregere? Tren en liten oppmerksomhetsmodell nedenfor og se selv — med standardinnstillingene, og med innstillingene der forskjellen slutter å holde.',
+  'page.trainingTitle': 'Gjør skaleringen læringen raskere?',
+  'page.trainingIntro': 'En mettet rad sender nesten ingen gradient tilbake (steget «Hvor mye gradient sender en mettet rad tilbake?»). Stopper det læringen? Tren en liten oppmerksomhetsmodell nedenfor, med og uten √d_k. Med standardinnstillingene lærer begge; den uskalerte kjøringen er tregere, og ikke av mangel på gradient: gradienten til W_Q er større. Forhåndsvalgene viser hvor forskjellen forsvinner.',
 
   // ---- en figur fra laben ----
   'figure.probeTitle': 'Hva sondeordet «{word}» retter oppmerksomheten mot',
@@ -883,10 +869,11 @@ export default Object.freeze({
   'modelView.meansPrevious': 'Derfor kalles det et forrige-ord-hode: halvparten av vekten eller mer går til ordet rett før.',
   'modelView.meansFirst': 'Derfor kalles det et første-ord-hode: halvparten av vekten eller mer går til første ord, et hvilested når ingenting annet passer.',
   'modelView.meansSelf': 'Derfor kalles det et selv-hode: halvparten av vekten eller mer blir på ordet selv.',
-  'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt, et hode som tar gjennomsnitt over mye av setningen.',
+  'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt.',
   'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: det velger noen få ord, og hvilke avhenger av ordene.',
+  'modelView.hereEven': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv — jevne rader ville lagt {even} på hvert — og spredning {spread}.',
   'modelView.here': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv, spredning {spread}.',
-  'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på. Et ord ser bare seg selv og ordene før (skravert: skjult), fordi modellen forutsier hvert neste ord fra dem før.',
+  'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på — i lag 1; i senere lag bærer hver posisjon allerede en blanding av ordene fram til den. Et ord ser bare seg selv og ordene før (skravert: skjult), fordi modellen forutsier hvert neste ord fra dem før.',
   'modelView.nextTitle': 'Hvilket ord venter den etter «{word}»?',
   'modelView.nextLabel': 'de ti mest sannsynlige ordene etter «{word}»',
   'modelView.nextExplain': 'Modellens siste steg er en softmax over alle ordene dens: en sannsynlighetsfordeling igjen, de ti mest sannsynlige vist. En temperatur over 1 flater den ut, under 1 gjør den spissere.',
@@ -902,12 +889,11 @@ export default Object.freeze({
   'modelView.theUnscaledTwin': 'tvillingen trent uten √d_k',
   'modelView.theScaledTwin': 'modellen trent med √d_k',
   'modelView.inductionTitle': 'Finner et hode den tidligere kopien?',
-  'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Store trente modeller utvikler «induksjonshoder»: ved et ord i den andre kopien ser de på ordet etter den første kopien, og forutsier slik gjentakelsen.',
+  'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Trente modeller — selv med to lag, når treningsteksten gjentar seg selv — kan utvikle «induksjonshoder»: ved et ord i den andre kopien ser de på ordet etter den første kopien, og forutsier slik gjentakelsen.',
   'modelView.inductionHere': 'Lag {layer}, hode {head} legger {here} av vekten der i denne rekken; jevne rader ville lagt {even}. Over {repeats} slike rekker gjør ingen av modellens hoder det: det høyeste er {best}. Denne lille modellen har ikke noe induksjonshode.',
   'modelView.notShownTitle': 'Hva dette ikke viser',
   'modelView.notShown1': 'En liten modell på én million ord: store modeller har langt flere hoder, og hodene deres gjør mer spesifikke ting.',
-  'modelView.notShown2': 'Et hodes navn er et gjennomsnitt over testteksten; i én setning kan det samme hodet gjøre noe annet.',
-  'modelView.notShown3': 'Hvor et hode ser, er ikke hvorfor modellen forutsier det den gjør: verdiene som blandes og lagene etter betyr også noe, og forskere er uenige om hvor mye oppmerksomhetsvekter forklarer en modell.',
+  'modelView.notShown2': 'Et hodes navn ser bare på posisjoner (forrige ord, det første, seg selv), i snitt over testteksten: et bredt hode kan likevel legge mye av vekten på ett tidligere ord, og i én setning kan et hode gjøre noe annet.',
   'modelView.figureTitle': 'Lag {layer}, hode {head} i modellen {model}',
   'suppliedView.figureTitle': 'Lag {layer}, hode {head} av oppmerksomheten du har gitt',
   'suppliedView.figureCaption': 'Oppmerksomhet fra en annen modell ({layers} × {heads}, {n}),\ntegnet slik den ble gitt: ikke Attention Labs modell.',

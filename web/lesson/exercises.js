@@ -11,8 +11,12 @@ import { SWEEP_DIMS } from './model.js';
  * (at most 0.001 off), passes; every mistake named below is at least 0.03 from the right answer.
  */
 export const ANSWER_TOLERANCE = 0.002;
-/** The weight the saturation exercise asks a row to pass. */
-export const SATURATED = 0.9;
+/**
+ * The largest weight the saturation exercise asks the rows to pass on average: where the mean
+ * rises steeply with d_k (from about 0.2 at d_k = 1 to 0.9 at 1024), so its width hardly moves
+ * with the draw; near 0.9 the mean levels off and the width would be the draw's again.
+ */
+export const SATURATED = 0.5;
 
 // What a calculator shows when exp overflows: an answer of these words is an overflow.
 const OVERFLOW_WORDS = /^(∞|\+?inf(inity)?|nan|error|err|overflow|e)$/i;
@@ -30,7 +34,8 @@ export const EXERCISES = Object.freeze({
   scale: { kind: 'number', q: [1, 2], k: [[1, 1], [2, 0]], key: 0, prompt: 'exercise.scalePrompt', hint: 'exercise.scaleHint' },
   // scores too large for a naive exp; the weight of key 1
   stableMax: { kind: 'number', scores: [1000, 998, 997], key: 0, prompt: 'exercise.stableMaxPrompt', hint: 'exercise.stableMaxHint' },
-  // the lab's row, unscaled: the smallest d_k at which its largest weight passes SATURATED
+  // the sentence's rows, unscaled: the smallest d_k at which their largest weight passes
+  // SATURATED on average over rows and projections
   saturate: { kind: 'dk', prompt: 'exercise.saturatePrompt' },
 });
 
@@ -133,21 +138,24 @@ function withoutExp(scores, key) {
   return scores[key] / sum;
 }
 
-// The smallest d_k of SWEEP_DIMS at which the lab's row (unscaled) puts more than SATURATED on
-// one key, from the lesson's saturation sweep: 'none' when no width up to 1024 does.
+// The smallest d_k of SWEEP_DIMS at which the sentence's rows (unscaled) put more than
+// SATURATED on their largest key, on average over the rows and the core's TREND_DRAWS
+// projections ('none' when no width up to 1024 does): each width draws new projections, so one
+// draw's rows jump, and an answer read off one draw would test the draw, not the trend. The core
+// averages and finds the width (saturationTrend's firstAbove).
 function checkSaturate(results, text) {
   if (!results || results.empty) return { status: 'invalid', expected: null, given: text, diagnosis: null, values: {} };
-  const { t, unscaled } = results;
-  const row = results.row ?? 0;
-  const weightAt = (i) => unscaled.maxWeight[i * t + row];
-  const first = SWEEP_DIMS.findIndex((_, i) => weightAt(i) > SATURATED);
+  const trend = results.trend(SATURATED);
+  const weightAt = (i) => trend.mean.maxWeight[i];
+  const first = trend.firstAbove;
   const expected = first < 0 ? 'none' : SWEEP_DIMS[first];
   const given = text === 'none' ? 'none' : Number(text);
   if (given !== 'none' && !SWEEP_DIMS.includes(given)) return { status: 'invalid', expected, given: text, diagnosis: null, values: {} };
-  if (given === expected) return { status: 'right', expected, given, diagnosis: null, values: { weight: first < 0 ? weightAt(SWEEP_DIMS.length - 1) : weightAt(first), row } };
-  if (given === 'none') return { status: 'wrong', expected, given, diagnosis: 'passes', values: { dk: expected, weight: weightAt(first), row } };
+  const draws = trend.draws;
+  if (given === expected) return { status: 'right', expected, given, diagnosis: null, values: { weight: first < 0 ? weightAt(SWEEP_DIMS.length - 1) : weightAt(first), draws } };
+  if (given === 'none') return { status: 'wrong', expected, given, diagnosis: 'passes', values: { dk: expected, weight: weightAt(first), draws } };
   const i = SWEEP_DIMS.indexOf(given);
   const weight = weightAt(i);
   // below SATURATED at the guess: a larger d_k; above it: a smaller one passes too
-  return { status: 'wrong', expected, given, diagnosis: weight > SATURATED ? 'smaller-passes' : 'below', values: { dk: given, weight, row } };
+  return { status: 'wrong', expected, given, diagnosis: weight > SATURATED ? 'smaller-passes' : 'below', values: { dk: given, weight, draws } };
 }

@@ -45,6 +45,8 @@ export const MAX_HEADS = 8;
 const VARIANCE_SAMPLES = 2000; // random pairs per width: the variance within a few per cent
 const HISTOGRAM_BINS = 48;
 const TOKEN_DRAWS = 8; // projections of the sentence per width (the first is the lab's Random one)
+/** Projections per width the saturation exercise averages (the first is the lab's Random one). */
+export const TREND_DRAWS = 16;
 
 // The lesson's own settings, read by the settings table's types (web/lab/settings.js).
 const LESSON_SETTINGS = Object.freeze({
@@ -150,6 +152,11 @@ export class LessonModel {
       row,
       word: row === null ? null : words.tokens[row],
       lab: this.#labRow(state),
+      // the exercise's trend, unscaled: every row's largest weight averaged over TREND_DRAWS
+      // projections per width, its mean over the rows and where that first passes `threshold`;
+      // measured when asked for
+      trend: (threshold) => this.#memo('trend', [words.x, state.settings.seed, threshold], () =>
+        this.#engine.saturationTrend({ ...words.lesson, seed: state.settings.seed, dims: SWEEP_DIMS, draws: TREND_DRAWS, threshold })),
     };
   }
 

@@ -24,7 +24,7 @@ export function headsView(r, { strings = english(), heading }, theme, { width })
   let extent = 0;
   for (const v of concat) extent = Math.max(extent, Math.abs(v));
   return h('div', { class: 'view' }, [
-    h('p', { class: 'explain' }, s.t('heads.explain', { dk: String(dk), heads: String(heads), d: String(d) })),
+    h('p', { class: 'explain' }, s.t(heads === 1 ? 'heads.explainOne' : 'heads.explain', { dk: String(dk), heads: String(heads), d: String(d) })),
     h(
       'div',
       { class: 'controls' },

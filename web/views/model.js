@@ -201,7 +201,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
       previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
     h('p', {}, s.t(ROLE_MEANS[m.role])),
-    h('p', {}, s.t('modelView.here', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), spread: fx(f.here.spread) })),
+    h('p', {}, s.t('modelView.hereEven', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), even: fx(run.even), spread: fx(f.here.spread) })),
     h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
     h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
     h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
@@ -256,7 +256,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     induction,
     scale,
     h(hn, {}, s.t('modelView.notShownTitle')),
-    h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2', 'modelView.notShown3'].map((key) => h('li', {}, s.t(key)))),
+    h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2'].map((key) => h('li', {}, s.t(key)))),
   ]);
 }
 

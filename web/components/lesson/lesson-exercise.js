@@ -15,7 +15,7 @@
 import { AlElement, drawnInputs } from '../base.js';
 import { sheet } from '../theme.js';
 import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise } from '../../lesson/exercises.js';
-import { SWEEP_DIMS } from '../../lesson/model.js';
+import { SWEEP_DIMS, TREND_DRAWS } from '../../lesson/model.js';
 import { shortLabel } from '../../i18n/format.js';
 import { richText, writeRich } from './lesson-predict.js';
 
@@ -208,7 +208,7 @@ export class LessonExercise extends AlElement {
     if (id === 'scale') return { q: vector(e.q), k1: vector(e.k[0]), k2: vector(e.k[1]), d: String(e.q.length) };
     const r = this.results;
     const word = r && !r.empty && r.word !== null ? r.word : '';
-    return { word: shortLabel(word), threshold: s.fixed(SATURATED, 1) };
+    return { word: shortLabel(word), threshold: s.fixed(SATURATED, 1), draws: String(TREND_DRAWS) };
   }
 
   #writeFeedback() {

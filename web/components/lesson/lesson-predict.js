@@ -2,12 +2,13 @@
 // (a group of radio buttons), then "Check" reveals the measured answer — the instrument's own
 // numbers (web/lesson/story.js measures them from the results the lesson hands the
 // instrument) — with feedback on the guess in a live region. Until then the instrument below is
-// veiled (`target`): blurred (set through the CSSOM) and inert, so that neither Tab nor a screen
-// reader reaches its numbers before the learner has committed; "Show me" reveals it without a
-// guess. Nothing is graded or kept: a reload starts again.
+// veiled (`target`): hidden (visibility, set through the CSSOM; its place kept, so the page does
+// not jump) and inert, so that neither the eye, Tab nor a screen reader reaches its numbers
+// before the learner has committed; "Show me" reveals it without a guess. Nothing is graded or
+// kept: a reload starts again.
 //
 //   predict.prediction = 'variance';   // an id of PREDICTIONS
-//   predict.target = instrumentElement; // veiled (blurred, inert) until revealed
+//   predict.target = instrumentElement; // veiled (hidden, inert) until revealed
 //   predict.results = model.variance(state);
 //   predict.strings = strings;
 //
@@ -57,9 +58,6 @@ const styles = sheet(`
   .veiled { margin: .5em 0 0; font-size: 13px; color: var(--_muted); }
 `);
 
-/** The blur of an instrument not yet revealed. */
-const VEIL = 'blur(5px)';
-
 export class LessonPredict extends AlElement {
   static styles = [styles];
   static template = `
@@ -85,7 +83,7 @@ export class LessonPredict extends AlElement {
     this.$('.skip').addEventListener('click', () => this.#reveal('skip'));
   }
 
-  /** The element veiled (blurred and inert) until the answer is revealed. */
+  /** The element veiled (hidden and inert) until the answer is revealed. */
   get target() {
     return this.#target;
   }
@@ -132,13 +130,13 @@ export class LessonPredict extends AlElement {
     if (event.target.name === 'option') this.#choice = event.target.value;
   }
 
-  // Blurred for the eye; inert (and hidden from the accessibility tree) for the keyboard and a
-  // screen reader, which would otherwise read the measured answer before the guess.
+  // Hidden from the eye (a blur left the numbers readable) and inert, out of the accessibility
+  // tree, for the keyboard and a screen reader, which would otherwise read the answer first.
   #veil() {
     this.$('.veiled').hidden = Boolean(this.#revealed);
     if (!this.#target) return;
     if (this.#revealed) return unveil(this.#target);
-    this.#target.style.setProperty('filter', VEIL);
+    this.#target.style.setProperty('visibility', 'hidden');
     this.#target.inert = true;
     this.#target.setAttribute('aria-hidden', 'true');
   }
@@ -227,7 +225,7 @@ export class LessonPredict extends AlElement {
 }
 
 function unveil(element) {
-  element.style.removeProperty('filter');
+  element.style.removeProperty('visibility');
   element.inert = false;
   element.removeAttribute('aria-hidden');
 }
