@@ -79,14 +79,17 @@ js_files() {  # tests/js/*.test.* for the tier
   done
 }
 
+scalar_claims() {
+  ATTN_TEST_BUILD=scalar node_tests scalar --test-concurrency=2 tests/js/lesson.test.mjs tests/js/train-claims.test.mjs
+}
+
 # Each part runs whatever failed before it: one run shows every failure.
 lane_js() {
   local files ok=0
   mapfile -t files < <(js_files)
   part "node:test (tests/js, ${#files[@]} files)" node_tests js --test-concurrency=2 "${files[@]}" || ok=1
   [ "$TIER" = fast ] && return $ok
-  part "node:test (the lesson's and the training experiment's claims, scalar build)" \
-    env ATTN_TEST_BUILD=scalar node_tests scalar --test-concurrency=2 tests/js/lesson.test.mjs tests/js/train-claims.test.mjs || ok=1
+  part "node:test (the lesson's and the training experiment's claims, scalar build)" scalar_claims || ok=1
   part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/ || ok=1
   return $ok
 }

@@ -76,6 +76,11 @@ async function showProblems(notice, problems) {
   const list = document.createElement('ul');
   for (const problem of problems) {
     const item = document.createElement('li');
+    if (problem.reason === 'more') {
+      item.textContent = t(PROBLEMS.more, { count: problem.count });
+      list.append(item);
+      continue;
+    }
     const fallback = problem.fallback === '' ? t('link.pageLanguage') : JSON.stringify(problem.fallback);
     item.textContent = t(PROBLEMS[problem.reason], {
       name: quote(problem.name),

@@ -79,8 +79,9 @@ export const PARAMETERS = Object.freeze([ATTRIBUTES[0], 'tokens', ...ATTRIBUTES.
  *                                                       `error` says what was expected (`expected`:
  *                                                       as a message of the string tables, when
  *                                                       the type says); the default is used
- * at most MAX_LINK_PROBLEMS of them, then { reason: 'more', count } for the rest (a notice a
- * reader can read, whatever the link holds). The pages word them (web/page-url.js).
+ * every problem of a parameter the page has (at most two each: repeated and invalid), and at most
+ * MAX_UNKNOWN_LISTED unknown ones, then { reason: 'more', count } for the rest (a notice a reader
+ * can read, whatever the link holds). The pages word them (web/page-url.js).
  */
 export function readUrl(search) {
   const params = new URLSearchParams(search);
@@ -88,12 +89,14 @@ export function readUrl(search) {
   const settings = {};
   const page = { theme: attributeDefault('theme'), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default };
   const problems = [];
+  let unknown = 0; // unknown parameters past MAX_UNKNOWN_LISTED: counted, not listed
   const seen = new Set();
   for (const [name, value] of params) {
     if (seen.has(name)) continue;
     seen.add(name);
     if (!PARAMETERS.includes(name) && !LEGACY_PARAMETERS.includes(name)) {
-      problems.push({ reason: 'unknown', name, value });
+      if (problems.filter((p) => p.reason === 'unknown').length < MAX_UNKNOWN_LISTED) problems.push({ reason: 'unknown', name, value });
+      else unknown++;
       continue;
     }
     const count = params.getAll(name).length;
@@ -111,12 +114,12 @@ export function readUrl(search) {
     else if (name === ROW.name) settings[ROW.setting] = store.get()[ROW.setting];
     else if (!(name in PAGE)) settings[name] = store.get()[name];
   }
-  if (problems.length > MAX_LINK_PROBLEMS) problems.splice(MAX_LINK_PROBLEMS, Infinity, { reason: 'more', count: problems.length - MAX_LINK_PROBLEMS });
+  if (unknown > 0) problems.push({ reason: 'more', count: unknown });
   return { settings, page, problems };
 }
 
-/** The most problems of a link that readUrl lists one by one. */
-export const MAX_LINK_PROBLEMS = 8;
+/** The most unknown parameters of a link that readUrl lists one by one. */
+export const MAX_UNKNOWN_LISTED = 8;
 
 function readRow(store, value) {
   const read = ROW.type.parse(value);
