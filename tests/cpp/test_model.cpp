@@ -15,22 +15,14 @@
 #include "model/model.hpp"
 #include "model_reference.hpp"
 #include "core/random.hpp"
+#include "model_config.hpp"
 
 namespace {
 
 namespace lm = attn::lm;
 namespace r64 = ref64::lm;
 
-lm::ModelConfig config(int vocab, int context, int layers, int heads, int d_model, bool scaled) {
-  lm::ModelConfig c;
-  c.vocab = vocab;
-  c.context = context;
-  c.layers = layers;
-  c.heads = heads;
-  c.d_model = d_model;
-  c.scaled = scaled;
-  return c;
-}
+using model_test::config;
 
 r64::Shape ref_shape(const lm::ModelConfig& c) { return {c.vocab, c.context, c.layers, c.heads, c.d_model}; }
 

@@ -11,22 +11,14 @@
 #include "train-levers.hpp"
 #include "model/model.hpp"
 #include "core/random.hpp"
+#include "model_config.hpp"
 
 namespace {
 
 namespace lm = attn::lm;
 namespace lv = attn::levers;
 
-lm::ModelConfig config(int vocab, int context, int layers, int heads, int d_model, bool scaled) {
-  lm::ModelConfig c;
-  c.vocab = vocab;
-  c.context = context;
-  c.layers = layers;
-  c.heads = heads;
-  c.d_model = d_model;
-  c.scaled = scaled;
-  return c;
-}
+using model_test::config;
 
 // A stream where every token is its own position mod 60000: a copy is seen by where it came from.
 std::vector<std::int32_t> counting_stream(int n) {
