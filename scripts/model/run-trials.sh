@@ -29,6 +29,9 @@ run() {
          trial E $v --data build/model-4k --steps 3000 --eval-every 250 --watch-every 100 --context 128 \
            --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --qk-init-std unit
        done ;;
+    # F: the repeated spans are random words, which only an induction circuit predicts
+    F) trial F scaled --data build/model-4k --steps 3000 --eval-every 250 --watch-every 100 \
+         --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }

@@ -6,7 +6,9 @@
 // - Repeat mix: a stated share of training windows repeats an earlier span of the same window
 //   (so of the same document, bar a window across a document's end), the copy put over later
 //   tokens. Drawn from (seed, step) by a generator of its own, so the windows' starts are those
-//   of a run without it.
+//   of a run without it. With `random_vocab` V the span is first filled with random words
+//   (1 … V−1): text says what comes next by itself, random words only through their first copy,
+//   so only an induction circuit predicts the second.
 // - W_Q, W_K initialisation: q_j = Σ_c a_c W_cj with a the layernormed input (mean square ~1 per
 //   channel), so Var q_j = C σ², and q·k over d_head channels has spread √d_head · C σ². With
 //   σ = 1/√C the scores at step 0 have spread ~1 in the scaled twin and ~√d_head unscaled (GPT-2's
@@ -35,6 +37,7 @@ struct RepeatMix {
   float share = 0;   // of windows that get a repeat: 0 (off) … 1
   int min_span = 4;  // the copied span's length, uniform in [min_span, max_span] (clipped to n/2)
   int max_span = 24;
+  int random_vocab = 0;  // > 0: the repeated span is random words 1 … random_vocab − 1
 };
 
 struct RepeatPlacement {
@@ -68,6 +71,7 @@ inline void make_batch(const std::vector<std::int32_t>& train, std::uint64_t see
                        std::vector<RepeatPlacement>* placements = nullptr) {
   Rng rng(seed ^ (0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(step + 1)));
   Rng repeats = repeat_rng(seed, step);
+  Rng words = repeat_rng(seed ^ 0x5851F42D4C957F2Dull, step);  // the random spans': the placements stay a text repeat's
   const std::uint64_t starts = train.size() - static_cast<std::size_t>(T) - 1;
   std::vector<std::int32_t> window(static_cast<std::size_t>(T) + 1);
   if (placements) placements->assign(B, RepeatPlacement{});
@@ -75,6 +79,9 @@ inline void make_batch(const std::vector<std::int32_t>& train, std::uint64_t see
     const std::size_t s = static_cast<std::size_t>(rng.next_u64() % starts);
     std::copy_n(train.data() + s, T + 1, window.data());
     const RepeatPlacement p = place_repeat(repeats, T + 1, mix);
+    if (p.length > 0 && mix.random_vocab > 1)
+      for (int j = 0; j < p.length; ++j)
+        window[p.source + j] = 1 + static_cast<std::int32_t>(words.next_u64() % (mix.random_vocab - 1));
     if (p.length > 0) std::copy_n(window.data() + p.source, p.length, window.data() + p.destination);
     if (placements) (*placements)[b] = p;
     std::copy_n(window.data(), T, inputs + static_cast<std::size_t>(b) * T);

@@ -17,7 +17,8 @@
 // --stop-after S (the same at step S: the first S steps of the full run, e.g. to compare with a
 // committed curve).
 // Issue 34's levers (train-levers.hpp; off by default): --repeat-share P [--repeat-min A
-// --repeat-max B] (a share P of windows repeats an earlier span of A … B tokens), --qk-init-std S
+// --repeat-max B] [--repeat-random] (a share P of windows repeats an earlier span of A … B tokens;
+// random words in place of the text's), --qk-init-std S
 // or `unit` (σ of W_Q, W_K at step 0; unit = 1/√d_model, scores of spread ~1 scaled, ~√d_head
 // unscaled), --attention-only (the MLPs add nothing), --watch-every N (each head's measurements
 // every N steps, on 64 validation windows and 64 repeated random sequences, to
@@ -155,6 +156,7 @@ struct TrainConfig {
   // issue 34's levers (train-levers.hpp); these defaults are issue 20's run
   float repeat_share = 0;  // share of windows with a repeated span
   int repeat_min = 4, repeat_max = 24;
+  int repeat_random = 0;   // 1: the repeated span is random words
   float qk_init_std = 0;   // σ of W_Q, W_K at step 0; 0: GPT-2's 0.02 like the rest
   int attention_only = 0;  // 1: the MLPs add nothing (output zero, no gradient)
   int watch_every = 0;     // every N steps (and at 0) the head measurements to <variant>-heads.tsv; 0 off
@@ -165,7 +167,7 @@ struct CurveRow {
   float lr, train_loss, validation_loss;  // NaN where not measured
 };
 
-constexpr char kMagic[8] = {'A', 'L', 'L', 'M', 'C', 'K', 'P', '2'};  // 2: TrainConfig grew the levers
+constexpr char kMagic[8] = {'A', 'L', 'L', 'M', 'C', 'K', 'P', '3'};  // 3: TrainConfig grew --repeat-random
 
 std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h = 0xcbf29ce484222325ull) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
@@ -271,6 +273,7 @@ bool same_config(const TrainConfig& a, const TrainConfig& b) {
          a.lr_min == b.lr_min && a.warmup == b.warmup && a.weight_decay == b.weight_decay && a.clip == b.clip &&
          a.seed == b.seed && a.eval_every == b.eval_every && a.eval_tokens == b.eval_tokens &&
          a.repeat_share == b.repeat_share && a.repeat_min == b.repeat_min && a.repeat_max == b.repeat_max &&
+         a.repeat_random == b.repeat_random &&
          a.qk_init_std == b.qk_init_std && a.attention_only == b.attention_only && a.watch_every == b.watch_every;
 }
 
@@ -283,6 +286,7 @@ float train_step(lm::Model& model, const TrainConfig& cfg, const std::vector<std
   mix.share = cfg.repeat_share;
   mix.min_span = cfg.repeat_min;
   mix.max_span = cfg.repeat_max;
+  mix.random_vocab = cfg.repeat_random ? cfg.model.vocab : 0;
   levers::make_batch(train, cfg.seed, step, cfg.batch, T, mix, x.data(), y.data());
   float loss;
   Error err;
@@ -576,6 +580,7 @@ int main(int argc, char** argv) {
     else if (arg == "--repeat-share") cfg.repeat_share = static_cast<float>(std::atof(value().c_str()));
     else if (arg == "--repeat-min") cfg.repeat_min = std::atoi(value().c_str());
     else if (arg == "--repeat-max") cfg.repeat_max = std::atoi(value().c_str());
+    else if (arg == "--repeat-random") cfg.repeat_random = 1;
     else if (arg == "--qk-init-std") {
       const std::string v = value();
       if (v == "unit") unit_qk = true;

@@ -78,6 +78,50 @@ TEST_CASE("levers: the repeat mix puts an earlier span of the window where it sa
   }
 }
 
+TEST_CASE("levers: a random repeat puts the same random words at both places, the rest untouched",
+          "[model][levers]") {
+  const std::vector<std::int32_t> train = counting_stream(20000);  // every id ≥ 20000 − 65 apart from
+  const int B = 16, T = 64, V = 50;                                  // the random words' 1 … 49
+  lv::RepeatMix mix;
+  mix.share = 1;
+  mix.min_span = 6;
+  mix.max_span = 16;
+  mix.random_vocab = V;
+  std::vector<std::int32_t> x(B * T), y(B * T), x0(B * T), y0(B * T);
+  std::vector<lv::RepeatPlacement> where, where0;
+  int distinct_spans = 0;
+  for (int step = 0; step < 10; ++step) {
+    lv::make_batch(train, 5, step, B, T, mix, x.data(), y.data(), &where);
+    lv::RepeatMix text = mix;
+    text.random_vocab = 0;
+    lv::make_batch(train, 5, step, B, T, text, x0.data(), y0.data(), &where0);
+    for (int b = 0; b < B; ++b) {
+      const lv::RepeatPlacement p = where[b], q = where0[b];
+      REQUIRE(p.length > 0);  // the same placement as a text repeat: the random words come after it
+      REQUIRE((p.source == q.source && p.destination == q.destination && p.length == q.length));
+      const auto window = [&](int j) { return j < T ? x[b * T + j] : y[b * T + T - 1]; };
+      const std::int32_t start = x0[b * T];
+      bool differs = false;
+      for (int j = 0; j <= T; ++j) {
+        const bool in_source = j >= p.source && j < p.source + p.length;
+        const bool in_copy = j >= p.destination && j < p.destination + p.length;
+        if (in_source) {
+          REQUIRE(window(j) >= 1);
+          REQUIRE(window(j) < V);
+          differs |= window(j) != window(p.source);
+        } else if (in_copy) {
+          REQUIRE(window(j) == window(p.source + (j - p.destination)));
+        } else {
+          REQUIRE(window(j) == start + j);
+        }
+      }
+      distinct_spans += differs;
+      for (int t = 0; t + 1 < T; ++t) REQUIRE(y[b * T + t] == x[b * T + t + 1]);
+    }
+  }
+  CHECK(distinct_spans > 150);  // not one word said 6 … 16 times
+}
+
 TEST_CASE("levers: the repeat mix repeats the share of windows it is given", "[model][levers]") {
   const std::vector<std::int32_t> train = counting_stream(20000);
   const int B = 16, T = 64, steps = 250;  // 4,000 windows
