@@ -7,50 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { HOSTILE, LONG_WORD, MANY_TOKENS } from '../support/hostile.mjs';
 import { openLab, until, useBrowser } from './browser.mjs';
-
-// What a hostile string must never achieve: set this flag.
-const PWN = 'window.__pwned=1';
-const LONG_WORD = 'w'.repeat(100_000);
-const MANY_TOKENS = Array.from({ length: 10_000 }, (_, i) => `t${i % 97}`).join(' ');
-
-const HOSTILE = [
-  `<script>${PWN}</script>`,
-  `<img src=x onerror="${PWN}">`,
-  `"><svg onload=${PWN}>`,
-  `<img/src/onerror=${PWN}>`, // markup with no space: one chip, one pasted label
-  `<svg/onload=${PWN}>`,
-  `'><iframe srcdoc="<script>${PWN}</script>">`,
-  `<style>*{display:none}</style>`,
-  `javascript:${PWN}`,
-  `<a href="javascript:${PWN}">click</a>`,
-  `data:text/html,<script>${PWN}</script>`,
-  `{{constructor.constructor('${PWN}')()}}`,
-  `\${${PWN}}`,
-  '{word} {count} {list} {max} {scaledMax} {message}', // our own placeholders, as words
-  'd_k W_Q x_1', // what the lesson writes with subscripts, as words
-  '&lt;b&gt; &amp; &#60;script&#62;',
-  '%3Cscript%3E %00 %E2%80%AE',
-  '\u202Eevil\u202C and \u2067isolated\u2069', // direction override and isolate
-  'zero\u200Bwidth\u200C join\u200D er\uFEFF', // zero-width characters
-  '👩‍👩‍👧‍👦 🇳🇴 👍🏽 🏳️‍🌈', // emoji ZWJ sequences, flags, skin tones
-  'lone \uD800 high and \uDC00 low and a\uD83D', // lone surrogates
-  `${'x'.repeat(23)}😀 cut`, // a surrogate pair across the label's cut
-  'nul\u0000byte',
-  'z̷̢̛a̵̡l̸̨g̶͕o̴̧ combining',
-  'مرحبا بالعالم שלום עולם', // right-to-left scripts
-  '注意力机制 と 自己注意', // CJK
-  'blåbærsyltetøy æøå ÆØÅ', // Norwegian letters
-  '𝕒𝕥𝕥𝕖𝕟𝕥𝕚𝕠𝕟 𝟙𝟚𝟛', // mathematical alphanumerics (astral plane)
-  '__proto__ constructor toString hasOwnProperty prototype', // object keys
-  "' OR 1=1 -- ; DROP TABLE words",
-  'NaN Infinity -Infinity 1e309 -0 0x10',
-  'tab\tnew\nline\r\nreturn \u2028 \u2029 \u00A0nbsp',
-  '\\u0041 \\x41 \\\\',
-  '   ', // only spaces
-  LONG_WORD,
-  MANY_TOKENS,
-];
 
 let browser;
 let page;
@@ -104,8 +62,9 @@ function assertClean(found, what) {
 // The string typed key by key: markup with no space, so every key leaves a token that is half a tag.
 const TYPED = HOSTILE.findIndex((t) => t.startsWith('<img/src/onerror'));
 
+// On embed.html, the lab alone: the lesson's drawing of the same strings is the next test's.
 test(`${HOSTILE.length} hostile strings pasted and set as attributes, one typed: nothing runs, tokens are text, the page answers`, async () => {
-  await openLab(page, browser.url);
+  await openLab(page, `${browser.url}embed.html`);
   const field = (selector) => page.locator(`attention-lab ${selector}`);
   const typed = []; // ms per key
   const pasted = []; // ms per input
@@ -201,10 +160,10 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
   assert.match(await text('step-by-step', '.row-stats'), /^Row "\{max\}": max weight \d\.\d{3}, entropy \d\.\d{3} nats/);
 });
 
+// What web/i18n makes of every hostile ?lang= is tested without a page (tests/js/url-hostile); the
+// page is loaded with three: markup, bytes that are no UTF-8, and a NUL after a language we speak.
 test('hostile strings as the URL parameter (?lang=) and the lang attribute: English, and nothing runs', async () => {
-  // markup, script, a javascript: URL, direction marks, placeholders, NUL, and bytes that are no UTF-8
-  const queries = [...HOSTILE.slice(0, 15).filter((_, i) => i % 2 === 0).map(encodeURIComponent), '%ED%A0%80', '%', '%%00nb', 'nb%00', encodeURIComponent('nul\u0000byte')];
-  for (const query of queries) {
+  for (const query of [encodeURIComponent(HOSTILE[1]), '%ED%A0%80', 'nb%00']) {
     await openLab(page, `${browser.url}?lang=${query}`);
     const langs = await page.evaluate(() => [document.documentElement.lang, document.querySelector('attention-lab').language]);
     assert.deepEqual(langs, ['en', 'en'], query);
@@ -216,15 +175,16 @@ test('hostile strings as the URL parameter (?lang=) and the lang attribute: Engl
   assertClean(await inspect(), 'lang attribute');
 });
 
-// Both pages read their address with web/page-url.js: ?sentence= is tried on index.html, ?tokens=
-// on embed.html (the lab alone, a third of the load), which keeps the test's 34 loads near a minute.
-test('hostile strings as ?sentence= and ?tokens=: the page answers (the default where there is no token), nothing runs', { timeout: 240000 }, async () => {
-  const texts = [...HOSTILE.slice(0, 12), ...HOSTILE.filter((t) => /zero|   |nul|\u202E/.test(t) && t.length < 100), '\u200B\u200D\uFEFF'];
+// Both pages read their address with web/page-url.js, whose reading of every hostile string is
+// tested without a page (tests/js/url-hostile). Here each page is loaded with all the short
+// strings at once, with zero-width characters alone (no token: the default), and with 10,000 tokens.
+test('hostile strings as ?sentence= and ?tokens=: the page answers (the default where there is no token), nothing runs', async () => {
+  const texts = [HOSTILE.filter((t) => t.length < 200).join(' ').toWellFormed(), '\u200B\u200D\uFEFF', MANY_TOKENS];
   for (const text of texts) {
     for (const [name, path] of [['sentence', ''], ['tokens', 'embed.html']]) {
       await openLab(page, `${browser.url}${path}?${name}=${encodeURIComponent(text)}`);
       const n = await lab().evaluate((el) => el.state.n);
-      assert.ok(n >= 1 && n <= 128, `?${name}=${text}: ${n} tokens`);
+      assert.ok(n >= 1 && n <= 128, `?${name}=${text.slice(0, 40)}: ${n} tokens`);
       assertClean(await inspect(), `?${name}=${text.slice(0, 40)}`);
     }
   }

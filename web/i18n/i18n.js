@@ -49,6 +49,15 @@ export function pickLanguage(tags) {
   return DEFAULT_LANGUAGE;
 }
 
+/**
+ * A page's language: its address's `lang` (`search`, as location.search) if that names one we
+ * speak, English for any other; with no `lang`, the first of the reader's `preferred` we speak.
+ */
+export function pageLanguage(search, preferred) {
+  const asked = new URLSearchParams(search).get('lang');
+  return asked ? matchLanguage(asked) ?? DEFAULT_LANGUAGE : pickLanguage(preferred);
+}
+
 const loaded = new Map(); // lang → Strings
 const loading = new Map(); // lang → Promise<Strings>
 

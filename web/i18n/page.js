@@ -4,10 +4,9 @@
 // a key (data-t, data-t-html, data-t-attrs; see dom.js) gets its words. A <nav class="languages">
 // gets a link to the page in each language, each named in its own language.
 import { localize } from './dom.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, LANGUAGE_NAMES, loadStrings, matchLanguage, pickLanguage } from './i18n.js';
+import { LANGUAGES, LANGUAGE_NAMES, loadStrings, pageLanguage } from './i18n.js';
 
-const asked = new URLSearchParams(location.search).get('lang');
-const language = asked ? matchLanguage(asked) ?? DEFAULT_LANGUAGE : pickLanguage(navigator.languages ?? [navigator.language]);
+const language = pageLanguage(location.search, navigator.languages ?? [navigator.language]);
 document.documentElement.lang = language;
 
 /** The strings of the page's language. */
