@@ -17,10 +17,20 @@ export const AXE_OPTIONS = Object.freeze({
 // policy blocks and reports: those two reports are axe's, not the page's.
 export const AXE_OWN_PROBLEM = /Applying inline style violates the following Content Security Policy directive|CSP violation: style-src-(elem|attr) blocked inline/;
 
-/** Runs axe on `page` (injecting it first when needed); returns its violations, shortened. */
-export async function axeViolations(page) {
+/**
+ * Runs axe on `page` (injecting it first when needed); returns its violations, shortened.
+ * `include`: CSS selectors of the parts to check (each with its shadow trees; colours are still
+ * read against the whole page), for a test about one part whose page others check whole.
+ */
+export async function axeViolations(page, include = null) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate((options) => window.axe.run(document, options).then((r) => r.violations), AXE_OPTIONS);
+  const violations = await page.evaluate(
+    ([options, parts]) => {
+      const context = parts ? { include: parts.filter((s) => document.querySelector(s)).map((s) => [s]) } : document;
+      return window.axe.run(context, options).then((r) => r.violations);
+    },
+    [AXE_OPTIONS, include],
+  );
   return violations.map((v) => ({
     id: v.id,
     impact: v.impact,
@@ -45,16 +55,16 @@ export function describeViolations(runs) {
  * Runs axe on `page` in the light and the dark scheme at each of `widths` (900 px high, after two
  * frames and 200 ms to settle), asserting at each that the page does not scroll sideways (a wide
  * heatmap scrolls in its own box); puts the page back to light at 1440 × 900, then asserts that
- * axe found nothing. `where` begins each run's name in a failure.
+ * axe found nothing. `where` begins each run's name in a failure; `include` as axeViolations'.
  */
-export async function assertAxeCleanAcross(page, where, widths) {
+export async function assertAxeCleanAcross(page, where, widths, include = null) {
   const runs = [];
   for (const colorScheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme });
     for (const width of widths) {
       await page.setViewportSize({ width, height: 900 });
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 200)))));
-      runs.push({ where: `${where}, ${colorScheme}, ${width} px`, violations: await axeViolations(page) });
+      runs.push({ where: `${where}, ${colorScheme}, ${width} px`, violations: await axeViolations(page, include) });
       const sideways = await page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);
       assert.equal(sideways, 0, `the page scrolls sideways by ${sideways} px at ${width} px`);
     }

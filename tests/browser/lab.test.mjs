@@ -516,16 +516,3 @@ test('64 keys: every meter is current at once, the rows on screen too; the rest 
   await page.evaluate(() => scrollTo(0, 0));
 });
 
-test('no sideways scrolling: phone 360 px and desktop 1440 px, light and dark', async () => {
-  for (const colorScheme of ['light', 'dark']) {
-    for (const [name, viewport] of [['phone-360', { width: 360, height: 780 }], ['desktop-1440', { width: 1440, height: 900 }]]) {
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
-      await openLab(page, browser.url);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.equal(overflow, 0, `${name} ${colorScheme}: the page is ${overflow} px wider than the screen`);
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-});

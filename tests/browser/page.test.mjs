@@ -130,21 +130,3 @@ test('D4 on index.html: a token KaTeX cannot parse is shown as text beside the f
   }
 });
 
-// One load per width (a phone opens the page at its width); the other theme on the same page,
-// redrawn by every instrument (each element redraws itself for a new colour scheme).
-test('no sideways scrolling with every instrument drawn: 360 and 1440 px, light and dark', async () => {
-  for (const width of [360, 1440]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme: 'light' });
-    await openLab(page, browser.url);
-    for (const colorScheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme });
-      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-      await showAll();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 0, `${width} px ${colorScheme}: the page scrolls sideways by ${overflow} px`);
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-});

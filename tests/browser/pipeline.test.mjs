@@ -132,12 +132,14 @@ for (const { name, patch, args } of CASES) {
   });
 }
 
-test('attention-lab/lab in the browser: loadVocab fetches the page’s vectors, and labInputs gives the element’s numbers', async () => {
+test('attention-lab/lab in the browser: loadVocab fetches the vectors of the page’s words, and labInputs gives the element’s numbers', async () => {
   const shown = await pageState(CASES[1].patch);
   const computed = await page.evaluate(async ({ patch, base }) => {
     const { createEngine } = await import(new URL('core/engine.js', base).href);
-    const { labInputs, loadVocab } = await import(new URL('api/lab.js', base).href);
-    const [engine, vocab] = await Promise.all([createEngine(), loadVocab()]);
+    const { labInputs, labSettings, loadVocab } = await import(new URL('api/lab.js', base).href);
+    // what a page asks for: the buckets of the sentence's and the probe's words (all 20,000 words are Node's)
+    const { tokens, probe } = labSettings(patch);
+    const [engine, vocab] = await Promise.all([createEngine(), loadVocab([...tokens, probe])]);
     return Array.from(engine.attention(labInputs(patch, { engine, vocab })).weights);
   }, { patch: CASES[1].patch, base: browser.url });
   assert.deepEqual(computed, shown.weights);
