@@ -580,6 +580,9 @@ export default Object.freeze({
     'Computed by the attention core, C++ compiled to scalar WebAssembly.',
   'lessonPage.couldNotStart': 'Could not start: {message}',
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
+  'lessonPage.chooseSteps': 'For teachers: choose steps',
+  'lessonPage.chooseStepsHint': 'Tick the steps for your class and copy the link: it opens the lesson with those steps, in the order the link names them.',
+  'lessonPage.stepsLink': 'Link',
   'lessonPage.credits': 'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q and K come from seeded random projections of the layer-normalised vectors, and V is the word vectors themselves — an untrained model, so the patterns show the arithmetic, not learned meaning.',
 
   // ---- <lab-share>: share and export ----
@@ -615,6 +618,10 @@ export default Object.freeze({
   'link.invalid': '{name}={value} is not valid: it {error}. The default, {fallback}, is used instead.',
   'link.more': { one: '{count} more parameter could not be followed either.', other: '{count} more parameters could not be followed either.' },
   'link.pageLanguage': 'the page’s language',
+  'link.stepsUnknown': 'steps names what is not a step of this lesson, so it is left out: {list}. The steps are {steps}.',
+  'link.stepsMore': { one: '{count} more', other: '{count} more' },
+  'link.stepsRepeated': 'steps names {list} more than once: each is shown once, where first named.',
+  'link.stepsNone': 'No step of the lesson is named, so every step is shown.',
 
   // ---- the training experiment (web/views/training-text.js) ----
   'training.runScaled': 'scaled: q·k/√d_k',

@@ -581,6 +581,9 @@ export default Object.freeze({
     'Beregnet av oppmerksomhetskjernen, C++ kompilert til skalar WebAssembly.',
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
+  'lessonPage.chooseSteps': 'For lærere: velg steg',
+  'lessonPage.chooseStepsHint': 'Kryss av for stegene klassen skal se, og kopier lenken: den åpner leksjonen med de stegene, i rekkefølgen lenken nevner dem.',
+  'lessonPage.stepsLink': 'Lenke',
   'lessonPage.credits': 'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q og K kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene, og V er ordvektorene selv — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 
   // ---- <lab-share>: del og eksporter ----
@@ -616,6 +619,10 @@ export default Object.freeze({
   'link.invalid': '{name}={value} er ikke gyldig: den {error}. Standardverdien, {fallback}, brukes i stedet.',
   'link.more': { one: '{count} parameter til kunne heller ikke følges.', other: '{count} parametere til kunne heller ikke følges.' },
   'link.pageLanguage': 'sidens språk',
+  'link.stepsUnknown': 'steps nevner noe som ikke er et steg i denne leksjonen, og det utelates: {list}. Stegene er {steps}.',
+  'link.stepsMore': { one: '{count} til', other: '{count} til' },
+  'link.stepsRepeated': 'steps nevner {list} mer enn én gang: hvert vises én gang, der det først er nevnt.',
+  'link.stepsNone': 'Ingen steg i leksjonen er nevnt, så alle stegene vises.',
 
   // ---- treningseksperimentet ----
   'training.runScaled': 'skalert: q·k/√d_k',
