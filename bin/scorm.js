@@ -8,6 +8,8 @@
 // `--mastery P` (a percent) and `--no-reveal` become attributes of the page's <attention-lesson>
 // (web/lms/scorm.js reads the first; the lesson obeys the second); 1.2's manifest also carries the
 // mastery score (adlcp:masteryscore), which an LMS hands back as cmi.student_data.mastery_score.
+// `--steps variance,saturation,quiz` becomes its `steps` attribute (web/lesson/steps.js): the
+// package shows those steps, in that order, and reports them alone.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,7 @@ import { EXIT_FAILURE, EXIT_USAGE, UsageError, STDOUT_NAME, deliver, helpText, n
 import { CORES, WEB, siteFiles } from './site-files.js';
 import { zip } from './zip.js';
 import { SCORM_META, SCORM_VERSIONS } from '../web/lms/scorm.js';
+import { LESSON_STEPS, readSteps } from '../web/lesson/steps.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export { SCORM_VERSIONS };
@@ -31,6 +34,7 @@ const OPTIONS = {
   version: { type: 'string' },
   mastery: { type: 'string' },
   'no-reveal': { type: 'boolean' },
+  steps: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -41,12 +45,13 @@ const HELP = [
     { option: 'version', value: 'V', words: 'scorm.optionVersion', default: SCORM_VERSIONS[0] },
     { option: 'mastery', value: 'P', words: 'scorm.optionMastery' },
     { option: 'no-reveal', words: 'scorm.optionNoReveal' },
+    { option: 'steps', value: 'cli.valueList', words: 'scorm.optionSteps' },
     { option: 'help', words: 'cli.optionHelp' },
   ]],
 ];
 
 function help(t, name) {
-  const params = { name, versions: t('cli.or', { list: SCORM_VERSIONS.slice(0, -1).join(', '), last: SCORM_VERSIONS.at(-1) }) };
+  const params = { name, versions: t('cli.or', { list: SCORM_VERSIONS.slice(0, -1).join(', '), last: SCORM_VERSIONS.at(-1) }), steps: LESSON_STEPS.join(',') };
   const rows = HELP.map(([heading, section]) => [heading, section.map((row) =>
     row.default === undefined ? row : { ...row, more: ` ${t('cli.default', { value: row.default })}` })]);
   return helpText({ top: [t('scorm.helpUsage', params), t('scorm.helpIntro', params)], sections: rows }, OPTIONS, t, params);
@@ -68,8 +73,9 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
       if (values.mastery.trim() === '' || !Number.isInteger(mastery) || mastery < 0 || mastery > 100)
         throw new UsageError(t('cli.invalid', { option: '--mastery', value: JSON.stringify(values.mastery), must: t('settings.mustBe', { expected: { key: 'settings.wholeNumber', params: { min: '0', max: '100' } } }) }));
     }
+    const steps = values.steps === undefined ? null : stepsFrom(values.steps, t);
     if (!values.output) throw new UsageError(t('scorm.noOutput', { name }));
-    const entries = await packageEntries(version, strings, { mastery, reveal: !values['no-reveal'] });
+    const entries = await packageEntries(version, strings, { mastery, reveal: !values['no-reveal'], steps });
     const bytes = zip(entries);
     // written beside the target, then renamed: a failed write never leaves half a package
     await deliver(bytes, { output: values.output, stdout, stdoutClosed, fs, t });
@@ -83,11 +89,24 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
   }
 }
 
+// --steps: the lesson's rule (web/lesson/steps.js), but strict — a package is written once, for
+// a class, so a step it cannot name, a step named twice or no step at all is a usage error.
+function stepsFrom(text, t) {
+  const { steps, unknown, more, repeated } = readSteps(text);
+  const invalid = (must) => new UsageError(t('cli.invalid', { option: '--steps', value: JSON.stringify(text), must }));
+  const list = LESSON_STEPS.join(', ');
+  if (unknown.length > 0) throw invalid(t('scorm.stepsUnknown', { list: [...unknown, ...(more > 0 ? [`+${more}`] : [])].join(', '), steps: list }));
+  if (repeated.length > 0) throw invalid(t('scorm.stepsRepeated', { list: repeated.join(', ') }));
+  if (!steps) throw invalid(t('scorm.stepsNone', { steps: list }));
+  return steps;
+}
+
 /**
  * The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004';
- * `mastery` the percent that passes (or null), `reveal` false: exercises never show their answer.
+ * `mastery` the percent that passes (or null), `reveal` false: exercises never show their answer;
+ * `steps` the steps shown, in order (null: every step).
  */
-export async function packageEntries(version, strings, { mastery = null, reveal = true } = {}) {
+export async function packageEntries(version, strings, { mastery = null, reveal = true, steps = null } = {}) {
   // what the page needs: the site's files (bin/site-files.js)
   const names = await siteFiles();
   for (const core of CORES)
@@ -95,7 +114,7 @@ export async function packageEntries(version, strings, { mastery = null, reveal 
   const files = [];
   for (const name of names) {
     let data = await readFile(join(WEB, name));
-    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version, { mastery, reveal }));
+    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version, { mastery, reveal, steps }));
     files.push({ name, data });
   }
   for (const name of LICENCES) files.push({ name, data: await readFile(join(ROOT, name)) });
@@ -105,10 +124,11 @@ export async function packageEntries(version, strings, { mastery = null, reveal 
 
 // The site's lesson.html with the SCORM version and the LMS module added, and the author's
 // choices as the lesson's attributes.
-function launchPage(html, version, { mastery, reveal }) {
+function launchPage(html, version, { mastery, reveal, steps }) {
   if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
   if (!html.includes(LESSON_TAG)) throw new Error(`web/${LAUNCH} has no "${LESSON_TAG}": the package cannot set the lesson's attributes`);
-  const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}`;
+  // (steps are ids of LESSON_STEPS: nothing to escape)
+  const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}${steps ? ` steps="${steps.join(',')}"` : ''}`;
   return html.replace(LESSON_TAG, `${LESSON_TAG}${attributes}`).replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
 }
 

@@ -1,7 +1,8 @@
 // The lesson page's side of kept progress (web/lesson/progress.js encodes it): its controls
 // (web/lesson.html) read and put back, the section the learner is at, and — on a page outside an
 // LMS — the learner's answers and place kept in localStorage across a reload, cleared by the
-// lesson's "Start over". web/lms/scorm.js keeps the same in the LMS's suspend_data instead.
+// lesson's "Start over" (but for the answers of steps a `steps` selection does not show).
+// web/lms/scorm.js keeps the same in the LMS's suspend_data instead.
 import { clearProgress, loadProgress, saveProgress } from './lesson/progress.js';
 
 const SETTLE_LIMIT_MS = 30000; // the place is restored after this long even if the lesson still draws
@@ -100,9 +101,12 @@ export function keepProgress({ doc = document, win = window, storage = safeStora
   };
   lesson.addEventListener('answer', save);
   lesson.addEventListener('startover', () => {
+    restored = true;
+    // the answers of steps not shown (a `steps` selection) outlive "Start over": they stay kept
+    const answers = lesson.progress?.answers ?? {};
+    if (Object.keys(answers).length > 0) return void saveProgress(storage, { at: null, controls: readControls(doc), answers });
     clearProgress(storage);
     keeping = false;
-    restored = true;
   });
   win.addEventListener('pagehide', save);
   doc.addEventListener('visibilitychange', () => doc.visibilityState === 'hidden' && save());

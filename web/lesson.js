@@ -4,6 +4,8 @@
 // (web/lab/settings.js), its pipeline (web/lab/inputs.js) and labState (web/lab/state.js), on
 // the Random projection — so a sentence gives the same numbers on both pages, through the same
 // code. State flows one way: controls and the instruments' requests → store → state → lesson.
+// first: a link's ?steps= must reach <attention-lesson> before the lesson is defined (below)
+import './lesson-steps.js';
 import { LESSON_MAX_TOKENS } from './lesson/model.js';
 import { loadEngine, loadingWords, pageVocab } from './lab/assets.js';
 import { LabPipeline } from './lab/inputs.js';

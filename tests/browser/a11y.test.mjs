@@ -233,6 +233,7 @@ test('axe: lesson.html, every state, light and dark, 1440 and 360 px', async () 
       default: async () => {},
       'unscaled d_k = 1024': () => lessonControls({ dk: 1024, scaled: false }),
       error: () => lessonControls({ sentence: '' }),
+      'a teacher choosing steps': () => page.locator('#choose-steps summary').click(),
     },
     () => page.waitForFunction(() => document.documentElement.dataset.ready === 'true'),
   );

@@ -66,6 +66,10 @@ before(async () => {
     assert.equal(await main(['scorm', '--version', version, '--mastery', '80', '--no-reveal', '-o', author], { stdout: sink(), stderr: process.stderr, env: {} }), 0);
     execFileSync('unzip', ['-q', author, '-d', join(root, `pkg-${version}-author`)]);
   }
+  // a teacher's choice of steps (one version: the rule is the same in both)
+  const chosen = join(root, 'lesson-1.2-steps.zip');
+  assert.equal(await main(['scorm', '--steps', 'variance,saturation,quiz', '-o', chosen], { stdout: sink(), stderr: process.stderr, env: {} }), 0);
+  execFileSync('unzip', ['-q', chosen, '-d', join(root, 'pkg-1.2-steps')]);
   await copyFile(join(RUNTIME, 'dist/scorm12.min.js'), join(root, 'scorm12.min.js'));
   await copyFile(join(RUNTIME, 'dist/scorm2004.min.js'), join(root, 'scorm2004.min.js'));
   await writeFile(join(root, 'host.js'), HOST_JS);
@@ -313,6 +317,21 @@ for (const version of ['1.2', '2004']) {
       assert.deepEqual(problems, []);
       await page.close();
     });
+
+    if (version === '1.2')
+      test('a package of chosen steps (--steps variance,saturation,quiz): their objectives alone, their score, completed once they are seen', async () => {
+        const { page, frame, calls, problems } = await openPackage(version, null, 'pkg-1.2-steps');
+        assert.deepEqual(await frame.evaluate(() => [...document.querySelectorAll('attention-lesson section')].map((s) => s.dataset.part)), ['variance', 'saturation', 'quiz']);
+        let seen = await until(calls, (c) => values(c, k.set, `${k.score}.max`).length > 0, { what: 'the score' });
+        assert.deepEqual([0, 1, 2, 3].map((n) => values(seen, k.set, `cmi.objectives.${n}.id`)), [['variance'], ['saturation'], ['quiz'], []], 'one objective per chosen step, in their order');
+        assert.equal(values(seen, k.set, `${k.score}.max`).at(-1), '2', 'the exercises of the chosen steps: variance\'s and saturation\'s');
+        assert.deepEqual(values(seen, k.set, k.status), ['incomplete']);
+        await seeEveryStep(frame);
+        seen = await until(calls, (c) => values(c, k.set, k.status).includes('completed'), { what: 'completed' });
+        assert.deepEqual([0, 1, 2].map((n) => values(seen, k.set, `cmi.objectives.${n}.status`)), [['completed'], ['completed'], ['completed']]);
+        assert.deepEqual(problems, []);
+        await page.close();
+      });
 
     if (version === '1.2')
       test('a revisit after completion (entry "") restores the learner\'s work and leaves it saved', async () => {

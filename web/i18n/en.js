@@ -504,7 +504,7 @@ export default Object.freeze({
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004] [--mastery P] [--no-reveal]',
+  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LIST]',
   'scorm.helpIntro': 'Writes the lesson (lesson.html) as a SCORM package for an LMS (Moodle, Canvas, Blackboard…):\nimsmanifest.xml at the root, every file the page loads inside, nothing fetched from the network.\nThe page reports to the LMS: incomplete, then completed once the learner has seen every step;\npassed or failed against the mastery score; each prediction and exercise as an interaction (the\nresponse, the right one, the result); the score (exercises solved before their answer was shown);\nthe session time; the learner\'s answers and place, to resume there.',
   'scorm.helpOptions': 'Options:',
   'scorm.optionOutput': 'the package to write (a .zip)',
@@ -515,6 +515,10 @@ export default Object.freeze({
   'scorm.written': 'wrote {file}: SCORM {version}, {count} files, {kB} kB',
   'scorm.optionMastery': 'the score that passes, in percent (the LMS\'s own mastery score wins)',
   'scorm.optionNoReveal': 'an exercise never shows its answer after wrong tries',
+  'scorm.optionSteps': 'the steps the package shows, in this order, separated by commas;\nthe steps: {steps} (default: all of them)',
+  'scorm.stepsUnknown': 'must name steps of the lesson ({steps}); not steps: {list}',
+  'scorm.stepsRepeated': 'must name each step once; named more than once: {list}',
+  'scorm.stepsNone': 'must name at least one step ({steps})',
   'progress.startOver': 'Start over',
   'progress.startOverLabel': 'Start over: clear every answer and go back to the first step',
   // ---- the closing quiz (web/lesson/quiz.js, <quiz-question>) ----
@@ -580,6 +584,9 @@ export default Object.freeze({
     'Computed by the attention core, C++ compiled to scalar WebAssembly.',
   'lessonPage.couldNotStart': 'Could not start: {message}',
   'lessonPage.fullLabHtml': 'The same instruments, driven by the full lab (heatmap, bars, probe): <a href="./#why">the Attention Lab page</a>.',
+  'lessonPage.chooseSteps': 'For teachers: choose steps',
+  'lessonPage.chooseStepsHint': 'Tick the steps for your class and copy the link: it opens the lesson with those steps, in the order the link names them.',
+  'lessonPage.stepsLink': 'Link',
   'lessonPage.credits': 'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q and K come from seeded random projections of the layer-normalised vectors, and V is the word vectors themselves — an untrained model, so the patterns show the arithmetic, not learned meaning.',
 
   // ---- <lab-share>: share and export ----
@@ -615,6 +622,10 @@ export default Object.freeze({
   'link.invalid': '{name}={value} is not valid: it {error}. The default, {fallback}, is used instead.',
   'link.more': { one: '{count} more parameter could not be followed either.', other: '{count} more parameters could not be followed either.' },
   'link.pageLanguage': 'the page’s language',
+  'link.stepsUnknown': 'steps names what is not a step of this lesson, so it is left out: {list}. The steps are {steps}.',
+  'link.stepsMore': { one: '{count} more', other: '{count} more' },
+  'link.stepsRepeated': 'steps names {list} more than once: each is shown once, where first named.',
+  'link.stepsNone': 'No step of the lesson is named, so every step is shown.',
 
   // ---- the training experiment (web/views/training-text.js) ----
   'training.runScaled': 'scaled: q·k/√d_k',
@@ -754,6 +765,7 @@ export default Object.freeze({
   'cli.valueWord': 'WORD',
   'cli.valueName': 'NAME',
   'cli.valueFile': 'FILE',
+  'cli.valueList': 'LIST',
   'cli.optionSentence': 'the tokens\' text',
   'cli.optionProbe': 'the cross-attention probe word, "" for none',
   'cli.optionProjection': 'identity (q = k = x, GloVe 100-d), random (seeded projections to d_k)\nor pasted (your own vectors: --q, --k)',

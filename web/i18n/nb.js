@@ -505,7 +505,7 @@ export default Object.freeze({
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004] [--mastery P] [--no-reveal]',
+  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LISTE]',
   'scorm.helpIntro': 'Skriver leksjonen (lesson.html) som en SCORM-pakke for et LMS (Moodle, Canvas, Blackboard …):\nimsmanifest.xml i roten, alle filene siden laster inni, ingenting hentet fra nettet. Siden\nrapporterer til LMS-et: ikke fullført, så fullført når eleven har sett alle stegene; bestått eller\nikke bestått mot beståttgrensen; hver forutsigelse og oppgave som en interaksjon (svaret, det\nriktige svaret, resultatet); poengsummen (oppgaver løst før svaret ble vist); økttiden; elevens\nsvar og plass, for å fortsette der.',
   'scorm.helpOptions': 'Valg:',
   'scorm.optionOutput': 'pakken som skal skrives (en .zip)',
@@ -516,6 +516,10 @@ export default Object.freeze({
   'scorm.written': 'skrev {file}: SCORM {version}, {count} filer, {kB} kB',
   'scorm.optionMastery': 'poengsummen som gir bestått, i prosent (LMS-ets egen grense går foran)',
   'scorm.optionNoReveal': 'en oppgave viser aldri svaret etter gale forsøk',
+  'scorm.optionSteps': 'stegene pakken viser, i denne rekkefølgen, skilt med komma;\nstegene: {steps} (standard: alle)',
+  'scorm.stepsUnknown': 'må nevne steg i leksjonen ({steps}); ikke steg: {list}',
+  'scorm.stepsRepeated': 'må nevne hvert steg én gang; nevnt mer enn én gang: {list}',
+  'scorm.stepsNone': 'må nevne minst ett steg ({steps})',
   'progress.startOver': 'Begynn på nytt',
   'progress.startOverLabel': 'Begynn på nytt: slett alle svarene og gå tilbake til første steg',
   // ---- avslutningsquizen (web/lesson/quiz.js, <quiz-question>) ----
@@ -581,6 +585,9 @@ export default Object.freeze({
     'Beregnet av oppmerksomhetskjernen, C++ kompilert til skalar WebAssembly.',
   'lessonPage.couldNotStart': 'Kunne ikke starte: {message}',
   'lessonPage.fullLabHtml': 'De samme instrumentene, styrt av hele laben (varmekart, søyler, sondeord): <a href="./#why">Attention Lab-siden</a>.',
+  'lessonPage.chooseSteps': 'For lærere: velg steg',
+  'lessonPage.chooseStepsHint': 'Kryss av for stegene klassen skal se, og kopier lenken: den åpner leksjonen med de stegene, i rekkefølgen lenken nevner dem.',
+  'lessonPage.stepsLink': 'Lenke',
   'lessonPage.credits': 'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q og K kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene, og V er ordvektorene selv — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
 
   // ---- <lab-share>: del og eksporter ----
@@ -616,6 +623,10 @@ export default Object.freeze({
   'link.invalid': '{name}={value} er ikke gyldig: den {error}. Standardverdien, {fallback}, brukes i stedet.',
   'link.more': { one: '{count} parameter til kunne heller ikke følges.', other: '{count} parametere til kunne heller ikke følges.' },
   'link.pageLanguage': 'sidens språk',
+  'link.stepsUnknown': 'steps nevner noe som ikke er et steg i denne leksjonen, og det utelates: {list}. Stegene er {steps}.',
+  'link.stepsMore': { one: '{count} til', other: '{count} til' },
+  'link.stepsRepeated': 'steps nevner {list} mer enn én gang: hvert vises én gang, der det først er nevnt.',
+  'link.stepsNone': 'Ingen steg i leksjonen er nevnt, så alle stegene vises.',
 
   // ---- treningseksperimentet ----
   'training.runScaled': 'skalert: q·k/√d_k',
@@ -755,6 +766,7 @@ export default Object.freeze({
   'cli.valueWord': 'ORD',
   'cli.valueName': 'NAVN',
   'cli.valueFile': 'FIL',
+  'cli.valueList': 'LISTE',
   'cli.optionSentence': 'teksten til tokenene',
   'cli.optionProbe': 'sondeordet for kryssoppmerksomhet, "" for ingen',
   'cli.optionProjection': 'identity (q = k = x, GloVe 100-d), random (projeksjoner til d_k, bestemt av\nfrøet) eller pasted (dine egne vektorer: --q, --k)',

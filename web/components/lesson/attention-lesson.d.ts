@@ -6,11 +6,27 @@ import type { LessonSettings } from '../../lesson/model.js';
 /** The instruments' tags, in the order of the lesson. */
 export const INSTRUMENTS: readonly string[];
 
+/** The lesson's steps in the story's order: each one's id (its sections' `data-part`) and the string key of its heading. */
+export const STEPS: ReadonlyArray<Readonly<{ part: LessonStep; title: string }>>;
+
+/** A step of the lesson: the ids the `steps` attribute, lesson.html?steps= and `attention-lab scorm --steps` name. */
+export type LessonStep = 'step' | 'output' | 'heads' | 'variance' | 'saturation' | 'gradient' | 'overflow' | 'quiz';
+
+/**
+ * The steps a `steps` attribute's text chooses, in its order, or null (no attribute, or no step
+ * named: every step). Unknown and repeated ids are console warnings (web/lesson/steps.js reads it).
+ */
+export function chosenSteps(text: string | null): LessonStep[] | null;
+
 /**
  * Attributes: `for` (the id of an <attention-lab> to follow), `heading-level` (1–6, default 2),
  * `loading` ("eager": draw every instrument), `theme` (light, dark, auto), `no-reveal` (an exercise
  * never shows its answer after wrong tries), `mastery` (the percent of the score that passes, read
- * by a learning platform's module), `quiz` (the closing quiz as the last section; read once).
+ * by a learning platform's module), `quiz` (the closing quiz as the last section; read once),
+ * `steps` (read once: the steps shown, in the order named, e.g. "variance,saturation,quiz"; ids in
+ * any case, separated by commas or spaces; an unknown or repeated id is a console warning and is
+ * left out; no step named is every step. With it, `quiz` is not read: the quiz is there when named.
+ * The score, `questions`, `progress` and "Start over" count the steps shown).
  */
 export class AttentionLesson extends HTMLElement {
   /** The engine the instruments are computed with (the followed lab's, or set by the page). */
@@ -32,9 +48,12 @@ export class AttentionLesson extends HTMLElement {
   readonly score: Readonly<LessonScore>;
   /** Every prediction, exercise and quiz question: its stable id (predict-variance, exercise-scale, quiz-root…) and its step. */
   readonly questions: ReadonlyArray<{ id: string; step: string; element: HTMLElement }>;
-  /** The learner's answers, to keep (web/lesson/progress.js); setting it puts them back (null: none). */
+  /**
+   * The learner's answers, to keep (web/lesson/progress.js); setting it puts them back (null: none).
+   * The answers of steps a `steps` selection does not show are given back as they were put back.
+   */
   progress: LessonProgress | null;
-  /** Clears every answer and announces `startover`. */
+  /** Clears the answers of the steps shown (those of steps not shown stay in `progress`) and announces `startover`. */
   startOver(): void;
   addEventListener<K extends keyof AttentionLessonEventMap>(type: K, listener: (this: AttentionLesson, event: AttentionLessonEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
@@ -44,7 +63,7 @@ export class AttentionLesson extends HTMLElement {
 export interface LessonScore {
   /** exercises solved (an answer within the tolerance of the core's) */
   raw: number;
-  /** exercises in the lesson */
+  /** exercises in the steps shown */
   max: number;
   /** every exercise solved */
   completed: boolean;

@@ -32,6 +32,9 @@
 // exercise never shows its answer after wrong tries; `mastery` (a percent) is the score that
 // passes, for the platform to read; `quiz` adds the closing quiz (web/lesson/quiz.js) as the last
 // section, its questions announced like the exercises (not counted in the score).
+// `steps` (read once, web/lesson/steps.js): the steps shown, in the order named — "variance,
+// saturation,quiz" — for a class; the score, the questions and the progress count those alone,
+// and the answers of the steps not shown are kept, untouched, in `progress`.
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../i18n/format.js';
@@ -43,6 +46,7 @@ import { sheet } from '../theme.js';
 import { STORY } from '../../lesson/story.js';
 import { ANSWER_TOLERANCE, EXERCISES } from '../../lesson/exercises.js';
 import { QUIZ_IDS } from '../../lesson/quiz.js';
+import { readSteps } from '../../lesson/steps.js';
 
 // The order of the lesson is a story: one query's row (q·k, the scores, softmax), the output (the
 // weights mix the values), several heads,
@@ -66,11 +70,29 @@ const SECTIONS = [
   { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
 ].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
+/** The steps in the story's order: { part, title } (the key of its heading), for a page that lets a teacher choose. */
+export const STEPS = Object.freeze(SECTIONS.map(({ part, title }) => Object.freeze({ part, title })));
 
 const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
 const IDLE_TIMEOUT_MS = 500; // an instrument is drawn within this long even on a busy page
 const SETTLE_MS = 150; // the lab's states are taken up once they stop coming for this long (a slider drag ends)
+
+/**
+ * The steps a `steps` attribute chooses, in its order (web/lesson/steps.js), or null: every step
+ * (the closing quiz where `quiz` asks for it). What it cannot follow is a warning.
+ */
+export function chosenSteps(text) {
+  if (text === null) return null;
+  const { steps, unknown, more, repeated } = readSteps(text);
+  if (unknown.length > 0) {
+    const named = [...unknown.map((id) => JSON.stringify(id)), ...(more ? [`${more} more`] : [])].join(', ');
+    const valid = STEPS.map((s) => s.part).join(', ');
+    console.warn(`<attention-lesson>: steps="${text}": ${named} not steps of the lesson (${valid}).${steps ? '' : ' Every step is shown.'}`);
+  }
+  if (repeated.length > 0) console.warn(`<attention-lesson>: steps="${text}" names ${repeated.join(', ')} more than once; each is shown once, where first named.`);
+  return steps;
+}
 
 /** The heading level of the sections: a whole number from 1 to 6, else the default (with a warning). */
 export function headingLevel(text) {
@@ -259,7 +281,7 @@ export class AttentionLesson extends ElementBase {
     const answers = {};
     for (const id of order) {
       const question = questions.find((q) => q.id === id);
-      const state = question && stateOf(question);
+      const state = question ? stateOf(question) : this.#hiddenAnswers[id];
       if (state) answers[id] = state;
     }
     return { answers };
@@ -268,7 +290,9 @@ export class AttentionLesson extends ElementBase {
   /** Puts back saved answers ({ answers }); a question not named starts afresh. */
   set progress(progress) {
     const answers = progress?.answers ?? {};
-    this.#answered = Object.keys(answers).filter((id) => this.questions.some((q) => q.id === id));
+    const hidden = new Set(this.#hiddenQuestions);
+    this.#hiddenAnswers = Object.fromEntries(Object.entries(answers).filter(([id, state]) => hidden.has(id) && state));
+    this.#answered = Object.keys(answers).filter((id) => hidden.has(id) || this.questions.some((q) => q.id === id));
     for (const { id, element } of this.questions) {
       const state = Object.hasOwn(answers, id) ? answers[id] : null;
       if (this.#drawn.has(element)) element.restore(state);
@@ -278,10 +302,12 @@ export class AttentionLesson extends ElementBase {
   }
 
   #drawn = new Set(); // story elements given their results at least once
+  #hiddenQuestions = []; // the ids of the questions of the steps not shown (a `steps` selection)
+  #hiddenAnswers = {}; // their answers, as put back: given back by `progress`, never lost
 
-  /** Clears every answer (and announces `startover`: a page forgets what it kept). */
+  /** Clears the answers of the steps shown (and announces `startover`: a page forgets what it kept). */
   startOver() {
-    this.progress = null;
+    this.progress = { answers: this.#hiddenAnswers };
     this.dispatchEvent(new CustomEvent('startover', { bubbles: true }));
     this.#sections[0]?.section.scrollIntoView({ block: 'start' });
   }
@@ -326,6 +352,7 @@ export class AttentionLesson extends ElementBase {
     this.#score.lang = this.#strings.lang;
     const text = this.#strings.t('story.score', { raw: score.raw, max: score.max });
     if (this.#score.textContent !== text) this.#score.textContent = text;
+    this.#score.hidden = score.max === 0; // steps chosen without an exercise: no score to show
     if (this.#startOverElement) {
       const button = this.#startOverElement.querySelector('button');
       this.#startOverElement.lang = this.#strings.lang;
@@ -394,8 +421,13 @@ export class AttentionLesson extends ElementBase {
       this.#status = toDom(h('p', { class: 'lesson-status', lang: strings.lang }, strings.t('lesson.waiting')));
       this.append(this.#status);
     }
-    // the closing quiz only where the page asks for it (the `quiz` attribute, read once)
-    const sections = SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
+    // the steps chosen, in their order (`steps`, read once), else every step, the closing quiz
+    // only where the page asks for it (the `quiz` attribute, read once)
+    const chosen = chosenSteps(this.getAttribute('steps'));
+    const sections = chosen
+      ? chosen.map((part) => SECTIONS.find((section) => section.part === part)).filter(Boolean)
+      : SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
+    this.#hiddenQuestions = SECTIONS.filter((section) => !sections.includes(section)).flatMap(questionIds);
     this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling }) => {
       const section = toDom(
         h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
@@ -666,6 +698,11 @@ export class AttentionLesson extends ElementBase {
 function questionId(element) {
   if (element.localName === 'quiz-question') return `quiz-${element.dataset.question}`;
   return element.localName === 'lesson-predict' ? `predict-${element.dataset.prediction}` : `exercise-${element.dataset.exercise}`;
+}
+
+// The ids of a section's questions, as questionId names their elements.
+function questionIds({ predict, exercises, quiz }) {
+  return [...(predict ? [`predict-${predict}`] : []), ...exercises.map((id) => `exercise-${id}`), ...quiz.map((id) => `quiz-${id}`)];
 }
 
 // Results compared field by field: the model hands out the same arrays while nothing they depend on changed.
