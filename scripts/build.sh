@@ -6,6 +6,9 @@
 #   bash scripts/build.sh            the three trees
 #   bash scripts/build.sh sanitize   only build/sanitize: clang, ASan + UBSan, the libFuzzer target
 #                                    (scripts/test.sh and scripts/fuzz.sh build it)
+#   bash scripts/build.sh wasm-tests the WebAssembly trees' tests (Catch2, the fuzz driver): the
+#                                    three trees build only what the product needs, and
+#                                    scripts/test.sh builds these beside the browser tests
 # Incremental: a second run with nothing changed takes seconds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,9 +32,18 @@ fi
 configure build/native Release cmake
 configure build/wasm-simd Release emcmake cmake -DATTN_WASM_SIMD=ON
 configure build/wasm-scalar Release emcmake cmake -DATTN_WASM_SIMD=OFF
-for tree in native wasm-simd wasm-scalar; do
+if [ "${1:-}" = wasm-tests ]; then
+  for tree in wasm-simd wasm-scalar; do
+    echo "[build] $tree: tests" >&2
+    cmake --build "build/$tree" -j "$JOBS"
+  done
+  exit 0
+fi
+echo "[build] native" >&2
+cmake --build build/native -j "$JOBS"
+for tree in wasm-simd wasm-scalar; do
   echo "[build] $tree" >&2
-  cmake --build "build/$tree" -j "$JOBS"
+  cmake --build "build/$tree" -j "$JOBS" --target attention_wasm
 done
 
 mkdir -p web/build

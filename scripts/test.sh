@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The test suites, in two tiers; assumes scripts/setup.sh and scripts/build.sh have run (npm test
 # and npm run test:fast do both).
-#   bash scripts/test.sh        everything, what CI runs (npm test):
-#     lane 1: node:test (every file of tests/js/, then the lesson's and the training experiment's
-#             claims again on the scalar build), then node:test + Playwright on the page in
-#             Debian's headless Chromium (tests/browser/)
-#     lane 2: Catch2 as WebAssembly under Node (SIMD and scalar, each with the fuzz target's
-#             driver: seed corpus + generated inputs, 32-bit size_t), then the sanitizer tree
-#             (build/sanitize: clang, ASan + UBSan) built and its Catch2 run, then libFuzzer on
-#             it for a fixed number of inputs from a fixed seed (scripts/fuzz.sh runs long ones)
-#     Catch2 natively first, alone: it takes seconds and says early whether the core is sound.
-#     The two lanes run side by side (one per core; the browser waits on the page much of the
-#     time); lane 2's output is printed when it ends.
+#   bash scripts/test.sh        everything, what CI runs (npm test): Catch2 natively first, alone
+#     (seconds; it says early whether the core is sound), then two lanes side by side:
+#     lane 1: node:test + Playwright on the page in Debian's headless Chromium (tests/browser/),
+#             the longest part, started as early as it can be
+#     lane 2: node:test (every file of tests/js/, then the lesson's and the training experiment's
+#             claims again on the scalar build); Catch2 as WebAssembly under Node (SIMD and scalar,
+#             each with the fuzz target's driver: seed corpus + generated inputs, 32-bit size_t),
+#             built here (scripts/build.sh builds only the product's WebAssembly); the sanitizer
+#             tree (build/sanitize: clang, ASan + UBSan) built and its Catch2 run, then libFuzzer
+#             on it for a fixed number of inputs from a fixed seed (scripts/fuzz.sh runs long ones)
+#     Lane 2's output is printed when it ends.
 #   bash scripts/test.sh fast   for every edit (npm run test:fast): Catch2 natively and the
 #     DOM-free node tests of tests/js/ but the slow ones named in SLOW_JS below
 # Each node:test run also writes TAP to build/test-logs/; at the end the script prints each part's
@@ -84,18 +84,23 @@ scalar_claims() {
 }
 
 # Each part runs whatever failed before it: one run shows every failure.
-lane_js() {
+node_parts() {
   local files ok=0
   mapfile -t files < <(js_files)
   part "node:test (tests/js, ${#files[@]} files)" node_tests js --test-concurrency=2 "${files[@]}" || ok=1
   [ "$TIER" = fast ] && return $ok
   part "node:test (the lesson's and the training experiment's claims, scalar build)" scalar_claims || ok=1
-  part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/ || ok=1
   return $ok
 }
 
-lane_native() {
+lane_browser() {
+  part "node:test (browser, two files at a time)" node_tests browser --test-concurrency=2 tests/browser/
+}
+
+lane_rest() {
   local ok=0
+  node_parts || ok=1
+  part "WebAssembly trees' tests built" bash scripts/build.sh wasm-tests || return 1
   part "Catch2 and the fuzz driver (wasm-simd)" ctest_tree wasm-simd || ok=1
   part "Catch2 and the fuzz driver (wasm-scalar)" ctest_tree wasm-scalar || ok=1
   part "sanitizer build (build/sanitize)" bash scripts/build.sh sanitize || return 1
@@ -107,14 +112,14 @@ lane_native() {
 part "Catch2 (native)" ctest_tree native || status=1
 if [ $status = 0 ]; then
   if [ "$TIER" = all ]; then
-    lane_native >"$LOGS/native.log" 2>&1 &
-    native_pid=$!
-    lane_js || status=1
-    wait "$native_pid" || status=1
-    echo "== the native lane's output (build/test-logs/native.log)"
-    cat "$LOGS/native.log"
+    lane_rest >"$LOGS/lane2.log" 2>&1 &
+    rest_pid=$!
+    lane_browser || status=1
+    wait "$rest_pid" || status=1
+    echo "== lane 2's output (build/test-logs/lane2.log)"
+    cat "$LOGS/lane2.log"
   else
-    lane_js || status=1
+    node_parts || status=1
   fi
 fi
 
