@@ -66,6 +66,8 @@ const SECTIONS = [
   { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
 ].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
+/** Each section's part, id (a link's target: lesson.html#claim-4) and heading key, in the lesson's order (the teacher's page links them). */
+export const LESSON_SECTIONS = Object.freeze(SECTIONS.map(({ part, id, title }) => Object.freeze({ part, id, title })));
 
 const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in
