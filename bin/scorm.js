@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, STDOUT_NAME, deliver, helpText, notify, parseOptions } from './command.js';
-import { CORES, WEB, siteFiles } from './site-files.js';
+import { CORES, FOR_TEACHERS, WEB, siteFiles } from './site-files.js';
 import { zip } from './zip.js';
 import { SCORM_META, SCORM_VERSIONS } from '../web/lms/scorm.js';
 import { LESSON_STEPS, readSteps } from '../web/lesson/steps.js';
@@ -28,6 +28,8 @@ const LICENCES = ['LICENSE', 'THIRD_PARTY_LICENSES.md'];
 // the site's lesson.html loads its module here; the package's loads the LMS module after it
 const ANCHOR = '<script type="module" src="./lesson.js"></script>';
 const LESSON_TAG = '<attention-lesson';
+// the site's lesson.html links the teacher's page, which the package leaves out (bin/site-files.js)
+const TEACHER_LINK = /\n *<p class="for-teachers">.*<\/p>/;
 
 const OPTIONS = {
   output: { type: 'string', short: 'o' },
@@ -107,8 +109,8 @@ function stepsFrom(text, t) {
  * `steps` the steps shown, in order (null: every step).
  */
 export async function packageEntries(version, strings, { mastery = null, reveal = true, steps = null } = {}) {
-  // what the page needs: the site's files (bin/site-files.js)
-  const names = await siteFiles();
+  // what the page needs: the site's files (bin/site-files.js), less the teacher's page
+  const names = (await siteFiles()).filter((name) => !FOR_TEACHERS.test(name));
   for (const core of CORES)
     if (!names.includes(core)) throw new Error(strings.t('scorm.notBuilt', { file: `web/${core}` }));
   const files = [];
@@ -127,9 +129,10 @@ export async function packageEntries(version, strings, { mastery = null, reveal 
 function launchPage(html, version, { mastery, reveal, steps }) {
   if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
   if (!html.includes(LESSON_TAG)) throw new Error(`web/${LAUNCH} has no "${LESSON_TAG}": the package cannot set the lesson's attributes`);
+  if (!TEACHER_LINK.test(html)) throw new Error(`web/${LAUNCH} has no <p class="for-teachers"> line: the package cannot drop its link to a page it leaves out`);
   // (steps are ids of LESSON_STEPS: nothing to escape)
   const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}${steps ? ` steps="${steps.join(',')}"` : ''}`;
-  return html.replace(LESSON_TAG, `${LESSON_TAG}${attributes}`).replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
+  return html.replace(TEACHER_LINK, '').replace(LESSON_TAG, `${LESSON_TAG}${attributes}`).replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
 }
 
 // Every file under `dir`, relative with '/' separators, sorted (the zip's order is stable).

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 export const WEB = fileURLToPath(new URL('../web/', import.meta.url));
 export const NOT_FOR_PAGES = /\.d\.ts$|\.md$|^widget\/|^build\/attention-widget\.js$/;
+// the teacher's page (web/teacher.html, its module and styles): in the site, not in the SCORM
+// package, which learners open — its answer key stays out of their reach
+export const FOR_TEACHERS = /^teacher\.(html|js|css)$/;
 // the two cores: without them no page computes anything
 export const CORES = ['build/attention-simd.wasm', 'build/attention-scalar.wasm'];
 

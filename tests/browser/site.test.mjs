@@ -2,7 +2,8 @@
 // (scripts/build-site.mjs) into a temporary directory, served by a few lines of node:http below
 // (no policy, no compression, no CORS: none of scripts/serve.mjs) at /some/prefix/, and every page
 // opened in Chromium: no failed request, no console or page error, and each page ready — the lab
-// drawn (its bars), the lesson's first state drawn, the model's view on embed.html?view=model.
+// drawn (its bars), the lesson's first state drawn, the teacher's key computed, the model's view on
+// embed.html?view=model.
 import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
@@ -54,7 +55,7 @@ after(async () => {
 });
 
 test('the folder: the pages, both cores, the word vectors, the model, and _headers with the policy and wasm type', async () => {
-  for (const file of ['index.html', 'lesson.html', 'embed.html', 'embed.js', 'components/attention-lab.js', 'build/attention-simd.wasm', 'build/attention-scalar.wasm', 'assets/glove/first-view.bin', 'assets/model/scaled.weights', '.nojekyll']) {
+  for (const file of ['index.html', 'lesson.html', 'teacher.html', 'embed.html', 'embed.js', 'components/attention-lab.js', 'build/attention-simd.wasm', 'build/attention-scalar.wasm', 'assets/glove/first-view.bin', 'assets/model/scaled.weights', '.nojekyll']) {
     assert.ok(await stat(join(dir, file)).catch(() => null), `${file} is in the site`);
   }
   for (const file of ['build/attention-widget.js', 'core/engine.d.ts', 'assets/README.md']) {
@@ -64,7 +65,7 @@ test('the folder: the pages, both cores, the word vectors, the model, and _heade
   assert.match(headers, /^\/\*\n {2}Content-Security-Policy: default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'$/m);
   assert.match(headers, /^\/build\/attention-simd\.wasm\n {2}Content-Type: application\/wasm$/m);
   // relative paths only: a page naming a root path would leave the prefix
-  for (const page of ['index.html', 'lesson.html', 'embed.html']) {
+  for (const page of ['index.html', 'lesson.html', 'teacher.html', 'embed.html']) {
     assert.doesNotMatch(await readFile(join(dir, page), 'utf8'), /(src|href)="\//, `${page} names no root path`);
   }
 });
@@ -75,6 +76,8 @@ const pages = [
     await page.locator('attention-lab #bars').getByRole('meter').first().waitFor();
   }],
   ['lesson.html', (page) => page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 })],
+  // the teacher's page: its answer key computed
+  ['teacher.html', (page) => page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 })],
   ['embed.html?sentence=A+dog+chased+the+red+ball', async (page) => {
     await page.locator('attention-lab').evaluate((lab) => lab.ready);
     assert.equal(await page.locator('attention-lab #bars').getByRole('meter').count(), 6);

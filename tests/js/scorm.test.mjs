@@ -1,9 +1,10 @@
 // The SCORM package's parts that need no browser: the zip writer (bin/zip.js) against Debian's
 // unzip and the CRC-32 check value, and the page module's pure functions (web/lms/scorm.js):
-// SCORM's time formats, the suspend_data limit, the API discovery over a window chain.
+// SCORM's time formats, the suspend_data limit, the API discovery over a window chain; what the
+// package leaves out (the teacher's page).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { test } from 'node:test';
 import { crc32, zip } from '../../bin/zip.js';
 import { MAX_PARENTS, SCORM_META, SCORM_VERSIONS, SUSPEND_DATA_LIMIT, findApi, readSuspendData, suspendData, timeinterval2004, timespan12 } from '../../web/lms/scorm.js';
 import * as writer from '../../bin/scorm.js';
+import { siteFiles } from '../../bin/site-files.js';
 import { english } from '../../web/i18n/i18n.js';
 
 test('CRC-32 gives the standard check value of "123456789"', () => {
@@ -76,4 +78,14 @@ test('the versions and the meta name are written once: the package\'s writer use
   const page = entries.find((entry) => entry.name === 'lesson.html').data.toString('utf8');
   const metas = [...page.matchAll(/<meta name="([^"]+)" content="([^"]+)">/g)].filter(([, name]) => name.includes('scorm'));
   assert.deepEqual(metas.map(([, name, content]) => [name, content]), [[SCORM_META, '2004']]);
+});
+
+test('the package leaves out the teacher’s page and the lesson’s link to it; the site keeps both', async () => {
+  const entries = await writer.packageEntries('1.2', english());
+  const names = entries.map((entry) => entry.name);
+  for (const file of ['teacher.html', 'teacher.js', 'teacher.css']) assert.ok(!names.includes(file), `${file} is not in the package`);
+  const page = entries.find((entry) => entry.name === 'lesson.html').data.toString('utf8');
+  assert.doesNotMatch(page, /teacher\.html/);
+  assert.match(await readFile(new URL('../../web/lesson.html', import.meta.url), 'utf8'), /href="\.\/teacher\.html"/);
+  assert.ok((await siteFiles()).includes('teacher.html'), 'the site has the teacher’s page');
 });

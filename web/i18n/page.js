@@ -1,8 +1,9 @@
-// The language of the project's own pages (index.html, lesson.html): the URL's `lang`
+// The language of the project's own pages (index.html, lesson.html, teacher.html): the URL's `lang`
 // (index.html?lang=nb), else the reader's browser. The page's <html lang> is set to it — which the
 // lab and the lesson then follow as their host page's — and every element of the page that names
 // a key (data-t, data-t-html, data-t-attrs; see dom.js) gets its words. A <nav class="languages">
-// gets a link to the page in each language, each named in its own language.
+// gets a link to the page in each language, each named in its own language; a link to another of
+// the pages marked data-keep-lang opens it in this page's language.
 import { localize } from './dom.js';
 import { LANGUAGES, LANGUAGE_NAMES, loadStrings, pageLanguage } from './i18n.js';
 
@@ -41,4 +42,10 @@ if (nav) {
       return link;
     }),
   );
+}
+
+for (const link of document.querySelectorAll('a[data-keep-lang]')) {
+  const url = new URL(link.getAttribute('href'), location.href);
+  url.searchParams.set('lang', language);
+  link.href = url.href;
 }

@@ -4,7 +4,8 @@
 // computed with the engine, as attention-lab/testing computes them — and named by the same code
 // as that checker's DIAGNOSES (web/testing.js), so a lesson and the checker speak of a mistake
 // alike. No DOM, nothing stored: the same code runs in a page and in Node.
-import { SWEEP_DIMS } from './model.js';
+import { SWEEP_DIMS, TREND_DRAWS } from './model.js';
+import { shortLabel } from '../i18n/format.js';
 
 /**
  * Largest |answer − engine| that counts as right: an answer typed to 3 decimals, rounded or cut
@@ -91,6 +92,35 @@ export function checkExercise(engine, id, answer, results = null) {
   return { status: 'wrong', expected, given, diagnosis: null, values: {} };
 }
 
+/**
+ * The engine's answer to exercise `id`, as checkExercise compares with it: a weight, or for
+ * 'saturate' a d_k of SWEEP_DIMS or 'none' (null without `results`, the saturation results).
+ */
+export function exerciseAnswer(engine, id, results = null) {
+  const exercise = EXERCISES[id];
+  if (!exercise) throw new RangeError(`exerciseAnswer: no exercise ${JSON.stringify(id)}`);
+  if (exercise.kind === 'dk') return !results || results.empty ? null : saturateAnswer(results.trend(SATURATED));
+  return candidates(engine, id, exercise).expected;
+}
+
+/**
+ * The numbers of exercise `id`'s prompt, written in the language of `strings` (a decimal comma
+ * in Norwegian: the components of a vector are then separated by "; "). `results`: the
+ * saturation results, for 'saturate' (its row's word).
+ */
+export function promptParams(id, strings, results = null) {
+  const s = strings;
+  const separator = s.fixed(0.5, 1).includes(',') ? '; ' : ', ';
+  const vector = (v) => `(${v.map((x) => s.fixed(x, 0)).join(separator)})`; // whole numbers, no grouping: 1000, not 1,000
+  const e = EXERCISES[id];
+  if (id === 'softmaxWeight' || id === 'stableMax') return { scores: vector(e.scores) };
+  if (id === 'softmaxAxis') return { row1: vector(e.rows[0]), row2: vector(e.rows[1]) };
+  if (id === 'scale') return { q: vector(e.q), k1: vector(e.k[0]), k2: vector(e.k[1]), d: String(e.q.length) };
+  const r = results;
+  const word = r && !r.empty && r.word !== null ? r.word : '';
+  return { word: shortLabel(word), threshold: s.fixed(SATURATED, 1), draws: String(TREND_DRAWS) };
+}
+
 // The right answer and what each mistake gives, all from the engine (a mistake's own arithmetic,
 // z_j / Σz for a forgotten exp, is the one computed here: the engine has no wrong softmax).
 function candidates(engine, id, exercise) {
@@ -148,7 +178,7 @@ function checkSaturate(results, text) {
   const trend = results.trend(SATURATED);
   const weightAt = (i) => trend.mean.maxWeight[i];
   const first = trend.firstAbove;
-  const expected = first < 0 ? 'none' : SWEEP_DIMS[first];
+  const expected = saturateAnswer(trend);
   const given = text === 'none' ? 'none' : Number(text);
   if (given !== 'none' && !SWEEP_DIMS.includes(given)) return { status: 'invalid', expected, given: text, diagnosis: null, values: {} };
   const draws = trend.draws;
@@ -158,4 +188,9 @@ function checkSaturate(results, text) {
   const weight = weightAt(i);
   // below SATURATED at the guess: a larger d_k; above it: a smaller one passes too
   return { status: 'wrong', expected, given, diagnosis: weight > SATURATED ? 'smaller-passes' : 'below', values: { dk: given, weight, draws } };
+}
+
+// The saturation exercise's answer from the core's trend: its first width above SATURATED, or 'none'.
+function saturateAnswer(trend) {
+  return trend.firstAbove < 0 ? 'none' : SWEEP_DIMS[trend.firstAbove];
 }

@@ -70,8 +70,12 @@ const SECTIONS = [
   { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
 ].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
-/** The steps in the story's order: { part, title } (the key of its heading), for a page that lets a teacher choose. */
-export const STEPS = Object.freeze(SECTIONS.map(({ part, title }) => Object.freeze({ part, title })));
+/**
+ * The steps in the story's order: { part, id, title } — the step's id, its section's id (a link's
+ * target: lesson.html#claim-4) and its heading's key — for the pages that let a teacher choose
+ * steps (web/lesson-steps.js) and link them (web/teacher.js).
+ */
+export const STEPS = Object.freeze(SECTIONS.map(({ part, id, title }) => Object.freeze({ part, id, title })));
 
 const DEFAULT_HEADING_LEVEL = 2;
 const NEAR_VIEWPORT = '600px 0px'; // start loading and drawing a little before a section scrolls in

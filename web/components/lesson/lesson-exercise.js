@@ -14,9 +14,8 @@
 // carry a learner's work across a reload (web/lesson/progress.js).
 import { AlElement, drawnInputs } from '../base.js';
 import { sheet } from '../theme.js';
-import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise } from '../../lesson/exercises.js';
-import { SWEEP_DIMS, TREND_DRAWS } from '../../lesson/model.js';
-import { shortLabel } from '../../i18n/format.js';
+import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise, promptParams } from '../../lesson/exercises.js';
+import { SWEEP_DIMS } from '../../lesson/model.js';
 import { richText, writeRich } from './lesson-predict.js';
 
 const styles = sheet(`
@@ -167,7 +166,7 @@ export class LessonExercise extends AlElement {
     this.$('.dk').hidden = !dk;
     const card = this.$('.card');
     card.setAttribute('aria-label', t('exercise.label'));
-    const { word, ...params } = this.#promptParams(id);
+    const { word, ...params } = promptParams(id, this.strings, this.results);
     writeRich(this.$('.prompt'), t(exercise.prompt, params), word === undefined ? {} : { word });
     const input = dk ? this.$('select') : this.$('input');
     input.setAttribute('aria-label', t(dk ? 'exercise.chooseDk' : 'exercise.yourAnswer'));
@@ -194,21 +193,6 @@ export class LessonExercise extends AlElement {
     const values = [...SWEEP_DIMS.map(String), 'none'];
     if (select.options.length !== values.length) select.replaceChildren(...values.map((v) => new Option(v, v)));
     select.options[values.length - 1].text = this.strings.t('exercise.saturateNone');
-  }
-
-  // The numbers of the prompt, written in the reader's language (a decimal comma in Norwegian:
-  // the components of a vector are then separated by "; ").
-  #promptParams(id) {
-    const s = this.strings;
-    const separator = s.fixed(0.5, 1).includes(',') ? '; ' : ', ';
-    const vector = (v) => `(${v.map((x) => s.fixed(x, 0)).join(separator)})`; // whole numbers, no grouping: 1000, not 1,000
-    const e = EXERCISES[id];
-    if (id === 'softmaxWeight' || id === 'stableMax') return { scores: vector(e.scores) };
-    if (id === 'softmaxAxis') return { row1: vector(e.rows[0]), row2: vector(e.rows[1]) };
-    if (id === 'scale') return { q: vector(e.q), k1: vector(e.k[0]), k2: vector(e.k[1]), d: String(e.q.length) };
-    const r = this.results;
-    const word = r && !r.empty && r.word !== null ? r.word : '';
-    return { word: shortLabel(word), threshold: s.fixed(SATURATED, 1), draws: String(TREND_DRAWS) };
   }
 
   #writeFeedback() {
