@@ -32,6 +32,9 @@ run() {
     # F: the repeated spans are random words, which only an induction circuit predicts
     F) trial F scaled --data build/model-4k --steps 3000 --eval-every 250 --watch-every 100 \
          --repeat-share 0.5 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit ;;
+    # G: F longer, with more of the windows repeating (F formed a previous-token head, no induction)
+    G) trial G scaled --data build/model-4k --steps 6000 --eval-every 500 --watch-every 200 \
+         --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }
