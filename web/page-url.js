@@ -19,7 +19,7 @@ import { PARAMETERS, readUrl, writeUrl } from './lab/url.js';
 
 const link = readUrl(location.search);
 
-/** The page's options from its URL: { theme, view, lang } (web/lab/url.js). */
+/** The page's options from its URL: { theme, layout, view, lang, share } (web/lab/url.js). */
 export const page = link.page;
 
 const lab = document.querySelector('attention-lab');
@@ -38,6 +38,7 @@ function follow() {
   if (page.theme === 'auto') root.removeAttribute('data-theme');
   else root.dataset.theme = page.theme;
   if (page.theme !== 'auto') for (const element of [lab, ...document.querySelectorAll('attention-lesson'), ...shares]) element.setAttribute('theme', page.theme);
+  if (page.layout !== 'full') lab.setAttribute('view', page.layout); // layout=compact: the lab's view="compact"
   for (const share of shares) share.page = page;
   const { rejected } = lab.set(link.settings);
   for (const [name, reason] of Object.entries(rejected)) console.warn(`The link's ${name} was not applied: it ${reason}.`);

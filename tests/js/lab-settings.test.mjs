@@ -124,7 +124,7 @@ test('an invalid attribute: a warning naming it, its value and what was expected
 });
 
 test('every attribute is documented in docs/embed.md and in attention-lab.d.ts', () => {
-  assert.deepEqual([...ATTRIBUTES].sort(), ['causal', 'dk', 'positional', 'probe', 'projection', 'scaled', 'seed', 'selected', 'sentence', 'temperature', 'theme']);
+  assert.deepEqual([...ATTRIBUTES].sort(), ['causal', 'dk', 'positional', 'probe', 'projection', 'scaled', 'seed', 'selected', 'sentence', 'temperature', 'theme', 'view']);
   const readme = readFileSync(new URL('../../docs/embed.md', import.meta.url), 'utf8');
   const types = readFileSync(new URL('../../web/components/attention-lab.d.ts', import.meta.url), 'utf8');
   for (const name of ATTRIBUTES) {

@@ -21,11 +21,17 @@ const CHANGED = {
   positional: true,
   selected: 3,
 };
-const PAGE = { theme: 'dark', view: 'variance', lang: 'nb', share: false };
+const PAGE = { theme: 'dark', layout: 'compact', view: 'variance', lang: 'nb', share: false };
 
-test('the parameters: the sentence (or its tokens), every other attribute of <attention-lab> (selected as row, from 1), then view, lang and share', () => {
-  assert.deepEqual(PARAMETERS, ['sentence', 'tokens', ...ATTRIBUTES.slice(1).map((a) => (a === 'selected' ? 'row' : a)), 'view', 'lang', 'share']);
-  assert.deepEqual(Object.keys(CHANGED).sort(), ATTRIBUTES.filter((a) => a !== 'theme').sort());
+test('the parameters: the sentence (or its tokens), every other attribute of <attention-lab> (selected as row, from 1; view as layout), then view, lang and share', () => {
+  const renamed = { selected: 'row', view: 'layout' };
+  assert.deepEqual(PARAMETERS, ['sentence', 'tokens', ...ATTRIBUTES.slice(1).map((a) => renamed[a] ?? a), 'view', 'lang', 'share']);
+  assert.deepEqual(Object.keys(CHANGED).sort(), ATTRIBUTES.filter((a) => a !== 'theme' && a !== 'view').sort());
+  assert.deepEqual(readUrl('layout=compact&view=variance').page, { theme: 'auto', layout: 'compact', view: 'variance', lang: '', share: true }, 'layout (the lab’s view) and the page’s view apart');
+  assert.equal(writeUrl(defaultSettings(), { layout: 'compact' }), '?layout=compact');
+  const wrong = readUrl('layout=tiny');
+  assert.equal(wrong.page.layout, 'full');
+  assert.deepEqual(wrong.problems.map((p) => [p.reason, p.name, p.fallback]), [['invalid', 'layout', 'full']]);
   assert.equal(VIEWS[0], 'lab');
   assert.equal(VIEWS.at(-1), 'model', 'the trained model (<model-view>) comes last');
   for (const part of VIEWS.slice(1, -1)) assert.equal(typeof LessonModel.prototype[part], 'function', `${part}: a part of the lesson's model`);
@@ -33,9 +39,9 @@ test('the parameters: the sentence (or its tokens), every other attribute of <at
 });
 
 test('no parameter: the defaults; the defaults write no parameter', () => {
-  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', view: 'lab', lang: '', share: true }, problems: [] });
+  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true }, problems: [] });
   assert.equal(writeUrl(defaultSettings()), '');
-  assert.equal(writeUrl(defaultSettings(), { theme: 'auto', view: 'lab', lang: '', share: true }), '');
+  assert.equal(writeUrl(defaultSettings(), { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true }), '');
 });
 
 test('round trip: settings → link → the same settings, one parameter at a time and all at once', () => {
@@ -61,7 +67,7 @@ test('round trip: settings → link → the same settings, one parameter at a ti
   assert.deepEqual(reopened.get(), store.get());
   // in the table's order, readable
   assert.equal(link, '?sentence=Dogs+chase+the+ball%2C+and+cats+watch+them.&probe=puppy&projection=random&dk=256&seed=42' +
-    '&scaled=false&temperature=0.25&causal=true&positional=true&row=4&theme=dark&view=variance&lang=nb&share=0');
+    '&scaled=false&temperature=0.25&causal=true&positional=true&row=4&theme=dark&layout=compact&view=variance&lang=nb&share=0');
 });
 
 test('share=0 hides the share panel; share=1, yes or true keep it', () => {
@@ -95,6 +101,7 @@ test('every invalid parameter is a problem naming it and what was expected; its 
     positional: ['yes please', /true or false/, false],
     row: ['0', /whole number from 1 to 128/, 2],
     theme: ['blue', /one of auto, light, dark/, 'auto'],
+    layout: ['tiny', /one of full, compact/, 'full'],
     view: ['everything', /one of lab, step, output, heads, variance, saturation, gradient, overflow/, 'lab'],
     lang: ['norsk!', /a language tag such as en or nb/, ''],
     share: ['maybe', /true or false/, true],

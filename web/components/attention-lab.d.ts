@@ -38,6 +38,13 @@ export interface LabAttributes {
   /** "light" | "dark" | "auto" (the reader's system setting). Default "auto" */
   theme?: string;
   /**
+   * "full" | "compact". Default "full". compact: for a slide or a narrow frame — the tokens, the
+   * heatmap, the selected query's bars, and three controls (d_k, the √d_k switch, the
+   * temperature), without the probe, the paste panel or the long hints; at 1280×720 in a
+   * reveal.js slide it fits the slide up to about 12 tokens (embed.html: layout=compact)
+   */
+  view?: string;
+  /**
    * a JSON or .npy file of the same site holding attention from another model in BertViz's shape
    * (see AttentionLab.attention), shown in place of the lab's body; removed: the lab again
    */

@@ -28,6 +28,8 @@ export const TEMPERATURE_STEPS = Object.freeze([0.1, 0.25, 0.5, 0.75, 1, 1.5, 2,
 export const PROJECTIONS = Object.freeze(['identity', 'random', 'pasted']);
 /** Values of the `theme` attribute (applied by the style sheet; not a setting of the store). */
 export const THEME_NAMES = Object.freeze(['auto', 'light', 'dark']);
+/** The lab's layouts: full (every card), or compact (a slide's or a narrow frame's: see attention-lab.js). */
+export const LAB_VIEWS = Object.freeze(['full', 'compact']);
 
 const MAX_SEED = 0xffffffff;
 // A wrong value is quoted in a warning up to this many characters.
@@ -192,10 +194,11 @@ export function defaultSettings() {
 
 /**
  * Attributes of <attention-lab> that are no setting of the store: read and checked by the same
- * rules, but applied by the style sheet (`theme`: light, dark or auto).
+ * rules, but applied by the style sheet (`theme`: light, dark or auto; `view`: full or compact).
  */
 export const PRESENTATION = Object.freeze({
   theme: Object.freeze({ type: choiceType(THEME_NAMES), default: 'auto' }),
+  view: Object.freeze({ type: choiceType(LAB_VIEWS), default: 'full' }),
 });
 
 /** The attributes of <attention-lab>: the settings that have one, then PRESENTATION's. */

@@ -5,12 +5,13 @@
 //
 //   readUrl('?sentence=hello%20world&dk=8&projection=random')
 //     → { settings: { sentence: 'hello world', dk: 8, projection: 'random' },   (for lab.set)
-//         page: { theme: 'auto', view: 'lab', lang: '', share: true },
+//         page: { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true },
 //         problems: [] }        one per unknown, repeated or invalid parameter (its default is used)
 //   writeUrl(lab.settings, { theme: 'dark' })  → '?theme=dark' (only what differs from the defaults)
 //
 // Parameters: every attribute of <attention-lab> (sentence, probe, projection, dk, scaled, seed,
-// temperature, causal, positional, theme; the selected query as row, counted from 1), then the
+// temperature, causal, positional, theme; the selected query as row, counted from 1; the lab's
+// attribute view as layout, since view is the page's), then the
 // page's own: view (the lab, or one instrument of the lesson), lang (the language of the page's
 // text) and share (0: no share panel). In the sentence's place a link may hold `tokens` (the
 // chips, separated by spaces; see tokensType): a link always reopens the chips that were shown,
@@ -49,6 +50,10 @@ const PAGE = {
 // written; given both, row is used.
 const ROW = { name: 'row', setting: 'selected', type: integerType(1, MAX_TOKENS) };
 
+// layout=compact: the lab's attribute `view` (full or compact), under another name: `view` is the
+// page's own (the lab, or one instrument of the lesson). A page option, as theme is.
+const LAYOUT = { name: 'layout', attribute: 'view' };
+
 /** Parameters read but never written: old links' (selected, counted from 0). */
 export const LEGACY_PARAMETERS = Object.freeze([ROW.setting]);
 
@@ -68,11 +73,17 @@ const tokensType = {
 };
 
 /** Every URL parameter, in the order a link writes them: the sentence or its tokens, the other attributes (selected as row), the page's. */
-export const PARAMETERS = Object.freeze([ATTRIBUTES[0], 'tokens', ...ATTRIBUTES.slice(1).map((name) => (name === ROW.setting ? ROW.name : name)), ...Object.keys(PAGE)]);
+export const PARAMETERS = Object.freeze([ATTRIBUTES[0], 'tokens', ...ATTRIBUTES.slice(1).map(parameterOf), ...Object.keys(PAGE)]);
+
+// The URL's name of an attribute.
+function parameterOf(attribute) {
+  if (attribute === ROW.setting) return ROW.name;
+  return attribute === LAYOUT.attribute ? LAYOUT.name : attribute;
+}
 
 /**
  * Reads a query string (location.search, with or without "?"): the lab settings it sets, the
- * page's options (theme, view, lang, share), and the problems, one per parameter that is
+ * page's options (theme, layout, view, lang, share), and the problems, one per parameter that is
  *   { reason: 'unknown', name, value }                  not a parameter of the pages (ignored)
  *   { reason: 'repeated', name, value, count }          given `count` times (the first is used)
  *   { reason: 'invalid', name, value, error, expected, fallback } invalid by the settings table:
@@ -87,7 +98,7 @@ export function readUrl(search) {
   const params = new URLSearchParams(search);
   const store = createStore();
   const settings = {};
-  const page = { theme: attributeDefault('theme'), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default };
+  const page = { theme: attributeDefault('theme'), layout: attributeDefault(LAYOUT.attribute), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default };
   const problems = [];
   let unknown = 0; // unknown parameters past MAX_UNKNOWN_LISTED: counted, not listed
   const seen = new Set();
@@ -108,9 +119,10 @@ export function readUrl(search) {
       else Object.assign(settings, { sentence: settings.sentence ?? read.value.join(' '), tokens: Object.freeze(read.value) });
       continue;
     }
-    const invalid = name in PAGE ? readPage(page, name, value) : name === ROW.name ? readRow(store, value) : applyText(store, name, value);
+    const attribute = name === LAYOUT.name ? LAYOUT.attribute : name;
+    const invalid = name in PAGE ? readPage(page, name, value) : name === ROW.name ? readRow(store, value) : applyText(store, attribute, value);
     if (invalid) problems.push({ reason: 'invalid', name, value, ...invalid });
-    else if (name in PRESENTATION) page[name] = value; // the page applies it (theme)
+    else if (attribute in PRESENTATION) page[name] = value; // the page applies it (theme, layout)
     else if (name === ROW.name) settings[ROW.setting] = store.get()[ROW.setting];
     else if (!(name in PAGE)) settings[name] = store.get()[name];
   }
@@ -140,9 +152,12 @@ function readPage(page, name, value) {
  * settings) and the page's options: only the values that differ from their defaults, in the
  * order of PARAMETERS. Pasted vectors have no parameter: a link to them opens the other settings.
  */
-export function writeUrl(settings, { theme = attributeDefault('theme'), view = PAGE.view.default, lang = PAGE.lang.default, share = PAGE.share.default } = {}) {
+export function writeUrl(
+  settings,
+  { theme = attributeDefault('theme'), layout = attributeDefault(LAYOUT.attribute), view = PAGE.view.default, lang = PAGE.lang.default, share = PAGE.share.default } = {},
+) {
   const params = new URLSearchParams();
-  const page = { theme, view, lang, share };
+  const page = { theme, layout, view, lang, share };
   for (const name of PARAMETERS) {
     if (name === ROW.name) {
       const row = settings[ROW.setting];
@@ -155,7 +170,7 @@ export function writeUrl(settings, { theme = attributeDefault('theme'), view = P
       continue;
     }
     const value = name in page ? page[name] : settings[name];
-    const fallback = name in PAGE ? PAGE[name].default : attributeDefault(name);
+    const fallback = name in PAGE ? PAGE[name].default : attributeDefault(name === LAYOUT.name ? LAYOUT.attribute : name);
     if (value === undefined || value === fallback) continue;
     if (name === 'projection' && value === 'pasted') continue;
     params.set(name, typeof value === 'boolean' && name in PAGE ? (value ? '1' : '0') : String(value));

@@ -6,6 +6,8 @@
 //   controls.value = { projection, dk, seed, scaled, temperature, causal, positional,
 //                      hasPaste, d (the width in use), scale (the factor the core applied) }
 //   controls.value → the same with the reader's change, e.g. { …, dk: 256 }
+//   <attention-controls compact>: only d_k, the √d_k switch and the temperature, without the
+//   temperature's hint (the lab's view="compact" sets it; attention-lab.js says why these three)
 import { DK_STEPS, TEMPERATURE_STEPS } from '../../lab/settings.js';
 import { AlElement, define, setHidden, setText } from '../base.js';
 import { sheet } from '../theme.js';
@@ -47,6 +49,8 @@ const styles = sheet(`
   .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_control); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
   sub { font-size: 0.75em; }
   .group { display: grid; gap: 8px; }
+  :host([compact]) :is(fieldset, .flags, .seed, #t-hint) { display: none; }
+  :host([compact]) form { gap: 10px; }
 `);
 
 export class AttentionControls extends AlElement {
@@ -82,7 +86,7 @@ export class AttentionControls extends AlElement {
           <p class="hint" id="t-hint" data-t="controls.temperatureHint"></p>
         </div>
 
-        <div class="group">
+        <div class="group flags">
           <label class="check"><input id="causal" type="checkbox" aria-describedby="causal-hint"> <span data-t="controls.causal"></span></label>
           <p class="hint indent-check" id="causal-hint" data-t="controls.causalHint"></p>
           <label class="check"><input id="positional" type="checkbox" aria-describedby="pe-hint"> <span data-t="controls.positional"></span></label>

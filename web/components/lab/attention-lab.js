@@ -4,6 +4,15 @@
 //   <script type="module" src=".../components/attention-lab.js"></script>
 //   <attention-lab sentence="The cat sat" probe="animal" dk="64" scaled="false"></attention-lab>
 //
+// view="compact": a lab for a slide or a narrow frame — the tokens (as chips, still editable),
+// the heatmap, the selected query's bars, and three controls: d_k, the √d_k switch and the
+// temperature, the knobs of the step the lab exists to show (scores grow with d_k; 1/√d_k undoes
+// that; a temperature sharpens or flattens the same row directly). No probe, no paste panel, no
+// long hints; the projection and the mask are set by attributes (projection="random" for a d_k
+// that moves). At 1280×720 in a reveal.js slide it fits the slide up to about 12 tokens
+// (tests/browser/platforms.test.mjs): the heatmap's column is at most COMPACT_HEAT_PX wide, and
+// its square cells then make it about as tall as that.
+//
 // State flows one way: controls → settings (web/lab/settings.js) → state (web/lab/state.js:
 // inputs.js builds Q, K, V with the engine, results.js computes the result) → views (the
 // elements below, which only draw what they are given) → 'change'. Each render does those steps
@@ -38,10 +47,19 @@ import './token-chips.js';
 // says its last value only).
 const SUMMARY_DELAY_MS = 600;
 
+// The widest the heatmap's card is in view="compact": its square cells make the grid about as
+// tall as it is wide, so this bounds the lab's height (numbers show in the cells up to ~11 tokens).
+const COMPACT_HEAT_PX = 460;
+
 const styles = sheet(`
   /* its own background: the text between the cards stays readable on a host page of any colour
      (a dark lab on a white page, say) */
-  :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg); line-height: 1.45; }
+  /* the host page's text stops here: what a page sets on an ancestor and text inherits (reveal.js's
+     theme sets a 42 px font on .reveal, centred text on its slides, and line-height, weight and
+     case on sections) reaches no card of the lab */
+  :host { display: block; font-family: var(--_font); color: var(--_text); background: var(--_bg);
+    font-size: 1rem; font-weight: 400; font-style: normal; font-variant: normal; line-height: 1.45; text-align: start;
+    text-indent: 0; text-transform: none; text-shadow: none; letter-spacing: normal; word-spacing: normal; white-space: normal; }
   .lab { container: lab / inline-size; display: grid; gap: 16px; }
   /* layout containment: an update inside one card (bars, chips, controls) relays out that card, not the page */
   .card { background: var(--_surface); border: 1px solid var(--_border); border-radius: 12px; padding: 16px; min-width: 0;
@@ -85,6 +103,15 @@ const styles = sheet(`
   @container lab (min-width: 1080px) {
     .main { grid-template-columns: 250px minmax(0, 1.2fr) minmax(0, 1fr); grid-template-areas: "controls heat bars"; }
     .lower { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); }
+  }
+  /* view="compact" (see the top of this file): the chips, the heatmap, the bars, three controls */
+  :host([view="compact"]) :is(.tokens > .title, #sentence, #sentence-hint, .card > .hint, .note.identity, .note.caveat,
+    .note.induced, .note.english, .lower, .foot) { display: none; }
+  :host([view="compact"]) :is(.lab, .main) { gap: 10px; }
+  :host([view="compact"]) .card { padding: 10px 12px; }
+  @container lab (min-width: 700px) {
+    :host([view="compact"]) .main { grid-template-columns: minmax(170px, 210px) minmax(0, ${COMPACT_HEAT_PX}px) minmax(0, 1fr);
+      grid-template-areas: "controls heat bars"; }
   }
   .probe-field { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 8px 0 12px; }
   .probe-field .text { width: 12em; max-width: 100%; flex: 0 1 auto; }
@@ -224,6 +251,7 @@ export class AttentionLab extends AlElement {
     }
     const warning = applyAttribute(this.#store, name, value);
     if (warning) console.warn(warning);
+    if (name === 'view') for (const part of [this.#els.controls, this.#els.chips]) part.toggleAttribute('compact', value === 'compact');
     if (name === 'theme') {
       this.#els.heatmap.themeChanged();
       this.#view?.themeChanged?.();

@@ -6,7 +6,7 @@
 // its lab's language (the lab's strings, web/i18n/).
 //
 //   <lab-share for="lab"></lab-share>
-//   share.page = { theme, view, lang, share } the page's own URL options, kept in the links
+//   share.page = { theme, layout, view, lang, share } the page's own URL options, kept in the links
 //   share.frameHeight = 1234               the iframe's height in the embed code (default: measured
 //                                          in a lesson column, COLUMN_WIDTH)
 //   share.link, share.embedCode            what the buttons copy
@@ -133,7 +133,7 @@ export class LabShare extends AlElement {
     this.#takeStrings();
   }
 
-  /** The page's own URL options, kept in the links: { theme, view, lang } (web/lab/url.js). */
+  /** The page's own URL options, kept in the links: { theme, layout, view, lang, share } (web/lab/url.js). */
   get page() {
     return this.#page;
   }

@@ -9,6 +9,7 @@
 //                                          vocabulary, or still loading; null: nothing to say, as for
 //                                          pasted vectors)
 //   chips.selected = number
+//   <token-chips compact>: smaller chips (the lab's view="compact")
 //   .value → { tokens, selected }: what the learner chose; 'input' and 'change' when they
 //            select a chip or change the tokens
 import { messageOf } from '../../i18n/i18n.js';
@@ -44,6 +45,12 @@ const styles = sheet(`
   .add { width: 9em; min-height: 32px; border: 1px dashed var(--_control); border-radius: 999px; padding: 4px 12px;
          background: transparent; color: var(--_text); }
   .add::placeholder { color: var(--_muted); }
+  /* the lab's view="compact" (a slide): smaller chips, so that about 12 fit in two lines */
+  :host([compact]) .chips { gap: 5px; }
+  :host([compact]) :is(.chip, .add) { min-height: 28px; }
+  :host([compact]) .tok { padding: 2px 3px 2px 10px; font-size: 0.875rem; }
+  :host([compact]) .x { padding: 0 8px 0 4px; }
+  :host([compact]) .add { width: 8.5em; padding: 2px 10px; font-size: 0.875rem; }
 `);
 
 // How a chip shows the status of its word's vectors (a known word has no mark): a class, a
