@@ -77,7 +77,6 @@ export const PAGES = {
     'lab.tokensHint', 'lab.weightsHint', 'lab.identityNote', 'lab.barsHintRow', 'lab.caveat', 'lab.probeHint',
     'page.tryHtml',
     'story.titleHtml', 'page.whyIntroHtml',
-    'page.guide', 'page.guide1Html', 'page.guide2Html', 'page.guide3Html', 'page.guide4Html', 'page.guide5Html',
     ...STORY,
     'page.trainingIntro', ...TRAINING,
     ...MODEL,

@@ -2,7 +2,7 @@
 // zero violations of any impact (issue #14). Pages: index.html (the lab and the lesson),
 // lesson.html (the lesson alone), embed.html when the site has one, and a lesson page that a
 // teacher writes with two labs (served here, under the site's policy). States: the default,
-// words induced and unknown, the guide's unscaled d_k = 1024, pasted vectors, and an error (a
+// words induced and unknown, the story's unscaled d_k = 1024, pasted vectors, and an error (a
 // paste that does not parse, and the causal mask on pasted Q and K of different lengths). Each
 // page is loaded once; every state is set on it, then themes and widths, and axe runs once for
 // each, after every instrument has drawn that state. The default state is checked in all four

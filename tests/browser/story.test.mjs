@@ -351,3 +351,71 @@ test('scaling is a temperature: the story’s buttons set T = √d_k and back, o
   await until(() => page.locator('#status').textContent(), (t) => t.includes('Temperature T = 32'), { what: 'T = 32 on lesson.html' });
   await until(line, (text) => text.startsWith('Now: scaled by 1/√dk, dk = 1024, T = 32.'), { what: 'the line on lesson.html', timeout: 15000 });
 });
+
+test('the attention-as-explanation caveat, with its citations, is said once a page: beside the trained model, on index, lesson and embed?view=model', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const cites = /Jain & Wallace[\s\S]*2019[\s\S]*Wiegreffe & Pinter[\s\S]*2019[\s\S]*Kobayashi et al\.[\s\S]*2020/;
+  const modelCaveat = () => page.evaluate(async () => {
+    await customElements.whenDefined('model-view');
+    return document.querySelector('model-view').shadowRoot.querySelector('.caveat')?.textContent ?? '';
+  });
+  // every text of the page, shadow roots included: how many times it cites Jain & Wallace
+  const citations = () => page.evaluate(() => {
+    let count = 0;
+    const walk = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node.shadowRoot) walk(node.shadowRoot);
+        for (const child of node.childNodes) if (child.nodeType === Node.TEXT_NODE) count += (child.textContent.match(/Jain (&|og) Wallace/g) ?? []).length;
+      }
+    };
+    walk(document);
+    return count;
+  });
+  for (const file of ['', 'lesson.html']) {
+    await page.goto(`${browser.url}${file}`);
+    await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+    // the heads' note: untrained, said so, without the literature
+    const heads = await until(() => page.evaluate(() => document.querySelector('#heads .story-note')?.textContent ?? ''), (t) => t !== '', { what: 'the heads’ note', timeout: 20000 });
+    assert.match(heads, /untrained/);
+    assert.doesNotMatch(heads, /Jain/);
+    const model = await until(modelCaveat, (t) => t !== '', { what: 'the model’s caveat', timeout: 20000 });
+    assert.match(model, /This model is trained/);
+    assert.match(model, cites, `${file || 'index.html'}: the caveat beside the trained model`);
+    assert.equal(await citations(), 1, `${file || 'index.html'}: the caveat once`);
+  }
+  assert.doesNotMatch(await page.locator('header .caveat').textContent(), /Nothing here is trained/);
+  await page.goto(`${browser.url}embed.html?view=model`);
+  assert.match(await until(modelCaveat, (t) => t !== '', { what: 'the embedded model’s caveat', timeout: 20000 }), cites, 'embed.html?view=model');
+  await page.goto(`${browser.url}embed.html?view=model&lang=nb`);
+  await until(modelCaveat, (t) => /Jain og Wallace[\s\S]*Kobayashi mfl\./.test(t), { what: 'the embedded model’s caveat in Norwegian', timeout: 20000 });
+});
+
+test('the links made before (#claim-1 … #claim-4) open their steps, and the story’s intro numbers no claims', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const lang of ['en', 'nb']) {
+    await page.goto(`${browser.url}?lang=${lang}`);
+    await page.locator('attention-lab').evaluate((lab) => lab.ready);
+    await drawWholeLesson(page);
+    const parts = await page.evaluate(() => ['claim-1', 'claim-2', 'claim-3', 'claim-4', 'overflow'].map((id) => document.getElementById(id)?.dataset.part));
+    assert.deepEqual(parts, ['variance', 'saturation', 'gradient', 'step', 'overflow'], lang);
+    assert.doesNotMatch(await page.locator('#why > p').first().textContent(), /Four claims|Fire påstander|\b(Claim|Påstand) \d/, lang);
+  }
+  // an old link to a claim opens its step, scrolled to the top of the window, and so does a link
+  // to the trained model (a part the page has from the start, which the lab and the lesson above
+  // it push down as they draw)
+  for (const [id, part] of [['claim-3', 'gradient'], ['model', undefined]]) {
+    // a fresh load: a fragment navigation on the page already open would not reload it
+    await page.goto('about:blank');
+    await page.goto(`${browser.url}#${id}`);
+    await page.locator('attention-lab').evaluate((lab) => lab.ready);
+    // the lesson writes its sections once its element is defined, which may be after the lab is ready
+    await page.waitForFunction((id) => document.getElementById(id), id, { timeout: 20000 });
+    assert.equal(await page.evaluate((id) => document.getElementById(id).dataset.part, id), part);
+    // held there while what is above it draws: still there a second after it first arrived
+    const top = () => page.evaluate((id) => Math.round(document.getElementById(id).getBoundingClientRect().top), id);
+    await until(top, (y) => Math.abs(y) < 50, { timeout: 10000, what: `#${id} scrolled to the top of the window` });
+    await page.waitForTimeout(1000);
+    const y = await top();
+    assert.ok(Math.abs(y) < 50, `#${id} moved to ${y} px from the top of the window`);
+  }
+});

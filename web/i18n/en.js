@@ -20,12 +20,9 @@ export default Object.freeze({
     'The weights are not the output yet. Each key comes with a value vector v: the value is what gets mixed. The output for a query is the weighted sum of the values, each weighted by how much the query looks at its key.',
   'story.leadHeads':
     'One row of weights is one way of looking at the sentence. Several heads, each with its own projections, narrower by the number of heads, look in several ways at once; their outputs are put side by side.',
-  'story.leadVariance':
-    'So far d_k was one number. A score q·k adds up d_k products, so how widely the scores spread depends on d_k. Predict first, then measure.',
-  'story.leadSaturation':
-    'Now the wider scores go into softmax, unscaled. Does a row stay spread over its keys, or does one key take the weight?',
-  'story.leadGradient':
-    'Training changes the scores along their gradient. How much gradient comes back through a row that has put nearly all its weight on one key?',
+  'story.leadVariance': 'So far d_k was one number. A score q·k adds up d_k products, so how widely the scores spread depends on d_k. Widen d_k in the settings and every picture below follows. Predict first, then measure.',
+  'story.leadSaturation': 'Now the wider scores go into softmax, unscaled. Does a row stay spread over its keys, or does one key take the weight? Switch off the scaling in the settings and watch the selected row too.',
+  'story.leadGradient': 'Training changes the scores along their gradient. How much gradient comes back through a row that has put nearly all its weight on one key? Whether that slows learning is measured in the training experiment below.',
   'story.leadOverflow':
     'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
   'story.score': 'Exercises solved: {raw} of {max}.',
@@ -477,30 +474,6 @@ export default Object.freeze({
   'page.tryHtml':
     'Type a sentence in the lab above. The words become real GloVe word vectors; pick a token to see where it looks. The lab opens on <em>Identity</em>, q = k = x: a word’s key is its own vector, so it usually matches itself best — by construction, not because of meaning. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
   'page.whyIntroHtml': 'The story below goes from one query’s scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. Each step opens with a question; at some you predict the answer first, then the same core measures it live. Every picture follows the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature. Where a picture varies d<sub>k</sub>, it projects the word vectors to each width with its own random matrices W<sub>Q</sub> and W<sub>K</sub>; on <em>Identity</em> the lab stays at d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the story alone is on <a href="./lesson.html">a page of its own</a>.)',
-  'page.guide': 'See it in under a minute',
-  'page.guide1Html':
-    'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. The story’s step “<a href="#claim-1">What happens to q·k as d<sub>k</sub> grows?</a>” measures it: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
-  'page.guide2Html': 'Switch off <b>Scale by √d<sub>k</sub></b>. The step “<a href="#claim-2">What do wider scores do to an unscaled row?</a>” shows the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of its plot); the bars above show the selected row’s own numbers.',
-  'page.guide3Html': 'The step “<a href="#claim-3">How much gradient does a saturated row pass back?</a>” answers: almost none once a row has collapsed — its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. The mean over rows falls far less than the collapsed rows do, since the rows that have not collapsed carry it. Whether that slows learning is measured in the training experiment below.',
-  'page.guide4Html':
-    'Switch scaling back on: the weights spread out again. The story’s first step, “<a href="#claim-4">How does a query score the keys, and turn the scores into weights?</a>”, follows one row step by step — every weight is positive and the row adds up to 1.',
-  'page.guide5Html': 'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. The first button switches scaling off and sets the <b>Temperature</b> to √1024 = <b>32</b>, past the slider’s last stop: every weight is the one scaled at T = 1. The second divides by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): with these random q and k the rows go flat, every weight close to 1 ÷ the number of tokens. The story’s last step, “<a href="#overflow">Why does softmax subtract the max, and what does a temperature do?</a>”, makes the same comparison, with a button that sets T = √d<sub>k</sub> at any d<sub>k</sub>.',
-  'page.doIt': 'Do it',
-  'page.unscaledT':
-    'Unscaled, T = 32',
-  'page.divideDk':
-    'Divide by d_k',
-  'page.back':
-    'Back to T = 1',
-  'page.doStep1': 'Do it: step 1, Random and d_k = 1024',
-  'page.doStep2': 'Do it: step 2, scaling off',
-  'page.doStep4': 'Do it: step 4, scaling on',
-  'page.doStep5Unscaled':
-    'Step 5: Unscaled, T = 32',
-  'page.doStep5DivideDk':
-    'Step 5: Divide by d_k',
-  'page.doStep5Back':
-    'Step 5: Back to T = 1',
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----

@@ -22,12 +22,9 @@ export default Object.freeze({
     'Vektene er ikke utdataene ennå. Hver nøkkel har en verdivektor v: verdien er det som blandes. Utdataene for en spørring er den vektede summen av verdiene, hver vektet med hvor mye spørringen ser på nøkkelen sin.',
   'story.leadHeads':
     'Én rad med vekter er én måte å se på setningen. Flere hoder, hvert med sine egne projeksjoner, smalere med antallet hoder, ser på flere måter samtidig; utdataene deres settes side om side.',
-  'story.leadVariance':
-    'Hittil var d_k ett tall. Et poeng q·k summerer d_k produkter, så hvor bredt poengene sprer seg, avhenger av d_k. Spå først, mål så.',
-  'story.leadSaturation':
-    'Nå går de bredere poengene inn i softmax, uskalert. Holder en rad seg spredt over nøklene, eller tar én nøkkel vekten?',
-  'story.leadGradient':
-    'Trening endrer poengene langs gradienten deres. Hvor mye gradient kommer tilbake gjennom en rad som har lagt nesten all vekten på én nøkkel?',
+  'story.leadVariance': 'Hittil var d_k ett tall. Et poeng q·k summerer d_k produkter, så hvor bredt poengene sprer seg, avhenger av d_k. Gjør d_k bredere i innstillingene, og hvert bilde nedenfor følger med. Spå først, mål så.',
+  'story.leadSaturation': 'Nå går de bredere poengene inn i softmax, uskalert. Holder en rad seg spredt over nøklene, eller tar én nøkkel vekten? Slå av skaleringen i innstillingene og se på den valgte raden også.',
+  'story.leadGradient': 'Trening endrer poengene langs gradienten deres. Hvor mye gradient kommer tilbake gjennom en rad som har lagt nesten all vekten på én nøkkel? Om det gjør læringen tregere, måles i treningseksperimentet nedenfor.',
   'story.leadOverflow':
     'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
   'story.score': 'Oppgaver løst: {raw} av {max}.',
@@ -478,30 +475,6 @@ export default Object.freeze({
   'page.tryHtml':
     'Skriv en setning i laben ovenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Laben åpner på <em>Identitet</em>, q = k = x: nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv — slik er det bygd, ikke fordi det betyr noe. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
   'page.whyIntroHtml': 'Fortellingen nedenfor går fra poengene til én spørring til utdataene dens, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Hvert steg begynner med et spørsmål; ved noen spår du svaret først, så måler den samme kjernen det direkte. Hvert bilde følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen. Der et bilde varierer d<sub>k</sub>, projiserer det ordvektorene til hver bredde med sine egne tilfeldige matriser W<sub>Q</sub> og W<sub>K</sub>; på <em>Identitet</em> blir laben på d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: fortellingen alene finnes på <a href="./lesson.html">en egen side</a>.)',
-  'page.guide': 'Se det på under ett minutt',
-  'page.guide1Html':
-    'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. Steget «<a href="#claim-1">Hva skjer med q·k når d<sub>k</sub> vokser?</a>» i fortellingen måler det: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
-  'page.guide2Html': 'Slå av <b>Skaler med √d<sub>k</sub></b>. Steget «<a href="#claim-2">Hva gjør bredere poeng med en uskalert rad?</a>» viser at radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i plottet der); søylene ovenfor viser den valgte radens egne tall.',
-  'page.guide3Html': 'Steget «<a href="#claim-3">Hvor mye gradient sender en mettet rad tilbake?</a>» svarer: nesten ingen når en rad har falt sammen — softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. Gjennomsnittet over radene faller langt mindre enn radene som har falt sammen, fordi radene som ikke har falt sammen, bærer det. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor.',
-  'page.guide4Html':
-    'Slå skaleringen på igjen: vektene sprer seg ut igjen. Det første steget i fortellingen, «<a href="#claim-4">Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?</a>», følger én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
-  'page.guide5Html': 'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Den første knappen slår av skaleringen og setter <b>Temperatur</b> til √1024 = <b>32</b>, forbi glidebryterens siste trinn: hver vekt er den samme som skalert ved T = 1. Den andre deler på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): med disse tilfeldige q og k blir radene flate, hver vekt nær 1 ÷ antall tokener. Det siste steget i fortellingen, «<a href="#overflow">Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?</a>», gjør den samme sammenligningen, med en knapp som setter T = √d<sub>k</sub> ved enhver d<sub>k</sub>.',
-  'page.doIt': 'Gjør det',
-  'page.unscaledT':
-    'Uskalert, T = 32',
-  'page.divideDk':
-    'Del på d_k',
-  'page.back':
-    'Tilbake til T = 1',
-  'page.doStep1': 'Gjør det: steg 1, Tilfeldig og d_k = 1024',
-  'page.doStep2': 'Gjør det: steg 2, skalering av',
-  'page.doStep4': 'Gjør det: steg 4, skalering på',
-  'page.doStep5Unscaled':
-    'Steg 5: Uskalert, T = 32',
-  'page.doStep5DivideDk':
-    'Steg 5: Del på d_k',
-  'page.doStep5Back':
-    'Steg 5: Tilbake til T = 1',
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
