@@ -112,7 +112,10 @@ export async function soak(page, { interactions = LONG_RUN.interactions, warmUp 
       if (rand() < 0.3) await page.keyboard.press('Backspace');
       else await page.keyboard.type(` ${pick(WORDS)}`);
     }],
-    ['probe word', () => inLab('#probe').fill(pick(WORDS))],
+    ['probe word', async () => {
+      await page.locator('attention-lab').evaluate((lab) => lab.shadowRoot.querySelector('details.probe').setAttribute('open', '')); // an aside
+      await inLab('#probe').fill(pick(WORDS));
+    }],
     ['add a chip', async () => {
       await focusIn('token-chips .add');
       await page.keyboard.type(pick(WORDS));

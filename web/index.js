@@ -23,10 +23,12 @@ lab.ready
     else showLinked();
   });
 
-// view=<a part of the lesson>: its instrument, scrolled to the top of the window and kept there
-// while the instruments above it draw and change height.
+// view=<a part of the lesson>: its instrument (its aside opened), scrolled to the top of the window
+// and kept there while the instruments above it draw and change height.
 function showPart(section) {
-  if (section) keepInView(section, lesson);
+  if (!section) return;
+  section.querySelector('details.story-aside')?.setAttribute('open', '');
+  keepInView(section, lesson);
 }
 
 // A link into the page (#claim-3, #model): the lesson writes its sections after the lab's first

@@ -15,7 +15,7 @@ import { test } from 'node:test';
 
 import { CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
 import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
-import { until, useBrowser } from './browser.mjs';
+import { openAsides, until, useBrowser } from './browser.mjs';
 
 const THEMES = ['light', 'dark'];
 const WIDTHS = [1440, 360];
@@ -197,6 +197,7 @@ const LAB_STATES = {
 // of its own (an h4 straight after the section's h2 was a heading-order violation).
 async function scrollWholePage() {
   await setLabs({ projection: 'random', dk: 1024, scaled: false });
+  await openAsides(page); // what they hold is checked too
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y < height; y += 800) {
     await page.evaluate((top) => scrollTo(0, top), y);

@@ -148,7 +148,6 @@ test('every control of the lab is reached with Tab and changed with its keys', a
     ['positional encoding', is('checkbox', 'Positional encoding'), ['Space'], (s) => s.positional === true],
     ['seed', is('number', 'Seed'), ['Control+A', 'Type:42'], (s) => s.seed === 42],
     ['heatmap', is('group', 'Attention weights heatmap'), ['ArrowDown', 'ArrowDown'], (s) => s.selected === 4],
-    ['probe word', is('text', 'Probe word'), ['Control+A', 'Type:dog'], (s) => s.probe === 'dog'],
   ];
   for (const [what, match, keys, check] of steps) {
     await tabTo(match, { what });
@@ -158,6 +157,13 @@ test('every control of the lab is reached with Tab and changed with its keys', a
     }
     await until(settings, check, { what: `${what} changed with ${keys.join(', ')}` });
   }
+  // the probe, an aside: opened with Enter, its word typed
+  await tabTo(is('summary', /^Go deeper: a probe word/), { what: 'the probe' });
+  await page.keyboard.press('Enter');
+  await tabTo(is('text', 'Probe word'), { what: 'the probe word' });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('dog');
+  await until(settings, (s) => s.probe === 'dog', { what: 'the probe word typed' });
   // "Bring your own vectors": opened with Enter, the example used with Enter on its button
   await tabTo(is('summary', 'Bring your own vectors'), { what: 'the paste panel' });
   await page.keyboard.press('Enter');
@@ -190,9 +196,17 @@ test('every control of the lesson is reached with Tab and changed with its keys'
   // comes near the viewport, in idle time; Tab presses come faster than that on a busy machine,
   // so the heads are brought in and drawn first (focus stays on the key).
   await drawn('#heads');
+  // several heads are an aside: opened with Enter, then drawn at its width
+  await tabTo(is('summary', /^Go deeper: several heads/), { what: 'the heads’ aside' });
+  await page.keyboard.press('Enter');
+  await drawn('#heads');
   await tabTo(is('slider', 'number of heads'), { what: 'the number of heads' });
   await page.keyboard.press('ArrowRight');
   await until(() => page.locator('attention-lesson').evaluate((el) => el.settings.heads), (h) => h === 5, { what: 'five heads' });
+  await drawn('#overflow');
+  // past the buttons of "scaling is a temperature", the max subtraction's aside: opened with Enter
+  await tabTo(is('summary', /^Go deeper: why softmax subtracts/), { what: 'the max subtraction’s aside' });
+  await page.keyboard.press('Enter');
   await drawn('#overflow');
   await tabTo(is('slider', 'temperature (log scale)'), { what: 'the overflow demo’s temperature' });
   await page.keyboard.press('Home');

@@ -21,13 +21,17 @@ async function text(tag) {
 const drawn = () =>
   page.evaluate((tags) => tags.map((tag) => document.querySelector(tag).shadowRoot?.querySelectorAll('svg, table').length ?? 0), INSTRUMENTS);
 
-// Scrolls every instrument into view in turn and waits until each has drawn the lab's latest state.
+// Opens the lesson's asides, scrolls every instrument into view in turn and waits until each has
+// drawn the lab's latest state.
 async function showAll() {
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  await page.locator('attention-lesson').evaluate((lesson) => {
+    for (const aside of lesson.querySelectorAll('details.story-aside')) aside.open = true;
+  });
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
   // then every one draws the latest state, also those that scrolled out again (pending counts
   // only the instruments near the viewport, unless the lesson is eager)
-  await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
-  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
+  await drawWholeLesson(page);
 }
 
 test('instruments are drawn lazily: none while the lab is used at the top of the page', async () => {

@@ -44,9 +44,10 @@ test('the story runs q·k → softmax → output → heads → variance → satu
   assert.ok(index.headings.every((h) => h.endsWith('?')), `every heading asks: ${index.headings.join(' | ')}`);
   assert.ok(index.leads.every((n) => n > 40), 'every section has its lead');
   assert.ok(index.order[0] < index.order[1] && index.order[1] < index.order[2], 'lab, lesson, training');
-  // predictions before the four claims' instruments, exercises after
+  // predictions before the four claims' instruments, exercises after (in an aside or not)
   const layout = await page.evaluate(() =>
-    [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => [...s.children].map((c) => c.localName).filter((n) => n.includes('-')).join(' ')),
+    [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) =>
+      [...s.querySelectorAll(':scope > *, :scope > details > *')].map((c) => c.localName).filter((n) => n.includes('-')).join(' ')),
   );
   assert.deepEqual(layout, [
     'lesson-predict step-by-step lesson-exercise lesson-exercise',
@@ -418,4 +419,38 @@ test('the links made before (#claim-1 … #claim-4) open their steps, and the st
     const y = await top();
     assert.ok(Math.abs(y) < 50, `#${id} moved to ${y} px from the top of the window`);
   }
+});
+
+test('the asides are closed <details> a learner opens, in their sections; one opened draws, and stays open while its view redraws', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${browser.url}index.html`);
+  await page.locator('attention-lab').evaluate((lab) => lab.ready);
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  // several heads and the max subtraction: closed, each in its section (its id kept), the
+  // temperature's words and buttons on the path, before the aside
+  const lesson = await page.evaluate(() => ({
+    asides: [...document.querySelectorAll('attention-lesson details.story-aside')].map((d) => [d.closest('section').id, d.open, d.querySelector('summary + *')?.localName]),
+    temperature: document.querySelector('#overflow .story-scaling').closest('details') === null,
+    probe: document.querySelector('attention-lab').shadowRoot.querySelector('details.probe').open,
+  }));
+  assert.deepEqual(lesson.asides, [['heads', false, 'multi-head-view'], ['overflow', false, 'overflow-demo']]);
+  assert.ok(lesson.temperature, 'scaling is a temperature stays on the path');
+  assert.equal(lesson.probe, false, 'the probe is closed');
+  // opened, the heads draw at their width
+  await page.locator('#heads > details > summary').click();
+  await page.locator('multi-head-view').scrollIntoViewIfNeeded();
+  await until(() => page.locator('multi-head-view').evaluate((el) => el.shadowRoot.querySelectorAll('.grid > div').length), (n) => n > 0, { what: 'the heads drawn', timeout: 20000 });
+  // the training experiment's reading: four closed asides
+  await page.locator('#training').scrollIntoViewIfNeeded();
+  const reading = await page.locator('training-experiment').evaluate((el) => [...el.shadowRoot.querySelectorAll('.reading details')].map((d) => d.open));
+  assert.deepEqual(reading, [false, false, false, false]);
+  // the trained model's caveat and notes: closed; the notes opened stay open when a head is opened
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  const view = page.locator('model-view');
+  await until(() => view.evaluate((el) => el.shadowRoot.querySelectorAll('.thumb').length), (n) => n === 8, { what: 'the eight heads', timeout: 30000 });
+  assert.deepEqual(await view.evaluate((el) => [...el.shadowRoot.querySelectorAll('details')].map((d) => [d.className, d.open])), [['caveat', false], ['not-shown', false]]);
+  await view.locator('details.not-shown > summary').click();
+  await view.locator('.thumb[data-layer="2"][data-head="1"]').click();
+  await until(() => view.evaluate((el) => el.shadowRoot.querySelector('.opened h3')?.textContent), (t) => t === 'Layer 2, head 1', { what: 'layer 2, head 1 opened' });
+  assert.equal(await view.evaluate((el) => el.shadowRoot.querySelector('details.not-shown').open), true, 'the notes stay open');
 });

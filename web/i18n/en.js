@@ -14,7 +14,7 @@ export default Object.freeze({
   'story.headingVariance': 'What happens to q·k as d_k grows?',
   'story.headingSaturation': 'What do wider scores do to an unscaled row?',
   'story.headingGradient': 'How much gradient does a saturated row pass back?',
-  'story.headingOverflow': 'Why does softmax subtract the max, and what does a temperature do?',
+  'story.headingOverflow': 'What does dividing by √d_k do to a row?',
   'story.leadStep': 'Start with one query q and one key k: their dot product q·k is a score, large when the two point the same way and are long. The key is what the query is matched against. One score per key gives a row of scores, and softmax turns that row into weights.',
   'story.leadOutput':
     'The weights are not the output yet. Each key comes with a value vector v: the value is what gets mixed. The output for a query is the weighted sum of the values, each weighted by how much the query looks at its key.',
@@ -23,8 +23,9 @@ export default Object.freeze({
   'story.leadVariance': 'So far d_k was one number. A score q·k adds up d_k products, so how widely the scores spread depends on d_k. Widen d_k in the settings and every picture below follows. Predict first, then measure.',
   'story.leadSaturation': 'Now the wider scores go into softmax, unscaled. Does a row stay spread over its keys, or does one key take the weight? Switch off the scaling in the settings and watch the selected row too.',
   'story.leadGradient': 'Training changes the scores along their gradient. How much gradient comes back through a row that has put nearly all its weight on one key? Whether that slows learning is measured in the training experiment below.',
-  'story.leadOverflow':
-    'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
+  'story.leadOverflow': 'A temperature T divides every score before softmax: above 1 it flattens a row, below 1 it sharpens it.',
+  'story.asideHeads': 'Go deeper: several heads side by side',
+  'story.asideOverflow': 'Go deeper: why softmax subtracts the largest score',
   'story.score': 'Exercises solved: {raw} of {max}.',
   'story.scalingTemperature': 'Scaling is a temperature too: dividing the scores q·k by √d_k is what a temperature T = √d_k does to them. So unscaled at T = √d_k gives the same weights as scaled at T = 1. Scaled with T = √d_k on top divides q·k by d_k, and with these random q and k every row at d_k = 1024 goes nearly flat: each weight close to 1 ÷ the number of keys. Trained q and k become correlated, so q·k can grow like d_k rather than √d_k; some models divide by d_k on purpose (μP). Try it with these buttons and the scaling setting.',
   'story.setRootT': 'Set T = √d_k = {root}',
@@ -138,7 +139,7 @@ export default Object.freeze({
   'lab.barsHintRow':
     'Query {index} of {count}: its weight on each key. Entropy, in nats (units of the natural logarithm), is 0 when all the weight is on one key and largest when it is spread evenly. Select another row in the heatmap or a chip.',
   'lab.caveat': 'The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or vectors you paste, not meaning it has learned.',
-  'lab.probe': 'Cross-attention probe',
+  'lab.probe': 'Go deeper: a probe word from outside the sentence',
   'lab.probeHint': 'One extra query word looks at the sentence’s tokens.',
   'lab.probeWord': 'Probe word',
   'lab.probeNeedsWords': 'The probe needs word vectors: choose Identity or Random.',
@@ -669,17 +670,16 @@ export default Object.freeze({
   'training.stoppedAt': 'It blew up at step {step} and stopped.',
   'training.runSummary':
     '{run}: held-out loss {loss}, accuracy {accuracy}, {reached}; mean largest weight {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; on the shown example {onTarget} of {queries} rows look at the right pair.',
-  'training.lookFor': 'What to look for',
+  'training.lookFor': 'Go deeper: what to look for in the runs',
   'training.lookForText':
     'With the defaults (d_k = 128, Adam at learning rate 0.002, 150 steps) the scaled run reaches 90 % held-out accuracy in about 40 steps and the unscaled run in about 70. Over 20 seeds the unscaled run was behind on every one at step 50, by 0.5 to 1.9 nats of held-out loss. Its attention starts almost one-hot — after the first step its mean largest weight is 0.89 and its mean entropy 0.27 nats, where an even row over 8 pairs has ln 8 = 2.08 (the scaled run: 0.32 and 1.79) — and its rows take more steps to find the right pair.',
-  'training.disappears': 'Where the difference disappears',
+  'training.disappears': 'Go deeper: where the difference disappears',
   'training.disappearsText':
     'At d_k = 4 the two runs are hard to tell apart: the unscaled scores are not spread widely enough to saturate the softmax (the step-50 losses differ by at most 0.15 nats over 20 seeds; at d_k = 8 already by up to 0.48). Plain SGD without momentum hides it too — at learning rate 0.1 the unscaled run reached 90 % held-out accuracy first on 4 of seeds 1–5. A small init scale (0.25) starts the unscaled run unsaturated, and at step 10 it was ahead on 4 of seeds 1–5 (at 0.5 it was behind on 4 of them). Adam does not remove the difference: at learning rates 0.001 and 0.005, as at 0.002, the unscaled run was behind at step 50 on every one of 20 seeds. And with SGD at learning rate 0.3 and momentum 0.9 the unscaled run learns, then loses what it learned (seeds 1–5: a best held-out accuracy of 0.93 or more, 0.73 or less at step 150), while the scaled run does not (1.00 at the end).',
-  'training.larger': 'Why is the unscaled run’s gradient larger, not smaller?',
+  'training.larger': 'Go deeper: why is the unscaled run’s gradient larger, not smaller?',
   'training.largerText':
     'The story’s gradient step above says why: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k times more to W_Q, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
-  'training.reparam':
-    'What does scaling buy?',
+  'training.reparam': 'Go deeper: what does scaling buy?',
   'training.reparamText':
     'Dropping √d_k is the same as initialising W_Q and W_K d_k^¼ times larger: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). The preset “Unscaled, init g·d_k^−¼” starts both runs with g = 128^−¼ ≈ 0.30, so its unscaled run starts where the default’s scaled run starts: the same first training loss (2.545 with seed 1). It then reaches 90 % held-out accuracy at step 36, the default’s scaled run at step 44 and its unscaled run at step 71. After the first step the two are not the same run: Adam’s steps have about the same size whatever the weights’ scale, so W_Q and W_K, started d_k^¼ ≈ 3.4 times smaller, change d_k^¼ times faster relative to their size. So √d_k does not buy accuracy that the initialisation could not; it buys that the standard initialisation, g = 1, gives scores of variance about 1 at every d_k, with nothing to retune when the width changes.',
 
@@ -806,6 +806,7 @@ export default Object.freeze({
   'modelView.failed': 'Could not load {file}: {message}',
   'modelView.failedModel': 'The trained model could not be loaded: {message}',
   'modelView.retry': 'Try again',
+  'modelView.caveatTitle': 'Go deeper: where a head looks is not why the model predicts',
   'modelView.caveat':
     'This model is trained, so its weights were learned from text — yet where a head looks is still not why the model predicts what it does. Reading attention weights as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019), and what reaches the next layer also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020).',
   'modelView.intro':
@@ -863,7 +864,7 @@ export default Object.freeze({
   'modelView.inductionTitle': 'Does a head find the earlier copy?',
   'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. Trained models — even two-layer ones, when their training text repeats itself — can grow “induction heads”: at a word of the second copy they look at the word after its first copy, and so predict the repeat.',
   'modelView.inductionHere': 'Layer {layer}, head {head} puts {here} of its weight there in this sequence; even rows would put {even}. Over {repeats} such sequences no head of this model does it: the highest is {best}. This small model has no induction head.',
-  'modelView.notShownTitle': 'What this does not show',
+  'modelView.notShownTitle': 'Go deeper: what this does not show',
   'modelView.notShown1': 'A small model on one million words: large models have many more heads, and their heads do more specific things.',
   'modelView.notShown2': 'A head’s name looks at positions only (the previous word, the first, itself), averaged over the test text: a broad head can still put much of its weight on one earlier word, and in one sentence a head may do something else.',
   'modelView.figureTitle': 'Layer {layer}, head {head} of the model {model}',

@@ -16,7 +16,7 @@ export default Object.freeze({
   'story.headingVariance': 'Hva skjer med q·k når d_k vokser?',
   'story.headingSaturation': 'Hva gjør bredere poeng med en uskalert rad?',
   'story.headingGradient': 'Hvor mye gradient sender en mettet rad tilbake?',
-  'story.headingOverflow': 'Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?',
+  'story.headingOverflow': 'Hva gjør det å dele på √d_k med en rad?',
   'story.leadStep': 'Begynn med én spørring q og én nøkkel k: prikkproduktet q·k er et poeng, stort når de to peker samme vei og er lange. Nøkkelen er det spørringen sammenlignes med. Ett poeng per nøkkel gir en rad med poeng, og softmax gjør raden til vekter.',
   'story.leadOutput':
     'Vektene er ikke utdataene ennå. Hver nøkkel har en verdivektor v: verdien er det som blandes. Utdataene for en spørring er den vektede summen av verdiene, hver vektet med hvor mye spørringen ser på nøkkelen sin.',
@@ -25,8 +25,9 @@ export default Object.freeze({
   'story.leadVariance': 'Hittil var d_k ett tall. Et poeng q·k summerer d_k produkter, så hvor bredt poengene sprer seg, avhenger av d_k. Gjør d_k bredere i innstillingene, og hvert bilde nedenfor følger med. Spå først, mål så.',
   'story.leadSaturation': 'Nå går de bredere poengene inn i softmax, uskalert. Holder en rad seg spredt over nøklene, eller tar én nøkkel vekten? Slå av skaleringen i innstillingene og se på den valgte raden også.',
   'story.leadGradient': 'Trening endrer poengene langs gradienten deres. Hvor mye gradient kommer tilbake gjennom en rad som har lagt nesten all vekten på én nøkkel? Om det gjør læringen tregere, måles i treningseksperimentet nedenfor.',
-  'story.leadOverflow':
-    'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
+  'story.leadOverflow': 'En temperatur T deler hvert poeng før softmax: over 1 gjør den en rad flatere, under 1 skarpere.',
+  'story.asideHeads': 'Fordypning: flere hoder side om side',
+  'story.asideOverflow': 'Fordypning: hvorfor softmax trekker fra det største poenget',
   'story.score': 'Oppgaver løst: {raw} av {max}.',
   'story.scalingTemperature': 'Skalering er også en temperatur: å dele poengene q·k på √d_k er det en temperatur T = √d_k gjør med dem. Uskalert ved T = √d_k gir derfor de samme vektene som skalert ved T = 1. Skalert og med T = √d_k i tillegg deler q·k på d_k, og med disse tilfeldige q og k blir hver rad ved d_k = 1024 nesten flat: hver vekt nær 1 ÷ antall nøkler. Trente q og k blir korrelerte, så q·k kan vokse som d_k heller enn √d_k; noen modeller deler på d_k med vilje (μP). Prøv det med disse knappene og skaleringsinnstillingen.',
   'story.setRootT': 'Sett T = √d_k = {root}',
@@ -140,7 +141,7 @@ export default Object.freeze({
   'lab.barsHintRow':
     'Spørring {index} av {count}: vekten den gir hver nøkkel. Entropien, i nat (enheter med naturlig logaritme), er 0 når all vekten ligger på én nøkkel, og størst når den er jevnt fordelt. Velg en annen rad i varmekartet eller en annen brikke.',
   'lab.caveat': 'Laben trener ingenting: vektene dens er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller vektorer du limer inn, ikke betydning den har lært.',
-  'lab.probe': 'Kryssoppmerksomhet med et sondeord',
+  'lab.probe': 'Fordypning: et sondeord utenfor setningen',
   'lab.probeHint': 'Ett ekstra spørreord ser på tokenene i setningen.',
   'lab.probeWord': 'Sondeord',
   'lab.probeNeedsWords': 'Sondeordet trenger ordvektorer: velg Identitet eller Tilfeldig.',
@@ -670,17 +671,16 @@ export default Object.freeze({
   'training.stoppedAt': 'Den løp løpsk ved steg {step} og stoppet.',
   'training.runSummary':
     '{run}: tap på testdata {loss}, treffsikkerhet {accuracy}, {reached}; gjennomsnittlig største vekt {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; i eksempelet som vises, ser {onTarget} av {queries} rader på riktig par.',
-  'training.lookFor': 'Hva du skal se etter',
+  'training.lookFor': 'Fordypning: hva du skal se etter i kjøringene',
   'training.lookForText':
     'Med standardinnstillingene (d_k = 128, Adam med læringsrate 0,002, 150 steg) når den skalerte kjøringen 90 % treffsikkerhet på testdata etter omtrent 40 steg, og den uskalerte etter omtrent 70. Over 20 frø lå den uskalerte kjøringen etter på hvert eneste ett ved steg 50, med 0,5 til 1,9 nat i tap på testdata. Oppmerksomheten dens starter nesten som en ren ener (one-hot) — etter første steg er gjennomsnittlig største vekt 0,89 og gjennomsnittlig entropi 0,27 nat, der en jevn rad over 8 par har ln 8 = 2,08 (den skalerte kjøringen: 0,32 og 1,79) — og radene trenger flere steg for å finne riktig par.',
-  'training.disappears': 'Der forskjellen forsvinner',
+  'training.disappears': 'Fordypning: der forskjellen forsvinner',
   'training.disappearsText':
     'Ved d_k = 4 er de to kjøringene vanskelige å skille: de uskalerte skårene er ikke spredt nok til å mette softmax (tapene ved steg 50 skiller seg med høyst 0,15 nat over 20 frø; ved d_k = 8 allerede med opptil 0,48). Vanlig SGD uten moment skjuler det også — ved læringsrate 0,1 nådde den uskalerte kjøringen 90 % treffsikkerhet på testdata først for 4 av frøene 1–5. En liten startskala (0,25) lar den uskalerte kjøringen starte umettet, og ved steg 10 lå den foran for 4 av frøene 1–5 (ved 0,5 lå den bak for 4 av dem). Adam fjerner ikke forskjellen: ved læringsrate 0,001 og 0,005, som ved 0,002, lå den uskalerte kjøringen bak ved steg 50 for hvert eneste av 20 frø. Og med SGD ved læringsrate 0,3 og moment 0,9 lærer den uskalerte kjøringen, for så å miste det den har lært (frø 1–5: en beste treffsikkerhet på testdata på 0,93 eller mer, 0,73 eller mindre ved steg 150), mens den skalerte ikke gjør det (1,00 til slutt).',
-  'training.larger': 'Hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
+  'training.larger': 'Fordypning: hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
   'training.largerText':
     'Gradientsteget i fortellingen ovenfor forklarer hvorfor: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k ganger mer tilbake til W_Q, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
-  'training.reparam':
-    'Hva kjøper skaleringen?',
+  'training.reparam': 'Fordypning: hva kjøper skaleringen?',
   'training.reparamText':
     'Å droppe √d_k er det samme som å starte W_Q og W_K d_k^¼ ganger større: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). Forhåndsvalget «Uskalert, start g·d_k^−¼» starter begge kjøringene med g = 128^−¼ ≈ 0,30, så den uskalerte kjøringen starter der standardens skalerte kjøring starter: det samme første treningstapet (2,545 med frø 1). Den når så 90 % treffsikkerhet på testdata ved steg 36, standardens skalerte kjøring ved steg 44 og dens uskalerte ved steg 71. Etter første steg er de ikke samme kjøring: stegene til Adam er omtrent like store uansett vektenes skala, så W_Q og W_K, som startet d_k^¼ ≈ 3,4 ganger mindre, endrer seg d_k^¼ ganger raskere i forhold til sin størrelse. Så √d_k kjøper ikke treffsikkerhet som starten ikke kunne gitt; den kjøper at standardstarten, g = 1, gir skårer med varians omtrent 1 ved hver d_k, uten noe å justere på nytt når bredden endres.',
 
@@ -807,6 +807,7 @@ export default Object.freeze({
   'modelView.failed': 'Kunne ikke laste {file}: {message}',
   'modelView.failedModel': 'Den trente modellen kunne ikke lastes: {message}',
   'modelView.retry': 'Prøv igjen',
+  'modelView.caveatTitle': 'Fordypning: hvor et hode ser, er ikke hvorfor modellen forutsier det den gjør',
   'modelView.caveat':
     'Denne modellen er trent, så vektene er lært fra tekst — likevel er ikke hvor et hode ser, hvorfor modellen forutsier det den gjør. Å lese oppmerksomhetsvekter som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019), og hva som når neste lag, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020).',
   'modelView.intro':
@@ -864,7 +865,7 @@ export default Object.freeze({
   'modelView.inductionTitle': 'Finner et hode den tidligere kopien?',
   'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Trente modeller — selv med to lag, når treningsteksten gjentar seg selv — kan utvikle «induksjonshoder»: ved et ord i den andre kopien ser de på ordet etter den første kopien, og forutsier slik gjentakelsen.',
   'modelView.inductionHere': 'Lag {layer}, hode {head} legger {here} av vekten der i denne rekken; jevne rader ville lagt {even}. Over {repeats} slike rekker gjør ingen av modellens hoder det: det høyeste er {best}. Denne lille modellen har ikke noe induksjonshode.',
-  'modelView.notShownTitle': 'Hva dette ikke viser',
+  'modelView.notShownTitle': 'Fordypning: hva dette ikke viser',
   'modelView.notShown1': 'En liten modell på én million ord: store modeller har langt flere hoder, og hodene deres gjør mer spesifikke ting.',
   'modelView.notShown2': 'Et hodes navn ser bare på posisjoner (forrige ord, det første, seg selv), i snitt over testteksten: et bredt hode kan likevel legge mye av vekten på ett tidligere ord, og i én setning kan et hode gjøre noe annet.',
   'modelView.figureTitle': 'Lag {layer}, hode {head} i modellen {model}',
