@@ -43,7 +43,7 @@ const STORY = [
   'story.headingGradient', 'story.leadGradient',
   'predict.gradientQuestion', 'predict.gradientLarger', 'predict.gradientSame', 'predict.gradientSmaller', 'predict.gradientMuchSmaller',
   'predict.gradientMeasured',
-  'gradient.explain', 'gradient.identityRow', 'gradient.normNote', 'gradient.measured', 'gradient.larger',
+  'gradient.explain', 'gradient.identityRow', 'gradient.normNote', 'gradient.measured',
   // 7. √d_k as a temperature, then the max subtraction
   'story.headingOverflow', 'story.leadOverflow', 'story.scalingTemperature', 'story.scalingNow',
   'story.asideOverflow', 'overflow.explain', 'overflow.note', 'exercise.stableMaxPrompt', 'exercise.stableMaxHint',
@@ -78,7 +78,7 @@ export const PAGES = {
     'page.tryHtml',
     'story.titleHtml', 'page.whyIntroHtml',
     ...STORY,
-    'page.trainingIntro', ...TRAINING,
+    ...TRAINING,
     ...MODEL,
     'page.footer',
   ],

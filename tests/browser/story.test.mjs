@@ -256,7 +256,7 @@ test('an exercise by keyboard: a diagnosis, then right, and the score event', as
   // from headProjections and a softmax written out, apart from the core's trend
   const saturate = 'lesson-exercise[data-exercise="saturate"]';
   const prompt = await page.locator(saturate).evaluate((el) => el.shadowRoot.querySelector('.prompt').textContent);
-  const [, threshold, draws] = prompt.match(/more than ([\d.]+) on their largest key, on average over the rows and (\d+) random projections/) ?? [];
+  const [, threshold, draws] = prompt.match(/pass ([\d.]+), on average over the rows and (\d+) random projections/) ?? [];
   assert.ok(Number(draws) > 1 && Number(threshold) > 0, prompt);
   const reference = await page.evaluate(([threshold, draws]) => {
     const lab = document.querySelector('attention-lab');
@@ -453,4 +453,9 @@ test('the asides are closed <details> a learner opens, in their sections; one op
   await view.locator('.thumb[data-layer="2"][data-head="1"]').click();
   await until(() => view.evaluate((el) => el.shadowRoot.querySelector('.opened h3')?.textContent), (t) => t === 'Layer 2, head 1', { what: 'layer 2, head 1 opened' });
   assert.equal(await view.evaluate((el) => el.shadowRoot.querySelector('details.not-shown').open), true, 'the notes stay open');
+  // a link or an embed that names a part in an aside (view=heads, view=overflow) opens it
+  for (const [file, id] of [['embed.html?view=heads', 'heads'], ['index.html?view=overflow', 'overflow']]) {
+    await page.goto(`${browser.url}${file}`);
+    await until(() => page.evaluate((id) => document.querySelector(`#${id} details.story-aside`)?.open ?? false, id), Boolean, { what: `${file}: the aside opened`, timeout: 20000 });
+  }
 });

@@ -113,14 +113,12 @@ function claims() {
 
   return {
     'gradient.measured': [{ text: '1.000', holds: () => collapsed.length >= 1 && collapsedFall >= 1e3 && mean.scaled / mean.unscaled < 10 }],
-    'gradient.larger': [
+    'training.largerText': [
       { text: '0.72', holds: reads(run.unscaled.gradNormWq[0]) },
       { text: '0.17', holds: reads(run.scaled.gradNormWq[0]) },
-      { text: '1', holds: label() }, // 1/√d_k
       { text: '11', holds: (w) => Math.round(Math.sqrt(defaults.dk)) === w },
       { text: '128', holds: setting(defaults.dk) },
     ],
-    'training.largerText': [{ text: '1', holds: label() }], // 1/√d_k
     'training.lookForText': [
       { text: '128', holds: setting(defaults.dk) },
       { text: '0.002', holds: setting(defaults.learningRate) },
@@ -204,11 +202,9 @@ function claims() {
       { text: '1', holds: (w) => Math.abs(model.variance(state({ projection: 'random', dk: 1024 })).at.random.scaled - w) < 0.1 }, // "variance about 1"
     ],
     // "a word usually matches itself best" on Identity: most rows' largest weight is on their own word
-    'page.tryHtml': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
     'lab.identityNote': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
     'controls.identityHtml': [{ text: '100', holds: (w) => w === identity.d && selfBest.filter(Boolean).length > identity.n / 2 }],
     'modelView.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
-    'page.whyIntroHtml': [{ text: '100', holds: setting(identity.d) }], // Identity: d_k = 100
     // scaling is a temperature (the story's last step): unscaled at T = √d_k is scaled at T = 1;
     // scaled with T = √d_k on top divides by d_k, and at d_k = 1024 every weight is near 1/m
     'story.scalingTemperature': [
