@@ -27,7 +27,7 @@ const STORY = [
   // 2. the output
   'story.headingOutput', 'story.leadOutput', 'output.explain', 'output.madeOf', 'output.valuesWords',
   // 3. several heads
-  'story.headingHeads', 'story.leadHeads', 'heads.explain', 'heads.note', 'heads.concatNote', 'heads.caveat',
+  'story.headingHeads', 'story.leadHeads', 'story.asideHeads', 'heads.explain', 'heads.note', 'heads.concatNote', 'heads.caveat',
   // 4. the variance of q·k
   'story.headingVariance', 'story.leadVariance',
   'predict.varianceQuestion', 'predict.varianceSame', 'predict.varianceDouble', 'predict.varianceFour', 'predict.varianceSixteen',
@@ -43,10 +43,10 @@ const STORY = [
   'story.headingGradient', 'story.leadGradient',
   'predict.gradientQuestion', 'predict.gradientLarger', 'predict.gradientSame', 'predict.gradientSmaller', 'predict.gradientMuchSmaller',
   'predict.gradientMeasured',
-  'gradient.explain', 'gradient.identityRow', 'gradient.normNote', 'gradient.measured', 'gradient.larger',
-  // 7. the max and the temperature
-  'story.headingOverflow', 'story.leadOverflow', 'overflow.explain', 'overflow.note', 'story.scalingTemperature', 'story.scalingNow',
-  'exercise.stableMaxPrompt', 'exercise.stableMaxHint',
+  'gradient.explain', 'gradient.identityRow', 'gradient.normNote', 'gradient.measured',
+  // 7. √d_k as a temperature, then the max subtraction
+  'story.headingOverflow', 'story.leadOverflow', 'story.scalingTemperature', 'story.scalingNow',
+  'story.asideOverflow', 'overflow.explain', 'overflow.note', 'exercise.stableMaxPrompt', 'exercise.stableMaxHint',
 ];
 
 // The training experiment's words (web/components/lesson/training-experiment.js).
@@ -60,7 +60,7 @@ const TRAINING = [
 
 // The trained model (web/views/model.js), one head opened.
 const MODEL = [
-  'page.modelTitle', 'page.modelIntro', 'modelView.caveat', 'modelView.intro', 'modelView.allKnown',
+  'page.modelTitle', 'page.modelIntro', 'modelView.caveatTitle', 'modelView.caveat', 'modelView.intro', 'modelView.allKnown',
   'modelView.measured', ['modelView.meansPrevious', 'modelView.meansFirst', 'modelView.meansSelf', 'modelView.meansBroad', 'modelView.meansMixed'],
   'modelView.hereEven', 'modelView.heatmapNote', 'modelView.nextExplain', 'modelView.nextStats',
   'modelView.scaleTitle', 'modelView.scaleRemovedWould', 'modelView.twinCompare', 'modelView.layerSpread',
@@ -74,12 +74,11 @@ export const PAGES = {
   'index.html': [
     'page.introHtml',
     // the lab's own words (web/components/lab/)
-    'lab.tokensHint', 'lab.weightsHint', 'lab.identityNote', 'lab.barsHintRow', 'lab.caveat', 'lab.probeHint',
+    'lab.tokensHint', 'lab.weightsHint', 'lab.identityNote', 'lab.barsHintRow', 'lab.caveat', 'lab.probe', 'lab.probeHint',
     'page.tryHtml',
     'story.titleHtml', 'page.whyIntroHtml',
-    'page.guide', 'page.guide1Html', 'page.guide2Html', 'page.guide3Html', 'page.guide4Html', 'page.guide5Html',
     ...STORY,
-    'page.trainingIntro', ...TRAINING,
+    ...TRAINING,
     ...MODEL,
     'page.footer',
   ],
@@ -92,8 +91,14 @@ export const PAGES = {
   ],
 };
 
-/** What a learner opens to read, off the main path: not counted (none yet). */
-export const ASIDES = new Set([]);
+/** What a learner opens to read, off the main path (a <details>, its summary counted): not counted. */
+export const ASIDES = new Set([
+  'lab.probeHint', // the lab's probe
+  'heads.explain', 'heads.note', 'heads.concatNote', 'heads.caveat', // several heads
+  'overflow.explain', 'overflow.note', 'exercise.stableMaxPrompt', 'exercise.stableMaxHint', // the max subtraction
+  'training.lookForText', 'training.disappearsText', 'training.largerText', 'training.reparamText', // the training's reading
+  'modelView.caveat', 'modelView.notShown1', 'modelView.notShown2', // the trained model's notes
+]);
 
 /** The words of one message: tags dropped, a placeholder one word. */
 export function wordsOf(message) {

@@ -73,9 +73,13 @@ async function shootWhole(page, locator, name, width) {
 }
 
 // Every instrument of the page scrolled near and drawn with the latest state, each prediction
-// answered by "Just show me" (until then an instrument is veiled: blurred).
-async function drawLesson(page) {
-  for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
+// answered by "Just show me" (until then an instrument is veiled: blurred). The asides (several
+// heads, the max subtraction) opened, or left closed as a reader first meets them (their
+// instruments then undrawn).
+async function drawLesson(page, { asides = true } = {}) {
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  if (asides) await page.evaluate(() => document.querySelectorAll('attention-lesson details.story-aside').forEach((d) => (d.open = true)));
+  for (const tag of INSTRUMENTS) if (asides || !['multi-head-view', 'overflow-demo'].includes(tag)) await page.locator(tag).scrollIntoViewIfNeeded();
   await page.evaluate(() => {
     for (const predict of document.querySelectorAll('attention-lesson lesson-predict')) predict.shadowRoot?.querySelector('button.skip')?.click();
   });
@@ -136,9 +140,10 @@ try {
       await page.waitForTimeout(300);
       await shot(page.locator('attention-lab attention-heatmap'), `lab-64-causal-focus-${tag}`);
 
-      // index.html whole, every instrument and the trained model drawn; its lesson section alone
+      // index.html whole as a reader first meets it (the asides closed), every instrument on the
+      // path and the trained model drawn; its lesson section alone
       await openLab(page);
-      await drawLesson(page);
+      await drawLesson(page, { asides: false });
       await drawModel(page);
       await page.evaluate(() => scrollTo(0, 0));
       await shot(page, `index-${tag}`, { fullPage: true });

@@ -22,7 +22,11 @@ if (page.view === 'model') {
   lab.hidden = true;
   lesson.hidden = false;
   import('./components/lesson/attention-lesson.js').then(() => {
-    for (const section of lesson.querySelectorAll('section[data-part]')) section.hidden = section.dataset.part !== page.view;
+    for (const section of lesson.querySelectorAll('section[data-part]')) {
+      section.hidden = section.dataset.part !== page.view;
+      // the one instrument embedded is shown, also where the lesson keeps it in an aside (heads)
+      if (!section.hidden) section.querySelector('details.story-aside')?.setAttribute('open', '');
+    }
   });
 }
 // share=0: no share panel (a teacher who embeds the lab may not want it copied on)

@@ -2,8 +2,7 @@
 // it), then — once the lab has drawn its first result, never in the way of the first view —
 // share and export (<lab-share>), the lesson's instruments (<attention-lesson>) and the training
 // experiment (whose worker starts when its section comes near) and the trained model (loaded
-// when its section comes near). The guide's "Do it" buttons
-// change the lab's settings the way its controls do (lab.set). No state lives here.
+// when its section comes near). No state lives here.
 import './components/lab/attention-lab.js';
 import { page } from './page-url.js';
 
@@ -24,10 +23,12 @@ lab.ready
     else showLinked();
   });
 
-// view=<a part of the lesson>: its instrument, scrolled to the top of the window and kept there
-// while the instruments above it draw and change height.
+// view=<a part of the lesson>: its instrument (its aside opened), scrolled to the top of the window
+// and kept there while the instruments above it draw and change height.
 function showPart(section) {
-  if (section) keepInView(section, lesson);
+  if (!section) return;
+  section.querySelector('details.story-aside')?.setAttribute('open', '');
+  keepInView(section, lesson);
 }
 
 // A link into the page (#claim-3, #model): the lesson writes its sections after the lab's first
@@ -44,16 +45,15 @@ function showLinked() {
   if (target) keepInView(target, document.querySelector('main'));
 }
 
-// `target` scrolled to the top of the window (smoothly or not) and kept there while `observed`
-// changes size — what sits above it draws; a smooth scroll is aimed again — until the reader
-// scrolls, or `observed` has kept its size for a second (a slow device draws for longer than a
-// fixed time would allow), or at the latest after 20 s.
-function keepInView(target, observed, behavior = 'auto') {
-  target.scrollIntoView({ block: 'start', behavior });
+// `target` scrolled to the top of the window and kept there while `observed` changes size (what
+// sits above it draws) until the reader scrolls, or `observed` has kept its size for a second (a
+// slow device draws for longer than a fixed time would allow), or at the latest after 20 s.
+function keepInView(target, observed) {
+  target.scrollIntoView({ block: 'start' });
   let first = true; // the observer's first call reports the size `observed` has now
   let settled = setTimeout(() => stop(), 1000);
   const follow = new ResizeObserver(() => {
-    if (!first) target.scrollIntoView({ block: 'start', behavior });
+    if (!first) target.scrollIntoView({ block: 'start' });
     first = false;
     clearTimeout(settled);
     settled = setTimeout(() => stop(), 1000);
@@ -67,21 +67,4 @@ function keepInView(target, observed, behavior = 'auto') {
   };
   for (const type of ['wheel', 'keydown', 'pointerdown', 'touchstart']) addEventListener(type, stop, true);
   follow.observe(observed);
-}
-
-// "Do it" changes the lab and brings what changed into view: the heatmap (and, beside it on a
-// wide screen, the bars) sits far above the guide, and a change the reader cannot see teaches
-// nothing. Focus stays on the button (the lab's summary is spoken); the next step is one Tab on.
-for (const button of document.querySelectorAll('.guide button[data-set]')) {
-  button.addEventListener('click', () => {
-    lab.set(JSON.parse(button.dataset.set));
-    showResult();
-  });
-}
-
-function showResult() {
-  const heat = lab.shadowRoot?.querySelector('.heat');
-  if (!heat) return;
-  const still = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  keepInView(heat, document.body, still ? 'auto' : 'smooth');
 }

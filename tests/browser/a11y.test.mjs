@@ -3,7 +3,7 @@
 // scrolling; at 320 px: tests/browser/keyboard.test.mjs). Pages: index.html (the lab and the lesson),
 // lesson.html (the lesson alone), embed.html when the site has one, and a lesson page that a
 // teacher writes with two labs (served here, under the site's policy). States: the default,
-// words induced and unknown, the guide's unscaled d_k = 1024, pasted vectors, and an error (a
+// words induced and unknown, the story's unscaled d_k = 1024, pasted vectors, and an error (a
 // paste that does not parse, and the causal mask on pasted Q and K of different lengths). Each
 // page is loaded once; every state is set on it, then themes and widths, and axe runs once for
 // each, after every instrument has drawn that state. The default state is checked in two pairs
@@ -17,7 +17,7 @@ import { test } from 'node:test';
 
 import { CONTENT_SECURITY_POLICY } from '../../scripts/serve.mjs';
 import { AXE_OWN_PROBLEM, axeViolations, describeViolations } from './axe.mjs';
-import { until, useBrowser } from './browser.mjs';
+import { openAsides, until, useBrowser } from './browser.mjs';
 
 const THEMES = ['light', 'dark'];
 const WIDTHS = [1440, 360];
@@ -203,6 +203,7 @@ const LAB_STATES = {
 // of its own (an h4 straight after the section's h2 was a heading-order violation).
 async function scrollWholePage() {
   await setLabs({ projection: 'random', dk: 1024, scaled: false });
+  await openAsides(page); // what they hold is checked too
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
   for (let y = 0; y < height; y += 800) {
     await page.evaluate((top) => scrollTo(0, top), y);

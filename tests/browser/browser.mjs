@@ -124,12 +124,38 @@ function watch(page, record) {
 /**
  * Has the page's <attention-lesson> draw every instrument (loading="eager": drawing no longer
  * waits for a section to come near the viewport, which an IntersectionObserver reports a frame
- * late) and waits until each has drawn the lab's latest state.
+ * late; its asides opened: an instrument in a closed one has no width to draw at) and waits until
+ * each has drawn the lab's latest state.
  */
 export async function drawWholeLesson(page, { timeout = 30000 } = {}) {
   await page.evaluate(() => customElements.whenDefined('attention-lesson'));
-  await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
+  await page.locator('attention-lesson').evaluate((lesson) => {
+    for (const aside of lesson.querySelectorAll('details.story-aside')) aside.open = true;
+    lesson.setAttribute('loading', 'eager');
+  });
   await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout });
+}
+
+/**
+ * Opens every aside of the page (each <details>, in shadow roots too; the lesson's once it has
+ * written its sections), as a reader who opens them all.
+ */
+export function openAsides(page) {
+  return page.evaluate(async () => {
+    if (document.querySelector('attention-lesson')) await customElements.whenDefined('attention-lesson');
+    const open = (root) => {
+      for (const details of root.querySelectorAll('details')) details.open = true;
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) open(el.shadowRoot);
+    };
+    open(document);
+  });
+}
+
+/** Opens the lab's probe (an aside: closed, its word and bars are not shown). */
+export function openProbe(page, lab = 'attention-lab') {
+  return page.locator(lab).first().evaluate((el) => {
+    el.shadowRoot.querySelector('details.probe').open = true;
+  });
 }
 
 /**

@@ -70,7 +70,7 @@ for (const [name, patch, sweepAgrees] of [
   });
 }
 
-test('the guide’s claim, the same everywhere: Random, d_k = 1024, unscaled → several rows 1.000 and 0.000; “cat” close', async () => {
+test('the saturation step’s claim, the same everywhere: Random, d_k = 1024, unscaled → several rows 1.000 and 0.000; “cat” close', async () => {
   await settle({ projection: 'random', dk: 1024, scaled: false, temperature: 1, causal: false, selected: 1 });
   const all = await readAll(false);
   for (const view of ['gradient', 'steps', 'sweep']) assert.deepEqual(all[view], all.lab, view);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { HOSTILE, LONG_WORD, MANY_TOKENS } from '../support/hostile.mjs';
-import { openLab, until, useBrowser } from './browser.mjs';
+import { openLab, openProbe, until, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
@@ -86,6 +86,7 @@ test(`${HOSTILE.length} hostile strings pasted and set as attributes, one typed:
     pasted.push(await check(what, 'pasted into Tokens', () => field('#sentence').focus().then(() => page.keyboard.insertText(text))));
     // pasted into the probe word and into a new chip
     pasted.push(await check(what, 'pasted as the probe word', async () => {
+      await openProbe(page);
       await field('#probe').fill('');
       await field('#probe').focus();
       await page.keyboard.insertText(text);

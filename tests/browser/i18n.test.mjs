@@ -77,7 +77,7 @@ test('index.html?lang=nb: the page, the lab and the lesson in bokmål, with lang
   const texts = await visibleTexts();
   const left = englishOnly.filter((text) => texts.includes(text));
   assert.deepEqual(left, [], 'English left on the Norwegian page');
-  for (const expected of [nb['lab.tokens'], nb['lab.settings'], nb['page.guide'], nb['story.headingSaturation'], nb['bars.entropy']]) assert.ok(texts.includes(expected), expected);
+  for (const expected of [nb['lab.tokens'], nb['lab.settings'], nb['page.trainingTitle'], nb['story.headingSaturation'], nb['bars.entropy']]) assert.ok(texts.includes(expected), expected);
   // the word vectors are English, and the page says so, with a sentence to try
   assert.ok(texts.some((text) => text.startsWith('Ordvektorene er engelske (GloVe): skriv en engelsk setning, for eksempel «The cat sat on the mat')));
   assert.equal(await page.locator('h2#why-title').textContent(), 'Fra q·k til utdata — og hvorfor dele på √dk?');

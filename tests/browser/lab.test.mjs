@@ -58,6 +58,7 @@ test('headline numbers: cat 1.00 on itself unscaled, 0.36 scaled; the probe "ani
   const lab = page.locator('attention-lab');
   assert.match(await lab.locator('#bars-title').textContent(), /Where “cat” looks/);
 
+  await lab.locator('details.probe > summary').click(); // the probe is an aside: opened to read
   const probe = await readMeters(page, '#probe-bars');
   const largest = probe.reduce((best, m) => (m.value > best.value ? m : best));
   assert.equal(largest.name, 'cat (key 2)');
@@ -246,7 +247,7 @@ test('keyboard: every control is reachable with Tab, in reading order', async ()
     );
   }
   const expected = ['text:Tokens', 'button:cat', 'text:Add a token', 'radio:Random', 'd_k', 'Scale by √d_k', 'range:Temperature',
-    'checkbox:Causal mask', 'checkbox:Positional encoding', 'number:Seed', 'group:Attention weights heatmap', 'text:Probe word', 'Bring your own vectors'];
+    'checkbox:Causal mask', 'checkbox:Positional encoding', 'number:Seed', 'group:Attention weights heatmap', 'Go deeper: a probe word', 'Bring your own vectors'];
   let at = 0;
   for (const name of names) if (at < expected.length && name.includes(expected[at])) at++;
   assert.equal(at, expected.length, `Tab order: ${names.join(' → ')}`);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { launch } from './browser.mjs';
+import { launch, openAsides } from './browser.mjs';
 
 // A sum of 10 float32 weights, each rounded by at most 2⁻²⁴ relative, shown to 7 digits.
 const WEIGHT_SUM_TOLERANCE = 1e-6;
@@ -49,6 +49,7 @@ async function open({ width = 1440, colorScheme = 'light' } = {}) {
   });
   await page.goto(`${base}/lesson.html`);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 30000 });
+  await openAsides(page); // several heads and the max subtraction are asides, closed at first
   await settle(page);
   return { context, page, problems };
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { openLab, until, useBrowser } from './browser.mjs';
+import { drawWholeLesson, openLab, until, useBrowser } from './browser.mjs';
 
 const INSTRUMENTS = ['variance-lab', 'saturation-plot', 'gradient-view', 'step-by-step', 'overflow-demo', 'multi-head-view'];
 
@@ -21,13 +21,17 @@ async function text(tag) {
 const drawn = () =>
   page.evaluate((tags) => tags.map((tag) => document.querySelector(tag).shadowRoot?.querySelectorAll('svg, table').length ?? 0), INSTRUMENTS);
 
-// Scrolls every instrument into view in turn and waits until each has drawn the lab's latest state.
+// Opens the lesson's asides, scrolls every instrument into view in turn and waits until each has
+// drawn the lab's latest state.
 async function showAll() {
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  await page.locator('attention-lesson').evaluate((lesson) => {
+    for (const aside of lesson.querySelectorAll('details.story-aside')) aside.open = true;
+  });
   for (const tag of INSTRUMENTS) await page.locator(tag).scrollIntoViewIfNeeded();
   // then every one draws the latest state, also those that scrolled out again (pending counts
   // only the instruments near the viewport, unless the lesson is eager)
-  await page.locator('attention-lesson').evaluate((lesson) => lesson.setAttribute('loading', 'eager'));
-  await page.waitForFunction(() => document.querySelector('attention-lesson')?.pending === false, null, { timeout: 30000 });
+  await drawWholeLesson(page);
 }
 
 test('instruments are drawn lazily: none while the lab is used at the top of the page', async () => {
@@ -36,9 +40,8 @@ test('instruments are drawn lazily: none while the lab is used at the top of the
   await lab.evaluate((el) => el.set({ projection: 'random', dk: 256 }));
   await page.waitForTimeout(300);
   assert.deepEqual(await drawn(), [0, 0, 0, 0, 0, 0]);
-  // and the page links the lesson, the guide names the steps
+  // and the page heads the lesson
   assert.equal(await page.getByRole('heading', { name: 'From q·k to the output — and why divide by √dk?' }).count(), 1);
-  assert.match(await page.locator('.guide').textContent(), /1024[\s\S]*Scale by √dk[\s\S]*max weight → 1\.00, entropy → 0 for several of them/);
 });
 
 test('every instrument renders on index.html, following the lab (Identity: d_k = 100)', async () => {
@@ -52,7 +55,7 @@ test('every instrument renders on index.html, following the lab (Identity: d_k =
   assert.ok((await page.locator('step-by-step').evaluate((el) => el.shadowRoot.querySelectorAll('.katex').length)) >= 6);
 });
 
-test('d_k and scaling set in the lab reach the instruments; the guide’s buttons do the same', async () => {
+test('d_k and scaling set in the lab reach the instruments, and scaling switched back on', async () => {
   await openLab(page, browser.url);
   await showAll();
   // the lab's own controls: Random, d_k → 1024 (End on the slider), scaling off
@@ -65,17 +68,16 @@ test('d_k and scaling set in the lab reach the instruments; the guide’s button
   assert.match(await text('gradient-view'), /unscaled, d_k = 1024/);
   assert.match(await text('step-by-step'), /\(unscaled: no division\)/);
   assert.match(await text('overflow-demo'), /row "cat" \(unscaled, d_k = 1024\)/);
-  // the guide's claim: several rows collapse (max weight 1.00, entropy 0), "cat" gets close
+  // the saturation step's claim: several rows collapse onto one word (max weight 1.00), "cat" gets close
   const { rows, cat } = await page.locator('attention-lab').evaluate((el) => ({
     rows: Array.from(el.state.result.maxWeight),
     cat: el.state.result.maxWeight[el.state.selected],
   }));
-  assert.ok(rows.filter((p) => p > 0.995).length >= 3, `the guide's claim: max weights ${rows}`);
+  assert.ok(rows.filter((p) => p > 0.995).length >= 3, `several rows collapse: max weights ${rows}`);
   assert.ok(cat > 0.95, `"cat": max weight ${cat}`);
-  // the guide's last button turns scaling back on, in the lab and in the instruments
-  await page.locator('.guide button').last().click();
+  // scaling back on, in the lab and in the instruments
+  await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).check();
   await showAll();
-  assert.equal(await page.getByRole('switch', { name: 'Scale by √d_k', exact: true }).isChecked(), true);
   assert.match(await text('step-by-step'), /\(scale 0\.03125\)/);
   // the overflow demo's temperature slider is the lab's temperature
   await page.locator('overflow-demo').evaluate((el) => {
@@ -130,3 +132,74 @@ test('D4 on index.html: a token KaTeX cannot parse is shown as text beside the f
   }
 });
 
+// The box of the lab's card `name` (heat, bars, controls, tokens) in the window's coordinates.
+const card = (name) =>
+  page.locator('attention-lab').evaluate((lab, n) => {
+    const r = lab.shadowRoot.querySelector(`.card.${n}`).getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height, viewport: innerHeight };
+  }, name);
+
+test('at 390 × 844 the lab’s first picture, the heatmap, is on the first screen; the settings fold below the bars', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLab(page, browser.url);
+  const heatmap = await page.locator('attention-lab').evaluate((lab) => {
+    const r = lab.shadowRoot.querySelector('attention-heatmap').getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: r.height };
+  });
+  assert.ok(heatmap.height > 200, `the heatmap is drawn (${heatmap.height} px)`);
+  assert.ok(heatmap.top >= 0 && heatmap.bottom <= 844, `the whole heatmap on the first screen: ${heatmap.top}–${heatmap.bottom} px`);
+  const [bars, controls] = [await card('bars'), await card('controls')];
+  assert.ok(controls.top > bars.bottom, `settings (${controls.top}) below the bars (${bars.bottom})`);
+  // a wide screen keeps the settings beside the heatmap
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.waitForTimeout(200);
+  const [heat, side] = [await card('heat'), await card('controls')];
+  assert.ok(Math.abs(heat.top - side.top) < 2, `at 1440 px settings and heatmap side by side (${side.top}, ${heat.top})`);
+});
+
+test('at 390 px a heatmap and an instrument’s table wider than the screen say that they scroll', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLab(page, browser.url);
+  const words = 'the quick brown fox jumps over the lazy dog while a cat sleeps on the warm mat near the door'.split(' ');
+  await page.locator('attention-lab').evaluate((lab, sentence) => lab.set({ sentence }), [...words, ...words].join(' '));
+  const hint = () =>
+    page.locator('attention-lab').evaluate((lab) => {
+      const box = lab.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelector('.scroll');
+      return { scrolls: box.hasAttribute('data-scrolls'), wider: box.scrollWidth > box.clientWidth, text: getComputedStyle(box, '::before').content };
+    });
+  const wide = await until(hint, (h) => h.wider && h.scrolls, { what: 'the 40-token heatmap marked as scrolling' });
+  assert.match(wide.text, /scroll sideways/);
+  // the default sentence fits: no hint
+  await page.locator('attention-lab').evaluate((lab) => lab.set({ sentence: 'the cat sat' }));
+  await until(hint, (h) => !h.wider && !h.scrolls, { what: 'a narrow heatmap without the hint' });
+  // the lesson's step-by-step table of 40 keys scrolls, and says so
+  await page.locator('attention-lab').evaluate((lab, sentence) => lab.set({ sentence }), [...words, ...words].join(' '));
+  await drawWholeLesson(page, { timeout: 60000 }); // the lesson loads after the lab's first result and draws lazily
+  await page.locator('step-by-step').scrollIntoViewIfNeeded();
+  const table = await until(
+    () => page.locator('step-by-step').evaluate((el) => [...(el.shadowRoot?.querySelectorAll('.scroll') ?? [])].map((b) => ({ wider: b.scrollWidth > b.clientWidth + 1, scrolls: b.hasAttribute('data-scrolls') }))),
+    (boxes) => boxes.some((b) => b.wider) && boxes.every((b) => b.wider === b.scrolls),
+    { what: 'step by step’s wide boxes marked', timeout: 20000 },
+  );
+  assert.ok(table.some((b) => b.scrolls));
+});
+
+test('beside “where it looks” the lab says it trains nothing, on index and embed, and lesson.html that its instruments are untrained; the Identity note only on Identity', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const file of ['', 'embed.html']) {
+    await openLab(page, `${browser.url}${file}`);
+    const read = () =>
+      page.locator('attention-lab').evaluate((el) => {
+        const caveat = el.shadowRoot.querySelector('.bars .caveat');
+        const identity = el.shadowRoot.querySelector('.heat .identity');
+        return { caveat: caveat?.checkVisibility() ? caveat.textContent : '', identity: identity?.checkVisibility() ? identity.textContent : '' };
+      });
+    const first = await read();
+    assert.match(first.caveat, /The lab trains nothing/, `${file || 'index.html'}: the caveat under the bars`);
+    assert.match(first.identity, /q = k = x[\s\S]*by construction/, `${file || 'index.html'}: Identity says its diagonal is by construction`);
+    await page.locator('attention-lab').evaluate((el) => el.set({ projection: 'random' }));
+    await until(read, (r) => r.identity === '' && /trains nothing/.test(r.caveat), { what: `${file || 'index.html'}: no Identity note on Random` });
+  }
+  await page.goto(`${browser.url}lesson.html`);
+  assert.match(await page.locator('header .caveat').textContent(), /untrained[\s\S]*the model at the end of the page are trained/, 'lesson.html: the caveat under the lede');
+});

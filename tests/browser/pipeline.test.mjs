@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { main } from '../../bin/cli.js';
 import { createEngine } from '../../web/core/engine.js';
 import { labInputs, labState, loadVocab } from '../../web/api/lab.js';
-import { checkEachTest, launch, openLab, readMeters, readSummary, until } from './browser.mjs';
+import { checkEachTest, launch, openLab, openProbe, readMeters, readSummary, until } from './browser.mjs';
 
 // Settings a reader can reach with the controls, each with what the CLI says for it.
 const CASES = [
@@ -124,7 +124,8 @@ for (const { name, patch, args } of CASES) {
       { what: `the accessible table to read ${JSON.stringify(cells)}` },
     );
     assert.deepEqual(cells, table);
-    // the probe's bars
+    // the probe's bars (an aside: opened to read)
+    await openProbe(page);
     const probeMeters = await readMeters(page, '#probe-bars');
     const probe = await cli('render', '--view', 'probe', ...args);
     const probeBars = [...probe.matchAll(/<g data-key="\d+"><title>([^<]*)<\/title>/g)].map((match) => unescape(match[1]));

@@ -45,9 +45,10 @@ test('the story runs q·k → softmax → output → heads → variance → satu
   assert.ok(index.headings.every((h) => h.endsWith('?')), `every heading asks: ${index.headings.join(' | ')}`);
   assert.ok(index.leads.every((n) => n > 40), 'every section has its lead');
   assert.ok(index.order[0] < index.order[1] && index.order[1] < index.order[2], 'lab, lesson, training');
-  // predictions before the four claims' instruments, exercises after
+  // predictions before the four claims' instruments, exercises after (in an aside or not)
   const layout = await page.evaluate(() =>
-    [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) => [...s.children].map((c) => c.localName).filter((n) => n.includes('-')).join(' ')),
+    [...document.querySelectorAll('attention-lesson section[data-part]')].map((s) =>
+      [...s.querySelectorAll(':scope > *, :scope > details > *')].map((c) => c.localName).filter((n) => n.includes('-')).join(' ')),
   );
   assert.deepEqual(layout, [
     'lesson-predict step-by-step lesson-exercise lesson-exercise',
@@ -256,7 +257,7 @@ test('an exercise by keyboard: a diagnosis, then right, and the score event', as
   // from headProjections and a softmax written out, apart from the core's trend
   const saturate = 'lesson-exercise[data-exercise="saturate"]';
   const prompt = await page.locator(saturate).evaluate((el) => el.shadowRoot.querySelector('.prompt').textContent);
-  const [, threshold, draws] = prompt.match(/more than ([\d.]+) on their largest key, on average over the rows and (\d+) random projections/) ?? [];
+  const [, threshold, draws] = prompt.match(/pass ([\d.]+), on average over the rows and (\d+) random projections/) ?? [];
   assert.ok(Number(draws) > 1 && Number(threshold) > 0, prompt);
   const reference = await page.evaluate(([threshold, draws]) => {
     const lab = document.querySelector('attention-lab');
@@ -351,4 +352,111 @@ test('scaling is a temperature: the story’s buttons set T = √d_k and back, o
   await button('root').click();
   await until(() => page.locator('#status').textContent(), (t) => t.includes('Temperature T = 32'), { what: 'T = 32 on lesson.html' });
   await until(line, (text) => text.startsWith('Now: scaled by 1/√dk, dk = 1024, T = 32.'), { what: 'the line on lesson.html', timeout: 15000 });
+});
+
+test('the attention-as-explanation caveat, with its citations, is said once a page: beside the trained model, on index, lesson and embed?view=model', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const cites = /Jain & Wallace[\s\S]*2019[\s\S]*Wiegreffe & Pinter[\s\S]*2019[\s\S]*Kobayashi et al\.[\s\S]*2020/;
+  const modelCaveat = () => page.evaluate(async () => {
+    await customElements.whenDefined('model-view');
+    return document.querySelector('model-view').shadowRoot.querySelector('.caveat')?.textContent ?? '';
+  });
+  // every text of the page, shadow roots included: how many times it cites Jain & Wallace
+  const citations = () => page.evaluate(() => {
+    let count = 0;
+    const walk = (root) => {
+      for (const node of root.querySelectorAll('*')) {
+        if (node.shadowRoot) walk(node.shadowRoot);
+        for (const child of node.childNodes) if (child.nodeType === Node.TEXT_NODE) count += (child.textContent.match(/Jain (&|og) Wallace/g) ?? []).length;
+      }
+    };
+    walk(document);
+    return count;
+  });
+  for (const file of ['', 'lesson.html']) {
+    await page.goto(`${browser.url}${file}`);
+    await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+    // the heads' note: untrained, said so, without the literature
+    const heads = await until(() => page.evaluate(() => document.querySelector('#heads .story-note')?.textContent ?? ''), (t) => t !== '', { what: 'the heads’ note', timeout: 20000 });
+    assert.match(heads, /untrained/);
+    assert.doesNotMatch(heads, /Jain/);
+    const model = await until(modelCaveat, (t) => t !== '', { what: 'the model’s caveat', timeout: 20000 });
+    assert.match(model, /This model is trained/);
+    assert.match(model, cites, `${file || 'index.html'}: the caveat beside the trained model`);
+    assert.equal(await citations(), 1, `${file || 'index.html'}: the caveat once`);
+  }
+  assert.doesNotMatch(await page.locator('header .caveat').textContent(), /Nothing here is trained/);
+  await page.goto(`${browser.url}embed.html?view=model`);
+  assert.match(await until(modelCaveat, (t) => t !== '', { what: 'the embedded model’s caveat', timeout: 20000 }), cites, 'embed.html?view=model');
+  await page.goto(`${browser.url}embed.html?view=model&lang=nb`);
+  await until(modelCaveat, (t) => /Jain og Wallace[\s\S]*Kobayashi mfl\./.test(t), { what: 'the embedded model’s caveat in Norwegian', timeout: 20000 });
+});
+
+test('the links made before (#claim-1 … #claim-4) open their steps, and the story’s intro numbers no claims', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const lang of ['en', 'nb']) {
+    await page.goto(`${browser.url}?lang=${lang}`);
+    await page.locator('attention-lab').evaluate((lab) => lab.ready);
+    await drawWholeLesson(page);
+    const parts = await page.evaluate(() => ['claim-1', 'claim-2', 'claim-3', 'claim-4', 'overflow'].map((id) => document.getElementById(id)?.dataset.part));
+    assert.deepEqual(parts, ['variance', 'saturation', 'gradient', 'step', 'overflow'], lang);
+    assert.doesNotMatch(await page.locator('#why > p').first().textContent(), /Four claims|Fire påstander|\b(Claim|Påstand) \d/, lang);
+  }
+  // an old link to a claim opens its step, scrolled to the top of the window, and so does a link
+  // to the trained model (a part the page has from the start, which the lab and the lesson above
+  // it push down as they draw)
+  for (const [id, part] of [['claim-3', 'gradient'], ['model', undefined]]) {
+    // a fresh load: a fragment navigation on the page already open would not reload it
+    await page.goto('about:blank');
+    await page.goto(`${browser.url}#${id}`);
+    await page.locator('attention-lab').evaluate((lab) => lab.ready);
+    // the lesson writes its sections once its element is defined, which may be after the lab is ready
+    await page.waitForFunction((id) => document.getElementById(id), id, { timeout: 20000 });
+    assert.equal(await page.evaluate((id) => document.getElementById(id).dataset.part, id), part);
+    // held there while what is above it draws: still there a second after it first arrived
+    const top = () => page.evaluate((id) => Math.round(document.getElementById(id).getBoundingClientRect().top), id);
+    await until(top, (y) => Math.abs(y) < 50, { timeout: 10000, what: `#${id} scrolled to the top of the window` });
+    await page.waitForTimeout(1000);
+    const y = await top();
+    assert.ok(Math.abs(y) < 50, `#${id} moved to ${y} px from the top of the window`);
+  }
+});
+
+test('the asides are closed <details> a learner opens, in their sections; one opened draws, and stays open while its view redraws', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`${browser.url}index.html`);
+  await page.locator('attention-lab').evaluate((lab) => lab.ready);
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  // several heads and the max subtraction: closed, each in its section (its id kept), the
+  // temperature's words and buttons on the path, before the aside
+  const lesson = await page.evaluate(() => ({
+    asides: [...document.querySelectorAll('attention-lesson details.story-aside')].map((d) => [d.closest('section').id, d.open, d.querySelector('summary + *')?.localName]),
+    temperature: document.querySelector('#overflow .story-scaling').closest('details') === null,
+    probe: document.querySelector('attention-lab').shadowRoot.querySelector('details.probe').open,
+  }));
+  assert.deepEqual(lesson.asides, [['heads', false, 'multi-head-view'], ['overflow', false, 'overflow-demo']]);
+  assert.ok(lesson.temperature, 'scaling is a temperature stays on the path');
+  assert.equal(lesson.probe, false, 'the probe is closed');
+  // opened, the heads draw at their width
+  await page.locator('#heads > details > summary').click();
+  await page.locator('multi-head-view').scrollIntoViewIfNeeded();
+  await until(() => page.locator('multi-head-view').evaluate((el) => el.shadowRoot.querySelectorAll('.grid > div').length), (n) => n > 0, { what: 'the heads drawn', timeout: 20000 });
+  // the training experiment's reading: four closed asides
+  await page.locator('#training').scrollIntoViewIfNeeded();
+  const reading = await page.locator('training-experiment').evaluate((el) => [...el.shadowRoot.querySelectorAll('.reading details')].map((d) => d.open));
+  assert.deepEqual(reading, [false, false, false, false]);
+  // the trained model's caveat and notes: closed; the notes opened stay open when a head is opened
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  const view = page.locator('model-view');
+  await until(() => view.evaluate((el) => el.shadowRoot.querySelectorAll('.thumb').length), (n) => n === 8, { what: 'the eight heads', timeout: 30000 });
+  assert.deepEqual(await view.evaluate((el) => [...el.shadowRoot.querySelectorAll('details')].map((d) => [d.className, d.open])), [['caveat', false], ['not-shown', false]]);
+  await view.locator('details.not-shown > summary').click();
+  await view.locator('.thumb[data-layer="2"][data-head="1"]').click();
+  await until(() => view.evaluate((el) => el.shadowRoot.querySelector('.opened h3')?.textContent), (t) => t === 'Layer 2, head 1', { what: 'layer 2, head 1 opened' });
+  assert.equal(await view.evaluate((el) => el.shadowRoot.querySelector('details.not-shown').open), true, 'the notes stay open');
+  // a link or an embed that names a part in an aside (view=heads, view=overflow) opens it
+  for (const [file, id] of [['embed.html?view=heads', 'heads'], ['index.html?view=overflow', 'overflow']]) {
+    await page.goto(`${browser.url}${file}`);
+    await until(() => page.evaluate((id) => document.querySelector(`#${id} details.story-aside`)?.open ?? false, id), Boolean, { what: `${file}: the aside opened`, timeout: 20000 });
+  }
 });

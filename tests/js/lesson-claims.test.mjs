@@ -1,12 +1,10 @@
 // Every number a sentence of the pages states, held to the instrument it describes. Each claim
 // below is a key of the string tables: the test reads the numbers out of its English AND its
-// Norwegian text (tags, link labels — the guide's links name the story's steps by their
-// questions — and placeholders left out; a decimal comma
-// read as a point), and they must be exactly the numbers listed here, in order — a number added
-// to a sentence without a measurement here fails. Each listed number is then measured by the
-// engine at the setting the sentence speaks of (the guide's settings are read from index.html's
-// buttons) and compared with what is written, rounded as it is written; comparisons ("about 4×",
-// "a factor of 10⁸ or more", "below 0.11") are checked as stated.
+// Norwegian text (tags, link labels and placeholders left out; a decimal comma read as a point),
+// and they must be exactly the numbers listed here, in order — a number added to a sentence
+// without a measurement here fails. Each listed number is then measured by the engine at the
+// setting the sentence speaks of and compared with what is written, rounded as it is written;
+// comparisons ("about 4×", "a factor of 10⁸ or more", "below 0.11") are checked as stated.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
@@ -14,7 +12,6 @@ import { test } from 'node:test';
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { WORD_DIM } from '../../web/lab/inputs.js';
-import { TEMPERATURE_STEPS } from '../../web/lab/settings.js';
 import { SWEEP_DIMS } from '../../web/lesson/model.js';
 import { MUCH_SMALLER, SAME_WITHIN, gradientAnswer } from '../../web/lesson/story.js';
 import { MATCHED_INIT_DK, PRESETS } from '../../web/train/presets.js';
@@ -22,17 +19,11 @@ import { labFixture } from '../support/lab.mjs';
 
 const { engine, vocab, model, state } = await labFixture();
 
-// The guide's "Do it" buttons, in page order: the settings each one sets.
-const INDEX = readFileSync(new URL('../../web/index.html', import.meta.url), 'utf8');
-const GUIDE = [...INDEX.matchAll(/data-set='([^']*)'/g)].map((m) => JSON.parse(m[1]));
-const guideSetting = (test) => {
-  const found = GUIDE.find(test);
-  assert.ok(found, 'a guide button with that setting');
-  return found;
-};
-const UNSCALED_MAX = guideSetting((s) => s.scaled === false && s.temperature === undefined); // step 2
-const UNSCALED_T = guideSetting((s) => s.scaled === false && s.temperature !== undefined); // step 5
-const DIVIDE_DK = guideSetting((s) => s.scaled === true && s.temperature > 1); // step 5
+// The settings the sentences speak of: Random at d_k = 1024, unscaled; and what the buttons of
+// "scaling is a temperature" set at that d_k (T = √d_k: attention-lesson.js), unscaled and scaled.
+const UNSCALED_MAX = { projection: 'random', dk: 1024, scaled: false };
+const UNSCALED_T = { ...UNSCALED_MAX, temperature: Math.sqrt(UNSCALED_MAX.dk) };
+const DIVIDE_DK = { ...UNSCALED_T, scaled: true };
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 /** The numbers a reader sees in a message: 10⁸ as 1e8, a decimal comma as a point. */
@@ -59,7 +50,7 @@ const label = () => () => true; // a year, a formula's constant: a name, not a m
 // For each key: the numbers its text states, in order, each with what makes it true.
 // `text` is the number as the English message writes it (its decimals are its rounding).
 function claims() {
-  // guide step 2's setting: Random, d_k = 1024, unscaled; "cat" selected
+  // Random, d_k = 1024, unscaled; "cat" selected
   const s2 = state(UNSCALED_MAX);
   const g = model.gradient(s2);
   const c = SWEEP_DIMS.indexOf(s2.d);
@@ -70,10 +61,8 @@ function claims() {
   const collapsed = maxWeights.map((p, r) => (p.toFixed(3) === '1.000' ? r : -1)).filter((r) => r >= 0);
   const collapsedFall = Math.min(...collapsed.map((r) => scaledRows[r] / unscaledRows[r]));
   const mean = { unscaled: g.sweeps.unscaled.mean.gradNorm[c], scaled: g.sweeps.scaled.mean.gradNorm[c] };
-  const variance = model.variance(s2).at.random;
-  const lab2 = s2.result;
 
-  // step 5: unscaled at T = √d_k is scaled at T = 1; scaled at T = √d_k divides by d_k
+  // unscaled at T = √d_k is scaled at T = 1; scaled at T = √d_k divides by d_k
   const scaledT1 = state({ ...UNSCALED_T, scaled: true, temperature: 1 }).result;
   const unscaledT = state(UNSCALED_T).result;
   const sameWeights = unscaledT.weights.every((w, i) => Math.abs(w - scaledT1.weights[i]) <= 1e-6);
@@ -123,37 +112,13 @@ function claims() {
   });
 
   return {
-    'page.guide1Html': [
-      { text: '100', holds: setting(state().d) }, // Identity keeps d_k at 100
-      { text: '1024', holds: setting(s2.d) },
-      { text: '1024', holds: (w) => Math.abs(variance.unscaled / w - 1) < 0.1 }, // "about 1024"
-      { text: '1', holds: (w) => Math.abs(variance.scaled - w) < 0.1 }, // "about 1"
-    ],
-    'page.guide2Html': [
-      // several rows at max weight 1.00 and entropy 0 (both as the bars print them)
-      { text: '1.00', holds: (w, text) => [...lab2.maxWeight].filter((p, i) => reads(p)(w, text) && lab2.entropy[i] < 0.005).length >= 3 },
-      { text: '0', holds: () => [...lab2.entropy].filter((e) => e < 0.005).length >= 3 },
-    ],
-    // the mean over rows falls far less than the collapsed rows do (the guide states no number of one sentence)
-    'page.guide3Html': [{ text: '', holds: () => collapsed.length >= 1 && collapsedFall >= 1e3 && mean.scaled / mean.unscaled < 10 }],
-    'page.guide4Html': [{ text: '1', holds: () => [...state({ ...UNSCALED_MAX, scaled: true }).result.rowSum].every((x) => Math.abs(x - 1) < 1e-6) }],
-    'page.guide5Html': [
-      { text: '1024', holds: setting(UNSCALED_T.dk) },
-      // √1024 = 32, past the temperature slider's last stop: only the button sets it
-      { text: '32', holds: (w) => w === Math.sqrt(UNSCALED_T.dk) && w === UNSCALED_T.temperature && w === DIVIDE_DK.temperature && w > TEMPERATURE_STEPS.at(-1) },
-      { text: '1', holds: () => sameWeights }, // "every weight is the one scaled at T = 1"
-      { text: '32', holds: setting(DIVIDE_DK.temperature) },
-      { text: '1', holds: () => nearlyFlat }, // "every weight close to 1 ÷ the number of tokens"
-    ],
     'gradient.measured': [{ text: '1.000', holds: () => collapsed.length >= 1 && collapsedFall >= 1e3 && mean.scaled / mean.unscaled < 10 }],
-    'gradient.larger': [
+    'training.largerText': [
       { text: '0.72', holds: reads(run.unscaled.gradNormWq[0]) },
       { text: '0.17', holds: reads(run.scaled.gradNormWq[0]) },
-      { text: '1', holds: label() }, // 1/√d_k
       { text: '11', holds: (w) => Math.round(Math.sqrt(defaults.dk)) === w },
       { text: '128', holds: setting(defaults.dk) },
     ],
-    'training.largerText': [{ text: '1', holds: label() }], // 1/√d_k
     'training.lookForText': [
       { text: '128', holds: setting(defaults.dk) },
       { text: '0.002', holds: setting(defaults.learningRate) },
@@ -237,11 +202,9 @@ function claims() {
       { text: '1', holds: (w) => Math.abs(model.variance(state({ projection: 'random', dk: 1024 })).at.random.scaled - w) < 0.1 }, // "variance about 1"
     ],
     // "a word usually matches itself best" on Identity: most rows' largest weight is on their own word
-    'page.tryHtml': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
     'lab.identityNote': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
     'controls.identityHtml': [{ text: '100', holds: (w) => w === identity.d && selfBest.filter(Boolean).length > identity.n / 2 }],
     'modelView.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
-    'page.whyIntroHtml': [{ text: '100', holds: setting(identity.d) }], // Identity: d_k = 100
     // scaling is a temperature (the story's last step): unscaled at T = √d_k is scaled at T = 1;
     // scaled with T = √d_k on top divides by d_k, and at d_k = 1024 every weight is near 1/m
     'story.scalingTemperature': [

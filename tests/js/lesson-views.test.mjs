@@ -78,7 +78,7 @@ test('claim 1’s numbers: the variance at d_k and √d_k from the core', () => 
   const s = state({ projection: 'random', dk: 256 });
   const r = model.variance(s);
   const out = text(render(s).variance);
-  assert.match(out, /dividing by √d_k = 16 brings it back/);
+  assert.match(out, /divided by √d_k = 16, about 1/);
   assert.ok(out.includes(`At d_k = 256: random ${fmt(r.at.random.unscaled)} → ${fmt(r.at.random.scaled)}; your sentence ${fmt(r.at.tokens.unscaled)} → ${fmt(r.at.tokens.scaled)}.`));
   assert.ok(out.includes(`q·k: variance ${fmt(r.histograms.unscaled.variance)}`));
   // the axis is the core's range, ±4√d_k = ±64

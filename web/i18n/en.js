@@ -8,35 +8,31 @@ export default Object.freeze({
 
   // ---- the lesson as a story: headings, leads, the output, predictions, exercises ----
   'story.titleHtml': 'From q·k to the output — and why divide by √d<sub>k</sub>?',
-  'story.headingStep': 'How does a query score the keys, and turn the scores into weights?',
+  'story.headingStep': 'How does a query turn its scores into weights?',
   'story.headingOutput': 'What comes out of attention?',
   'story.headingHeads': 'What do several heads add?',
   'story.headingVariance': 'What happens to q·k as d_k grows?',
   'story.headingSaturation': 'What do wider scores do to an unscaled row?',
   'story.headingGradient': 'How much gradient does a saturated row pass back?',
-  'story.headingOverflow': 'Why does softmax subtract the max, and what does a temperature do?',
-  'story.leadStep': 'Start with one query q and one key k: their dot product q·k is a score, large when the two point the same way and are long. The key is what the query is matched against. One score per key gives a row of scores, and softmax turns that row into weights.',
-  'story.leadOutput':
-    'The weights are not the output yet. Each key comes with a value vector v: the value is what gets mixed. The output for a query is the weighted sum of the values, each weighted by how much the query looks at its key.',
-  'story.leadHeads':
-    'One row of weights is one way of looking at the sentence. Several heads, each with its own projections, narrower by the number of heads, look in several ways at once; their outputs are put side by side.',
-  'story.leadVariance':
-    'So far d_k was one number. A score q·k adds up d_k products, so how widely the scores spread depends on d_k. Predict first, then measure.',
-  'story.leadSaturation':
-    'Now the wider scores go into softmax, unscaled. Does a row stay spread over its keys, or does one key take the weight?',
-  'story.leadGradient':
-    'Training changes the scores along their gradient. How much gradient comes back through a row that has put nearly all its weight on one key?',
-  'story.leadOverflow':
-    'Two practical details of softmax: what a computer’s exp does with large scores, and what dividing the scores by a temperature T does to a row.',
+  'story.headingOverflow': 'What does dividing by √d_k do to a row?',
+  'story.leadStep': 'One query q and one key k give a score, their dot product q·k: large when they point the same way and are long. One score per key makes a row; softmax turns the row into weights.',
+  'story.leadOutput': 'The weights are not the output yet. Each key also has a value vector v, what gets mixed: a query’s output is the sum of the values, each times its weight.',
+  'story.leadHeads': 'One row of weights is one way to look at the sentence; several heads look in several ways at once.',
+  'story.leadVariance': 'A score q·k adds up d_k products, so its spread depends on d_k. Variance measures spread: the average squared distance from the mean. Widen d_k in the settings and every picture below follows.',
+  'story.leadSaturation': 'Unscaled, the wider scores go straight into softmax: does a row stay spread, or does one key take all the weight? Switch off the scaling in the settings to watch it.',
+  'story.leadGradient': 'Training moves each score by its gradient: how much the loss (the model’s error) changes with it. How much gradient gets back through a row with nearly all its weight on one key? The training experiment below measures whether that slows learning.',
+  'story.leadOverflow': 'A temperature T divides every score before softmax: above 1 it flattens a row, below 1 it sharpens it.',
+  'story.asideHeads': 'Go deeper: several heads side by side',
+  'story.asideOverflow': 'Go deeper: why softmax subtracts the largest score',
   'story.score': 'Exercises solved: {raw} of {max}.',
-  'story.scalingTemperature': 'Scaling is a temperature too: dividing the scores q·k by √d_k is what a temperature T = √d_k does to them. So unscaled at T = √d_k gives the same weights as scaled at T = 1. Scaled with T = √d_k on top divides q·k by d_k, and with these random q and k every row at d_k = 1024 goes nearly flat: each weight close to 1 ÷ the number of keys. Trained q and k become correlated, so q·k can grow like d_k rather than √d_k; some models divide by d_k on purpose (μP). Try it with these buttons and the scaling setting.',
+  'story.scalingTemperature': 'Dividing the scores by √d_k is a temperature T = √d_k: unscaled at T = √d_k gives the same weights as scaled at T = 1. It undoes the growth of q·k at every d_k. Divide twice (scaled, and T = √d_k on top) and these random rows at d_k = 1024 go nearly flat, each weight close to 1 ÷ the number of keys.',
   'story.setRootT': 'Set T = √d_k = {root}',
   'story.setT1': 'Back to T = 1',
   'story.scalingNow': 'Now: {setting}, d_k = {d}, T = {t}. The row of “{word}” puts {max} on its largest key.',
 
   'output.noValues': 'These vectors have no V: paste a V to see the output.',
-  'output.explain': 'The row of “{word}” above gives each key a weight p_j. The output of “{word}” is the sum of the value vectors v_j, each multiplied by its weight:',
-  'output.madeOf': 'The largest weights of “{word}” go to {list}: {share} of its weight together. How much a value counts in the output depends on its weight and on its own size.',
+  'output.explain': 'The output of “{word}” is the sum of the value vectors v_j, each multiplied by its weight p_j from the row above:',
+  'output.madeOf': 'The largest weights of “{word}” go to {list}: {share} of its weight together. A value counts by its weight and by its own size.',
   'output.named': '“{word}” ({weight})',
   'output.tableLabel': 'The output of “{word}” and the value vectors it mixes, keys by weight',
   'output.key': 'key j',
@@ -46,10 +42,8 @@ export default Object.freeze({
   'output.rest': { one: '{count} other key', other: '{count} other keys' },
   'output.restNote': 'their weights together',
   'output.output': 'output of “{word}”',
-  'output.valuesWords':
-    'Here a value is the word’s own vector (the lab’s W_V is the identity: v_j = x_j, {dv} numbers, the first {shown} shown), so the output is a blend of word vectors. A trained model learns its own W_V. The output row is the engine’s attention output.',
-  'output.valuesWordsPositional':
-    'Here a value is the word’s own vector with its position added (the lab’s W_V is the identity: {dv} numbers, the first {shown} shown), so the output is a blend of word vectors. A trained model learns its own W_V. The output row is the engine’s attention output.',
+  'output.valuesWords': 'Here a value is the word’s own vector (the lab’s W_V is the identity: {dv} numbers, the first {shown} shown), so the engine’s output blends word vectors; a trained model learns its W_V.',
+  'output.valuesWordsPositional': 'Here a value is the word’s own vector with its position added (the lab’s W_V is the identity: {dv} numbers, the first {shown} shown), so the engine’s output blends word vectors; a trained model learns its W_V.',
   'output.valuesPasted': 'The values are the rows of the pasted V ({dv} numbers each, the first {shown} shown). The output row is the engine’s attention output.',
 
   'predict.kicker': 'Predict',
@@ -61,31 +55,28 @@ export default Object.freeze({
   'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
   'predict.veiled': 'The instrument below stays hidden until you check or choose “Just show me”.',
-  'predict.distributionQuestion': 'Softmax turns a query’s row of scores into weights, and scores can be negative. What will the weights be?',
+  'predict.distributionQuestion': 'Scores can be negative. What will softmax make of a row of them?',
   'predict.distributionNegative': 'Some negative, where the scores are negative',
   'predict.distributionDistribution': 'None negative, and together they add up to 1',
   'predict.distributionCount': 'None negative, and together they add up to the number of keys',
-  'predict.distributionMeasured':
-    'In the lab’s row (the table below) the scores run from {low} to {high}; the smallest weight is {min} and the weights add up to {sum}: a probability distribution over the keys.',
-  'predict.varianceQuestion': 'd_k goes from 16 to 64, so each q·k adds up four times as many products. Unscaled, the variance of q·k …',
+  'predict.distributionMeasured': 'In the lab’s row the scores run from {low} to {high}, yet the smallest weight is {min} and the weights add up to {sum}: a probability distribution over the keys.',
+  'predict.varianceQuestion': 'd_k goes from 16 to 64: each q·k adds up four times as many products. Unscaled, the variance of q·k …',
   'predict.varianceSame': 'stays about the same',
   'predict.varianceDouble': 'about doubles',
   'predict.varianceFour': 'grows about 4 times',
   'predict.varianceSixteen': 'grows about 16 times',
-  'predict.varianceMeasured':
-    'Measured on {samples} random pairs (the chart below): the variance of q·k is {from} at d_k = 16 and {to} at d_k = 64, {ratio} times as large. Divided by √d_k it is {scaledFrom} and {scaledTo}.',
+  'predict.varianceMeasured': 'Measured on {samples} random pairs: the variance of q·k is {from} at d_k = 16 and {to} at d_k = 64, {ratio} times as large. Divided by √d_k, it is {scaledFrom} and {scaledTo}.',
   'predict.saturationQuestion': 'Switch scaling off and take d_k = 1024. On average, the largest weight of a row of this sentence will be …',
   'predict.saturationFlat': 'about 1 ÷ the number of words: a flat row',
   'predict.saturationHalf': 'somewhere around 0.5',
   'predict.saturationOne': 'close to 1: one key takes nearly all the weight',
-  'predict.saturationMeasured':
-    'Measured on the {t} rows of the sentence (the plot below): unscaled at d_k = 1024 the largest weight is {mean} on average, and {peaked} of the {t} rows are extremely peaked; scaled, it is {scaled} (a flat row would give {uniform}).',
-  'predict.gradientQuestion': 'Take a row that puts nearly all its weight on one key, and the same row spread out. The gradient the peaked row passes back to its scores is …',
+  'predict.saturationMeasured': 'Measured on the sentence’s {t} rows: unscaled at d_k = 1024 the largest weight averages {mean}, and {peaked} of {t} rows are extremely peaked; scaled, it averages {scaled} (a flat row: {uniform}).',
+  'predict.gradientQuestion': 'A row with nearly all its weight on one key, and the same row spread out: the gradient the peaked row passes back is …',
   'predict.gradientLarger': 'larger: 2 times as large or more',
   'predict.gradientSame': 'about the same: more than 1/2 and less than 2 times as large',
   'predict.gradientSmaller': 'smaller: more than 1/10 and up to 1/2 as large',
   'predict.gradientMuchSmaller': 'much smaller: 1/10 as large or less',
-  'predict.gradientMeasured': 'Measured on the row of “{word}”, the sentence’s most peaked at d_k = 1024: unscaled, with largest weight {maxUnscaled}, it passes back a gradient of size {gUnscaled}; scaled, with largest weight {maxScaled}, {gScaled} — {factor} times as much. The chart below follows the selected row; its lines, the mean over all rows, read {meanUnscaled} unscaled and {meanScaled} scaled at d_k = 1024.',
+  'predict.gradientMeasured': 'On “{word}”, the sentence’s most peaked row at d_k = 1024: unscaled (largest weight {maxUnscaled}) it passes back {gUnscaled}, scaled (largest weight {maxScaled}) {gScaled}: {factor} times as much. The mean over all rows (the chart’s lines): {meanUnscaled} unscaled, {meanScaled} scaled.',
 
   'exercise.kicker': 'Exercise',
   'exercise.label': 'Exercise',
@@ -105,14 +96,14 @@ export default Object.freeze({
   'exercise.diagnosisNonFinite': 'That is what a naive softmax gives: e to the power 1000 overflows. Subtract the row’s largest score from every score before taking exp — softmax does not change — and no exp is larger than 1.',
   'exercise.diagnosisOutOfRange': 'A weight of softmax lies between 0 and 1.',
   'exercise.softmaxWeightPrompt': 'A row has three scores z = {scores}. Type the weight softmax gives the second key, p₂ (3 decimals are enough).',
-  'exercise.softmaxWeightHint': 'Each weight is e to the power of its score, divided by the sum of e to the power of every score of the row.',
-  'exercise.softmaxAxisPrompt': 'Two queries look at three keys. The scores of query 1 are {row1}, those of query 2 are {row2}. Type the weight query 1 puts on key 3.',
-  'exercise.softmaxAxisHint': 'Softmax runs along query 1’s own row of three scores: its three weights add up to 1.',
+  'exercise.softmaxWeightHint': 'Each weight is e to the power of its score, divided by the sum of those powers over the row.',
+  'exercise.softmaxAxisPrompt': 'Two queries look at three keys: query 1 scores them {row1}, query 2 {row2}. Type the weight query 1 puts on key 3.',
+  'exercise.softmaxAxisHint': 'Softmax runs along query 1’s own row: its three weights add up to 1.',
   'exercise.scalePrompt': 'A query q = {q} and two keys k₁ = {k1} and k₂ = {k2}, so d_k = {d}. Type the weight of k₁ in softmax(q·Kᵀ/√d_k).',
   'exercise.scaleHint': 'First the two scores q·k₁ and q·k₂, each divided by √d_k, then softmax over the two.',
   'exercise.stableMaxPrompt': 'A row has the scores z = {scores}. Type p₁, the weight of the first key. (If your calculator overflows, type what it shows, for example ∞ or Error.)',
   'exercise.stableMaxHint': 'Subtract the largest score from every score first — softmax does not change — and the exps stay small.',
-  'exercise.saturatePrompt': 'Scaling off: what is the smallest d_k (of 1, 2, 4 … 1024) at which the rows of this sentence put more than {threshold} on their largest key, on average over the rows and {draws} random projections? The plot’s line above is that average for one projection; each seed of the lab draws another.',
+  'exercise.saturatePrompt': 'Scaling off: at what smallest d_k (of 1, 2, 4 … 1024) does the largest weight of this sentence’s rows pass {threshold}, on average over the rows and {draws} random projections? The line above is that average for one projection.',
   'exercise.saturateNone': 'none up to 1024',
   'exercise.saturateInvalid': 'Choose a d_k from the list.',
   'exercise.saturateRight': 'At d_k = {dk} the rows’ largest weight averages {weight}, above {threshold}, and at no smaller d_k of the list is it above.',
@@ -123,25 +114,22 @@ export default Object.freeze({
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokens',
-  'lab.tokensHint':
-    'Type a sentence: it is split into lower-case words and punctuation, one chip each. Choose a chip to see where it looks; double-click (or press Enter on) a chip to edit it.',
+  'lab.tokensHint': 'Type a sentence: each word or mark becomes a chip. Choose a chip to see where it looks; double-click it, or press Enter on it, to edit it.',
   'lab.englishWords': 'The word vectors are English (GloVe): type an English sentence, for example “{example}”.',
   'lab.truncated': 'Only the first {count} tokens are used.',
   'lab.long': 'Tokens longer than {count} characters are shown cut, ending in “…”: their tooltips show more, and the heatmap’s table reads them in full.',
   'lab.settings': 'Settings',
   'lab.weights': 'Attention weights',
-  'lab.weightsHint': 'Each row is a query, each column a key; a row’s weights add up to 1. Hover or focus a cell for its numbers.',
+  'lab.weightsHint': 'Rows are queries, columns keys; each row’s weights add up to 1. Hover or focus a cell for its numbers.',
   'lab.scrolls':
     'Wider than the screen: scroll sideways for the rest →',
-  'lab.identityNote':
-    'Identity: q = k = x, so a word’s key is its own vector and it usually scores itself highest (x·x = ‖x‖²): the bright diagonal is there by construction, not because of meaning. Random projects q and k with two different matrices.',
+  'lab.identityNote': 'Identity: q = k = x, so a word usually scores itself highest (x·x = ‖x‖²): the bright diagonal is there by construction, not from meaning. Random projects q and k differently.',
   'lab.barsTitle': 'Where the selected token looks',
   'lab.barsTitleWord': 'Where “{word}” looks',
   'lab.barsHint': 'Select a row in the heatmap or a chip.',
-  'lab.barsHintRow':
-    'Query {index} of {count}: its weight on each key. Entropy, in nats (units of the natural logarithm), is 0 when all the weight is on one key and largest when it is spread evenly. Select another row in the heatmap or a chip.',
-  'lab.caveat': 'The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or vectors you paste, not meaning it has learned.',
-  'lab.probe': 'Cross-attention probe',
+  'lab.barsHintRow': 'Query {index} of {count}: its weight on each key. Entropy measures the spread: 0 when one key has all the weight, largest when it is even (in nats, natural-log units).',
+  'lab.caveat': 'The lab trains nothing: its weights are the arithmetic of word vectors, seeded random projections or pasted vectors, not learned meaning.',
+  'lab.probe': 'Go deeper: a probe word from outside the sentence',
   'lab.probeHint': 'One extra query word looks at the sentence’s tokens.',
   'lab.probeWord': 'Probe word',
   'lab.probeNeedsWords': 'The probe needs word vectors: choose Identity or Random.',
@@ -343,30 +331,25 @@ export default Object.freeze({
     'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random. ◆ marks the lab’s own row, at d = 100.',
 
   // claim 1 (web/views/variance.js)
-  'variance.explain':
-    'Draw q and k with {dk} independent components, each with mean 0 and variance 1. q·k adds up {dk} products that each have variance 1, so its variance is about d_k = {dk}; dividing by √d_k = {sqrtD} brings it back to about 1, whatever d_k is. That premise does not hold for raw GloVe vectors: their components neither have mean 0 and variance 1 nor are independent of each other. So your sentence’s words here, as in the lab’s Random mode, are first layer-normalised (LayerNorm: each vector minus its own mean, divided by its own standard deviation, as a transformer does before attention) and then multiplied by random matrices W_Q and W_K, whose independent entries give q and k components of mean 0 and variance 1.',
+  'variance.explain': 'When q and k have {dk} independent components of mean 0 and variance 1, q·k adds up {dk} products of variance 1: its variance is about d_k = {dk}, and divided by √d_k = {sqrtD}, about 1. Raw GloVe vectors do not meet that premise, so your words are layer-normalised first, as in a transformer.',
   'variance.unscaled': 'q·k: variance {value}',
   'variance.scaled': 'q·k/√d_k: variance {value}',
   'variance.pairs': '{count} random pairs at d_k = {dk}',
   'variance.histogramsLabel': 'Histograms of q·k (variance {unscaled}) and of q·k/√d_k (variance {scaled})',
   'variance.outside': '{count} outside the axis',
   'variance.axis': 'value (same axis for both)',
-  'variance.axisNote':
-    'Both histograms share one axis, ±4√d_k. The scaled values stay within about ±4 whatever d_k is, so as d_k grows they become a narrow spike.',
+  'variance.axisNote': 'Both histograms share one axis, ±4√d_k: the scaled values stay within about ±4, a narrow spike as d_k grows.',
   'variance.curves': 'Measured variance against d_k',
   'variance.curvesLabel': 'Measured variance of q·k against d_k, on a log scale; at d_k = {dk}: {random}',
   'variance.axisVariance': 'variance',
   'variance.theory': 'theory: d_k and 1',
   'variance.random': 'random {unscaled} → {scaled}',
   'variance.sentence': 'your sentence {unscaled} → {scaled}',
-  'variance.note':
-    'Filled dots: {samples} random pairs per d_k. Hollow dots: your sentence\'s words (layer-normalised, then {draws} random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend. At d_k = {dk}: {random}.',
-  'variance.noteSentence':
-    'Filled dots: {samples} random pairs per d_k. Hollow dots: your sentence\'s words (layer-normalised, then {draws} random projections to each d_k — the first is the lab’s Random projection), all their pairwise dot products — noisier, the same trend. At d_k = {dk}: {random}; {mine}.',
+  'variance.note': 'Filled dots: {samples} random pairs per d_k. Hollow dots: every pair of your sentence’s words, over {draws} random projections per d_k — noisier, the same trend. At d_k = {dk}: {random}.',
+  'variance.noteSentence': 'Filled dots: {samples} random pairs per d_k. Hollow dots: every pair of your sentence’s words, over {draws} random projections per d_k — noisier, the same trend. At d_k = {dk}: {random}; {mine}.',
 
   // claim 2 (web/views/saturation.js)
-  'saturation.explain':
-    'Softmax turns a row of scores into weights. If the scores are spread far apart, almost all the weight lands on one word ("extremely peaked"); if they are nearly equal, every word gets about the same weight ("nearly flat"). Without scaling, the spread of q·k grows like √d_k, so rows become peaked as d_k grows; with scaling they do not. The entropy of a row measures how spread it is, in nats (units of the natural logarithm): 0 when all the weight is on one word, ln t when it is spread evenly over t words.',
+  'saturation.explain': 'Far-apart scores put nearly all the weight on one word ("extremely peaked"); close scores share it ("nearly flat"). Unscaled, the spread of q·k grows like √d_k, so rows grow peaked as d_k grows; scaled, they do not. Entropy runs from 0 (one word) to ln t (even over t words).',
   'saturation.maxTitle': 'Largest weight in each row',
   'saturation.entropyTitle': 'Entropy of each row (nats; uniform = ln {t} = {value})',
   'saturation.peakedBand': 'extremely peaked (max weight > {value})',
@@ -377,19 +360,16 @@ export default Object.freeze({
   'saturation.legendLab': '◆ the lab’s own row',
   'saturation.summary':
     'At d_k = {dk}: unscaled, {unscaledPeaked} of {t} rows are extremely peaked and {unscaledFlat} nearly flat (mean max weight {unscaledMean}); scaled, {scaledPeaked} peaked and {scaledFlat} flat (mean max weight {scaledMean}).',
-  'saturation.untrained': 'These projections are random, not trained: scaling keeps their rows spread because q and k start independent, with components of variance 1. Training changes that — trained heads often put nearly all their weight on one word, and in large models the scores can keep growing (some models normalise q and k as well).',
-  'saturation.row':
-    'The row of "{word}" in these sweeps (a seeded random projection to d_k = {dk}, as on Random): unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled max weight {scaledMax}, entropy {scaledEntropy} nats.',
+  'saturation.untrained': 'Scaling keeps these random rows spread because q and k start independent. Trained heads can still learn peaked rows, and trained q and k can correlate, so q·k grows faster than √d_k.',
+  'saturation.row': 'The row of "{word}" here (a random projection to d_k = {dk}, as on Random): unscaled max weight {unscaledMax}, entropy {unscaledEntropy} nats; scaled {scaledMax}, {scaledEntropy} nats.',
   'saturation.lab': '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats.',
   'saturation.labRandom':
     '◆ The lab’s own row ({setting}, d = {d}): max weight {max}, entropy {entropy} nats — on Random at T = 1 without the causal mask, the same numbers.',
   'saturation.labMarker': 'the lab\'s row "{word}": {value}',
 
   // claim 3 (web/views/gradient.js)
-  'gradient.explain':
-    'Learning adjusts the scores using the gradient that flows back through softmax. The Jacobian below (the table of derivatives ∂p_i/∂z_j) says how much each weight p_i (row) moves when each softmax input z_j (column) is nudged, for the row of "{word}" with the lab’s own q and k. When one weight is almost 1 and the others almost 0, every entry is almost 0: whatever signal comes back, little of it gets through to that row’s scores.',
-  'gradient.identityRow':
-    'The lab is on Identity (q = k = x): these Jacobians use that q and k, where "{word}" matches itself, so they read differently from the saturation plot’s row of "{word}" at d_k = 100, which uses a random projection.',
+  'gradient.explain': 'The Jacobian below holds ∂p_i/∂z_j: how much weight p_i (row) moves when score z_j (column) is nudged, for the row of "{word}". With one weight near 1 and the rest near 0, every entry is near 0: little signal gets back to the scores.',
+  'gradient.identityRow': 'The lab is on Identity (q = k = x): these Jacobians use that q and k, so they differ from the saturation plot’s row of "{word}", which uses a random projection.',
   'gradient.temperature':
     'At T = {t} the softmax’s input is z = scores / T: the Jacobian and ‖∂L/∂z‖ are taken against z; against the scores themselves they are 1/T times as large.',
   'gradient.positive': 'positive',
@@ -403,15 +383,11 @@ export default Object.freeze({
   'gradient.normLabel': 'Size of the gradient against d_k, on a log scale',
   'gradient.normLabelAt': 'Size of the gradient against d_k, on a log scale; at d_k = {dk} the mean over rows is {unscaled} unscaled and {scaled} scaled',
   'gradient.labMarker': 'the lab\'s row: {value}',
-  'gradient.normNote':
-    'Lines: mean over all rows; circles: the row of "{word}"; ◆: the lab’s own row at d = {d}. Loss L = ⟨g, p⟩ with a fixed random g for each row, so only the softmax changes between points. Log scale: each grid line is 10× smaller.',
-  'gradient.measured':
-    'What the chart measures: as d_k grows, the unscaled mean falls only a few times below the scaled one, while the rows that have collapsed (max weight 1.000) fall by many orders of magnitude — the mean is carried by the rows that have not. A classifier’s softmax does not starve this way: its loss is the cross-entropy of that same softmax, and the two together pass back p − y (the weights minus the one-hot answer), which is large whenever a confident answer is wrong. Attention’s weights only mix the values, so its scores get the Jacobian’s small entries.',
-  'gradient.larger':
-    'Why, then, is the unscaled run’s ‖∂L/∂W_Q‖ larger in the training experiment below (0.72 against 0.17 after its first step)? ∂L/∂W_Q adds up what every row passes back, times the scale: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k (≈ 11 at d_k = 128) times more to W_Q, and they outweigh the saturated rows, which pass back almost nothing.',
+  'gradient.normNote': 'Lines: the mean over all rows; circles: the row of "{word}"; ◆: the lab’s own row at d = {d}. The loss is L = ⟨g, p⟩ with a fixed random g per row. Log scale.',
+  'gradient.measured': 'As d_k grows, the unscaled mean falls only a few times below the scaled one, while rows that have collapsed (max weight 1.000) fall by many orders of magnitude: the rows that have not collapsed carry the mean.',
 
   // claim 4 (web/views/step.js)
-  'step.explain': 'Follow the query "{word}" through one row of attention — the row the lab shows as bars. Pick the key whose dot product to show:',
+  'step.explain': 'Follow the query "{word}" through one row — the row the lab shows as bars. Pick a key to see its dot product:',
   'step.formulas': 'The formulas',
   'step.keys': 'key',
   'step.numbers': '({count} numbers)',
@@ -419,7 +395,7 @@ export default Object.freeze({
   'step.multiply': 'multiply component by component',
   'step.scale': '(scale {value})',
   'step.unscaled': '(unscaled: no division)',
-  'step.row': 'The same for every key gives the row of scores z; softmax then turns it into weights:',
+  'step.row': 'Every key gets a score z this way; softmax turns the row of scores into weights:',
   'step.tableLabel': 'The row of "{word}", one step a line',
   'step.corner': 'step',
   'step.scores': 'the scores z',
@@ -431,11 +407,9 @@ export default Object.freeze({
   'step.maxMasked': 'max = {value}; −∞: masked (causal)',
   'step.allBelow': 'all ≤ 0',
   'step.allBelowT': 'all ≤ 0; T = {t}',
-  'step.stats': 'Row "{word}": max weight {max}, entropy {entropy} nats — the lab’s bars show the same.',
-  'step.notePositive':
-    'Subtracting the max changes nothing in the result (it cancels between top and bottom) but keeps every exp at most 1, so nothing overflows. Every weight is positive and the weights add up to {sum}: the row is a probability distribution over the words.',
-  'step.noteUnderflow':
-    'Subtracting the max changes nothing in the result (it cancels between top and bottom) but keeps every exp at most 1, so nothing overflows. Every weight is at least 0 (some underflow to 0 in float32) and the weights add up to {sum}: the row is a probability distribution over the words.',
+  'step.stats': 'Row "{word}": max weight {max}, entropy {entropy} nats (0 when one key has all the weight).',
+  'step.notePositive': 'Subtracting the largest score changes no weight; it keeps exp from overflowing. Every weight is positive, and they add up to {sum}: a probability distribution.',
+  'step.noteUnderflow': 'Subtracting the largest score changes no weight; it keeps exp from overflowing. Every weight is at least 0 (some underflow to 0 in float32), and they add up to {sum}: a probability distribution.',
 
   // temperature and overflow (web/views/overflow.js)
   'overflow.explain':
@@ -472,35 +446,9 @@ export default Object.freeze({
   // ---- the demo page (index.html) ----
   'page.description': 'An interactive explainer of scaled dot-product attention on real word vectors.',
   'page.languages': 'Language',
-  'page.introHtml':
-    'A transformer decides which words to “look at” with <strong>attention</strong>. Every token has a query <code>q</code> (what it looks for), a key <code>k</code> (what the queries are matched against) and a value <code>v</code> (what it passes on). The dot product <code>q·k</code> scores how well a query matches a key; a softmax turns each query’s row of scores into weights that add up to 1; and the weights mix the values into that token’s output: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
-  'page.tryHtml':
-    'Type a sentence in the lab above. The words become real GloVe word vectors; pick a token to see where it looks. The lab opens on <em>Identity</em>, q = k = x: a word’s key is its own vector, so it usually matches itself best — by construction, not because of meaning. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and the softmax snaps to a single word.',
-  'page.whyIntroHtml': 'The story below goes from one query’s scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. Each step opens with a question; at some you predict the answer first, then the same core measures it live. Every picture follows the lab above — its sentence, selected token, d<sub>k</sub>, scaling, seed and temperature. Where a picture varies d<sub>k</sub>, it projects the word vectors to each width with its own random matrices W<sub>Q</sub> and W<sub>K</sub>; on <em>Identity</em> the lab stays at d<sub>k</sub> = 100, the width of the word vectors. (For lesson authors: the story alone is on <a href="./lesson.html">a page of its own</a>.)',
-  'page.guide': 'See it in under a minute',
-  'page.guide1Html':
-    'Under <b>Settings</b> choose <b>Random</b> (Identity keeps d<sub>k</sub> at 100) and drag <b>d<sub>k</sub></b> to <b>1024</b>. The story’s step “<a href="#claim-1">What happens to q·k as d<sub>k</sub> grows?</a>” measures it: the variance of q·k is about 1024; divided by √d<sub>k</sub> it stays about 1.',
-  'page.guide2Html': 'Switch off <b>Scale by √d<sub>k</sub></b>. The step “<a href="#claim-2">What do wider scores do to an unscaled row?</a>” shows the rows collapse onto one word — <b>max weight → 1.00, entropy → 0</b> for several of them (the dots of its plot); the bars above show the selected row’s own numbers.',
-  'page.guide3Html': 'The step “<a href="#claim-3">How much gradient does a saturated row pass back?</a>” answers: almost none once a row has collapsed — its softmax Jacobian (the table of how much each weight moves when each score is nudged) fades to blank. The mean over rows falls far less than the collapsed rows do, since the rows that have not collapsed carry it. Whether that slows learning is measured in the training experiment below.',
-  'page.guide4Html':
-    'Switch scaling back on: the weights spread out again. The story’s first step, “<a href="#claim-4">How does a query score the keys, and turn the scores into weights?</a>”, follows one row step by step — every weight is positive and the row adds up to 1.',
-  'page.guide5Html': 'Scaling is a temperature: softmax(q·k/√d<sub>k</sub>) is softmax(q·k / T) at T = √d<sub>k</sub>. The first button switches scaling off and sets the <b>Temperature</b> to √1024 = <b>32</b>, past the slider’s last stop: every weight is the one scaled at T = 1. The second divides by d<sub>k</sub> instead of √d<sub>k</sub> (scaled, and T = 32 on top): with these random q and k the rows go flat, every weight close to 1 ÷ the number of tokens. The story’s last step, “<a href="#overflow">Why does softmax subtract the max, and what does a temperature do?</a>”, makes the same comparison, with a button that sets T = √d<sub>k</sub> at any d<sub>k</sub>.',
-  'page.doIt': 'Do it',
-  'page.unscaledT':
-    'Unscaled, T = 32',
-  'page.divideDk':
-    'Divide by d_k',
-  'page.back':
-    'Back to T = 1',
-  'page.doStep1': 'Do it: step 1, Random and d_k = 1024',
-  'page.doStep2': 'Do it: step 2, scaling off',
-  'page.doStep4': 'Do it: step 4, scaling on',
-  'page.doStep5Unscaled':
-    'Step 5: Unscaled, T = 32',
-  'page.doStep5DivideDk':
-    'Step 5: Divide by d_k',
-  'page.doStep5Back':
-    'Step 5: Back to T = 1',
+  'page.introHtml': 'In a transformer, each token looks at the others with <strong>attention</strong>. A token has a query <code>q</code> (what it looks for), a key <code>k</code> (what queries match) and a value <code>v</code> (what it passes on). A softmax turns a query’s scores <code>q·k</code> into weights that add up to 1; the weights mix the values: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
+  'page.tryHtml': 'Type a sentence above. Then choose <em>Random</em>, widen <code>d<sub>k</sub></code> and switch off the <code>√d<sub>k</sub></code> scaling: the dot products grow with the width, and softmax puts nearly all the weight on one word.',
+  'page.whyIntroHtml': 'The story below follows one query from its scores to its output, then asks why the scores are divided by <code>√d<sub>k</sub></code>. At some steps you predict first, then the core measures the answer. (The story alone: <a href="./lesson.html">a page of its own</a>.)',
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
@@ -564,9 +512,8 @@ export default Object.freeze({
   // ---- the lesson alone (lesson.html) ----
   'lessonPage.title': 'Attention Lab — why scaled dot-product attention divides by √d_k',
   'lessonPage.headingHtml': 'Why attention divides by √d<sub>k</sub>',
-  'lessonPage.lede':
-    'One story about scaled dot-product attention: from a query’s scores to the output, then why the scores are divided by √d_k. At some steps you predict first; every answer is computed live by the Attention Lab core (C++ compiled to WebAssembly) on random vectors and on the words of your sentence.',
-  'lessonPage.caveat': 'The story’s instruments are untrained — word vectors and seeded random projections — so they show the arithmetic, not learned meaning; the training experiment and the model at the end of the page are trained.',
+  'lessonPage.lede': 'One story about scaled dot-product attention: from a query’s scores to its output, then why the scores are divided by √d_k. At some steps you predict first; the Attention Lab core computes every answer live, in your browser.',
+  'lessonPage.caveat': 'The story’s instruments are untrained (word vectors and seeded random projections): they show the arithmetic, not learned meaning. The training experiment and the model at the end of the page are trained.',
   'lessonPage.controls': 'The lesson’s settings',
   'lessonPage.sentence': 'Sentence',
   'lessonPage.query': 'Query word',
@@ -587,7 +534,7 @@ export default Object.freeze({
   'lessonPage.chooseSteps': 'For teachers: choose steps',
   'lessonPage.chooseStepsHint': 'Tick the steps for your class and copy the link: it opens the lesson with those steps, in the order the link names them.',
   'lessonPage.stepsLink': 'Link',
-  'lessonPage.credits': 'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions. A word GloVe’s files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or, with no known word near it, a fixed random vector. Q and K come from seeded random projections of the layer-normalised vectors, and V is the word vectors themselves — an untrained model, so the patterns show the arithmetic, not learned meaning.',
+  'lessonPage.credits': 'Word vectors: GloVe (Pennington, Socher & Manning, 2014), 100 dimensions; a word its files lack gets a vector made from the known words near it in your sentence (à la carte induction, Khodak et al. 2018), or else a fixed random one. Q and K are seeded random projections of the layer-normalised vectors; V is the word vectors.',
 
   // ---- the teacher's page (web/teacher.html, web/lesson/teaching.js) ----
   'page.forTeachers': 'For teachers: plans, worksheet and answer key',
@@ -711,14 +658,12 @@ export default Object.freeze({
   'training.adjUnscaled': 'unscaled',
   'training.shortScaled': 'Scaled',
   'training.shortUnscaled': 'Unscaled',
-  'training.intro':
-    'A tiny attention model learns a task here, for real, in your browser — twice, side by side: once with the scores q·k/√d_k and once with q·k. Both runs start from the same random weights and see the same examples in the same order; the only difference is the √d_k. Training runs in a background worker, so the rest of the page stays responsive.',
-  'training.task':
-    'The task: each example is eight pairs of a letter and a digit (like o7 l2 a5 …) and eight query letters; for each query the model must answer the digit paired with it. To do that, its attention has to learn to look from the query l to the pair l2. A trained head shows one bright cell per row, on the outlined pair.',
+  'training.intro': 'A saturated row passes back almost no gradient. Does that slow learning? A small attention model learns a task here twice, with q·k/√d_k and with q·k, from the same start. With the defaults the unscaled run is slower, and not for lack of gradient: its gradient to W_Q is larger.',
+  'training.task': 'The task: each example is eight letter–digit pairs (like o7 l2 a5 …) and eight query letters; for each query, answer its digit. Attention must learn to look from the query l to the pair l2: one bright cell per row, on the outlined pair.',
   'training.settings': 'Settings',
   'training.dk': 'd_k',
   'training.initScale': 'Init scale',
-  'training.hint': 'Init scale g: W_Q and W_K start random, scaled by g, so at g = 1 the dot products q·k have variance ≈ d_k. Train and Step take these settings; Resume goes on with the run shown.',
+  'training.hint': 'Init scale g multiplies the random start of W_Q and W_K (at g = 1, q·k has variance ≈ d_k). Train and Step start over; Resume goes on.',
   'training.optimizer': 'Optimiser',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',
@@ -762,7 +707,7 @@ export default Object.freeze({
   'training.onTarget': 'largest weight on the right pair in {onTarget} of {queries} rows',
   'training.cell': 'query {query} → pair {pair}: {value}',
   'training.cellRight': 'query {query} → pair {pair}: {value} (the right pair)',
-  'training.heatmapNote': 'Rows: the queries of one held-out example; columns: its pairs. Darker = more weight; the outlined cell is the pair the query asks about.',
+  'training.heatmapNote': 'Rows: one held-out example’s queries; columns: its pairs. Darker = more weight; outlined: the right pair.',
   'training.loading': 'Loading the core in a background worker…',
   'training.failed': 'Training stopped: {message}. Restart starts a new worker.',
   'training.workerFailed': 'the training worker failed ({message})',
@@ -784,23 +729,20 @@ export default Object.freeze({
   'training.stoppedAt': 'It blew up at step {step} and stopped.',
   'training.runSummary':
     '{run}: held-out loss {loss}, accuracy {accuracy}, {reached}; mean largest weight {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; on the shown example {onTarget} of {queries} rows look at the right pair.',
-  'training.lookFor': 'What to look for',
+  'training.lookFor': 'Go deeper: what to look for in the runs',
   'training.lookForText':
     'With the defaults (d_k = 128, Adam at learning rate 0.002, 150 steps) the scaled run reaches 90 % held-out accuracy in about 40 steps and the unscaled run in about 70. Over 20 seeds the unscaled run was behind on every one at step 50, by 0.5 to 1.9 nats of held-out loss. Its attention starts almost one-hot — after the first step its mean largest weight is 0.89 and its mean entropy 0.27 nats, where an even row over 8 pairs has ln 8 = 2.08 (the scaled run: 0.32 and 1.79) — and its rows take more steps to find the right pair.',
-  'training.disappears': 'Where the difference disappears',
+  'training.disappears': 'Go deeper: where the difference disappears',
   'training.disappearsText':
     'At d_k = 4 the two runs are hard to tell apart: the unscaled scores are not spread widely enough to saturate the softmax (the step-50 losses differ by at most 0.15 nats over 20 seeds; at d_k = 8 already by up to 0.48). Plain SGD without momentum hides it too — at learning rate 0.1 the unscaled run reached 90 % held-out accuracy first on 4 of seeds 1–5. A small init scale (0.25) starts the unscaled run unsaturated, and at step 10 it was ahead on 4 of seeds 1–5 (at 0.5 it was behind on 4 of them). Adam does not remove the difference: at learning rates 0.001 and 0.005, as at 0.002, the unscaled run was behind at step 50 on every one of 20 seeds. And with SGD at learning rate 0.3 and momentum 0.9 the unscaled run learns, then loses what it learned (seeds 1–5: a best held-out accuracy of 0.93 or more, 0.73 or less at step 150), while the scaled run does not (1.00 at the end).',
-  'training.larger': 'Why is the unscaled run’s gradient larger, not smaller?',
-  'training.largerText':
-    'The story’s gradient step above says why: the unscaled scores are not multiplied by 1/√d_k, so the rows that are not saturated pass back √d_k times more to W_Q, and they dominate. The weights then move in big jumps driven by a handful of rows instead of a steady signal from all of them. With plain SGD that larger gradient acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size, so it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
-  'training.reparam':
-    'What does scaling buy?',
+  'training.larger': 'Go deeper: why is the unscaled run’s gradient larger, not smaller?',
+  'training.largerText': 'The unscaled run’s ‖∂L/∂W_Q‖ is larger (0.72 against 0.17 after its first step) because ∂L/∂W_Q adds up what every row passes back, times the scale. Nothing divides the unscaled scores by √d_k, so its rows that are not saturated pass back √d_k (≈ 11 at d_k = 128) times more, and they outweigh the saturated rows. The weights then move in big jumps driven by a handful of rows. With plain SGD that acts like a larger learning rate, which is why SGD hides the difference here; with momentum or a larger rate it tips the unscaled run into instability. Adam divides each step by the gradient’s own size: it takes away the larger step but not the saturation. (Our reading of the measurements; the runs above are the evidence.)',
+  'training.reparam': 'Go deeper: what does scaling buy?',
   'training.reparamText':
     'Dropping √d_k is the same as initialising W_Q and W_K d_k^¼ times larger: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). The preset “Unscaled, init g·d_k^−¼” starts both runs with g = 128^−¼ ≈ 0.30, so its unscaled run starts where the default’s scaled run starts: the same first training loss (2.545 with seed 1). It then reaches 90 % held-out accuracy at step 36, the default’s scaled run at step 44 and its unscaled run at step 71. After the first step the two are not the same run: Adam’s steps have about the same size whatever the weights’ scale, so W_Q and W_K, started d_k^¼ ≈ 3.4 times smaller, change d_k^¼ times faster relative to their size. So √d_k does not buy accuracy that the initialisation could not; it buys that the standard initialisation, g = 1, gives scores of variance about 1 at every d_k, with nothing to retune when the width changes.',
 
   // the training experiment's section on the pages
   'page.trainingTitle': 'Does scaling speed up learning?',
-  'page.trainingIntro': 'A saturated row passes back almost no gradient (the step “How much gradient does a saturated row pass back?”). Does that stop learning? Train a small attention model below, with and without √d_k. With the defaults both learn; the unscaled run is slower, and not for lack of gradient: its gradient to W_Q is larger. The presets show where the difference disappears.',
 
   // ---- a lab figure (web/views/figure.js: the page's export, the command line) ----
   'figure.probeTitle': 'Where the probe “{word}” looks',
@@ -913,8 +855,7 @@ export default Object.freeze({
   'cli.stdoutClosed': 'it is closed',
   // ---- a trained model to look inside (web/views/model.js, <model-view>) ----
   'page.modelTitle': 'What does a trained model look at?',
-  'page.modelIntro':
-    'Everything above used word vectors or random projections. Here is a real language model, trained by this page’s own core to predict the next word, and its twin trained the same way without √d_k. Change the sentence at the top of the page and open the model’s heads.',
+  'page.modelIntro': 'The story above used word vectors and random projections. Here is a real language model, trained by this page’s core to predict the next word, and its twin trained without √d_k.',
   'modelView.loading': 'Loading {twin} ({file})…',
   'modelView.loadingBytes': '{loaded} of {total} MB',
   'modelView.loadingAbout': 'about 2 MB, loaded once',
@@ -922,10 +863,10 @@ export default Object.freeze({
   'modelView.failed': 'Could not load {file}: {message}',
   'modelView.failedModel': 'The trained model could not be loaded: {message}',
   'modelView.retry': 'Try again',
+  'modelView.caveatTitle': 'Go deeper: where a head looks is not why the model predicts',
   'modelView.caveat':
     'This model is trained, so its weights were learned from text — yet where a head looks is still not why the model predicts what it does. Reading attention weights as an explanation is disputed (Jain & Wallace, “Attention is not Explanation”, 2019; Wiegreffe & Pinter, “Attention is not not Explanation”, 2019), and what reaches the next layer also depends on the size of each value vector, not only on its weight (Kobayashi et al., “Attention is Not Only a Weight”, 2020).',
-  'modelView.intro':
-    'A transformer with {layers} layers of {heads} heads ({parameters} numbers learned), trained on {words} words of the Brown corpus (American English, 1961) to predict the next word. Each head is a row-by-row softmax like the lab’s: every row sums to 1.',
+  'modelView.intro': 'A transformer of {layers} layers of {heads} heads ({parameters} learned numbers), trained on {words} words of the Brown corpus (American English, 1961): each head a softmax row by row, like the lab’s.',
   'modelView.twin': 'Which model',
   'modelView.twinScaled': 'trained with √d_k',
   'modelView.twinUnscaled': 'the twin trained without √d_k',
@@ -952,34 +893,33 @@ export default Object.freeze({
   'modelView.roleBroad': 'broad',
   'modelView.roleMixed': 'focused, no fixed place',
   'modelView.openedTitle': 'Layer {layer}, head {head}',
-  'modelView.measured':
-    'Over the test text ({windows} passages of {tokens} words the model never trained on) this head puts on average {previous} of a row’s weight on the previous word, {first} on the first word and {self} on the word itself; a head that spread every row evenly would put {even} on each. Its rows’ spread is {spread} (1: even over the words so far, 0: all on one).',
-  'modelView.meansPrevious': 'So it is named a previous-word head: half of its weight or more goes to the word just before.',
-  'modelView.meansFirst': 'So it is named a first-word head: half of its weight or more goes to the first word, a resting place when nothing else fits.',
+  'modelView.measured': 'Over the test text ({windows} passages of {tokens} words it never trained on), this head puts on average {previous} of a row’s weight on the previous word, {first} on the first, {self} on itself (even rows: {even}). Its spread: {spread} (1: even, 0: all on one word).',
+  'modelView.meansPrevious': 'So it is named a previous-word head: half its weight or more goes to the word just before.',
+  'modelView.meansFirst': 'So it is named a first-word head: half its weight or more rests on the first word.',
   'modelView.meansSelf': 'So it is named a self head: half of its weight or more stays on the word itself.',
   'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad.',
-  'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: it picks a few words, which ones depending on the words.',
+  'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: which words it picks depends on the words.',
   'modelView.hereEven': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself — even rows would put {even} on each — and spread {spread}.',
   'modelView.here': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself, spread {spread}.',
-  'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at — in layer 1; in later layers each position already carries a mix of the words up to it. A word sees only itself and the words before it (hatched: hidden), because the model predicts each next word from the ones before.',
+  'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at. A word sees only itself and the words before it (hatched), since the model predicts each word from those before.',
   'modelView.nextTitle': 'Which word does it expect after “{word}”?',
   'modelView.nextLabel': 'the ten most likely words after “{word}”',
-  'modelView.nextExplain': 'The model’s last step is a softmax over all its words: a probability distribution again, the ten most likely shown. A temperature above 1 flattens it, below 1 sharpens it.',
+  'modelView.nextExplain': 'The model ends with a softmax over all its words (the ten most likely shown). A temperature above 1 flattens it, below 1 sharpens it.',
   'modelView.nextStats': 'Most likely: “{word}”, {p}. Entropy {entropy} nats; {unk} (a word it does not know) {unknown}. For comparison, “the” is {the} of the training text.',
   'modelView.repeatHit': 'After the last word the earlier copy went on with “{expected}”, and the model expects just that ({p}).',
   'modelView.repeatMiss': 'After the last word the earlier copy went on with “{expected}”; the model expects “{predicted}” ({p}) instead: it does not copy the earlier run.',
   'modelView.scaleTitle': 'And without √d_k?',
-  'modelView.scaleRemovedWould': 'Tick “remove √d_k” and every score of this model is multiplied by √d_k = √{dk} ≈ {root} at once: the mean spread of this sentence’s rows goes from {with} to {without}, the rows collapse onto a few words. The model was never trained that way.',
+  'modelView.scaleRemovedWould': 'Tick “remove √d_k” and every score of this model is multiplied by √d_k = √{dk} ≈ {root}: the mean spread of this sentence’s rows goes from {with} to {without}. The model was never trained that way.',
   'modelView.scaleRemoved': 'Now every score is multiplied by √d_k = √{dk} ≈ {root}: the mean spread of this sentence’s rows is {without}, against {with} as trained. The rows have collapsed onto a few words, and the next word changes with them.',
   'modelView.scaleUnscaled': 'This twin never divided by √d_k, so there is nothing to remove: its rows are as it learned them.',
-  'modelView.twinCompare': 'On the test text the model trained with √d_k has a perplexity of {scaled}, the twin trained without it {unscaled} (perplexity: roughly how many words a model hesitates between, so lower is better; a model that only counts word triples gets {trigram}).',
+  'modelView.twinCompare': 'On the test text the model trained with √d_k has a perplexity of {scaled}, the twin trained without it {unscaled}; a model that only counts word triples gets {trigram}. Perplexity: about how many words a model hesitates between; lower is better.',
   'modelView.layerSpread': 'Layer {layer}: its heads’ rows spread {lo}–{hi} over the test text; in {twin}, {twinLo}–{twinHi}.',
   'modelView.theUnscaledTwin': 'the twin trained without √d_k',
   'modelView.theScaledTwin': 'the model trained with √d_k',
   'modelView.inductionTitle': 'Does a head find the earlier copy?',
-  'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. Trained models — even two-layer ones, when their training text repeats itself — can grow “induction heads”: at a word of the second copy they look at the word after its first copy, and so predict the repeat.',
-  'modelView.inductionHere': 'Layer {layer}, head {head} puts {here} of its weight there in this sequence; even rows would put {even}. Over {repeats} such sequences no head of this model does it: the highest is {best}. This small model has no induction head.',
-  'modelView.notShownTitle': 'What this does not show',
+  'modelView.inductionExplain': 'These are {span} random words, then the same {span} again. An “induction head” would look from a word of the second copy to the word after its first copy, and so predict the repeat.',
+  'modelView.inductionHere': 'Layer {layer}, head {head} puts {here} of its weight there in this sequence; even rows would put {even}. Over {repeats} such sequences, the highest is {best}. This small model has no induction head.',
+  'modelView.notShownTitle': 'Go deeper: what this does not show',
   'modelView.notShown1': 'A small model on one million words: large models have many more heads, and their heads do more specific things.',
   'modelView.notShown2': 'A head’s name looks at positions only (the previous word, the first, itself), averaged over the test text: a broad head can still put much of its weight on one earlier word, and in one sentence a head may do something else.',
   'modelView.figureTitle': 'Layer {layer}, head {head} of the model {model}',
@@ -1020,9 +960,9 @@ export default Object.freeze({
   'modelView.rowLabel': 'the weights of “{word}” over the words so far, layer {layer}, head {head}',
   'modelView.heatmapLabel': 'the opened head’s weights: {n} rows, one per word, each over the words up to it',
   'modelView.curveTitle': 'How the twins learned: the loss at every training step',
-  'modelView.curveSummary': 'Both twins learned from the same batches in the same order. At step {firstStep} their training loss was {scaledFirst} with √d_k and {unscaledFirst} without. Each step’s batch loss (the thin lines) is noisy; the loss on held-out text, measured every {every} steps (the marks), went from {scaledCheck} with √d_k and {unscaledCheck} without at step {firstCheck} to {scaledHeld} and {unscaledHeld} at step {lastCheck}.',
+  'modelView.curveSummary': 'Both twins learned from the same batches in the same order. Their loss on held-out text, measured every {every} steps (the marks), went from {scaledCheck} with √d_k and {unscaledCheck} without at step {firstCheck} to {scaledHeld} and {unscaledHeld} at step {lastCheck}.',
   'modelView.curveLabel': 'Training and held-out loss of both twins over {steps} steps; the held-out checks are in the table that follows',
-  'modelView.curveNote': 'Loss in nats. Thin lines: each step’s training batch. Marks joined by lines: held-out text, every {every} steps.',
+  'modelView.curveNote': 'Loss in nats. Thin lines: each step’s training batch; marks: held-out text, every {every} steps.',
   'modelView.curveClipped': 'The first steps, above {top}, are off the top of the chart.',
   'modelView.curveCaption': 'The twins’ loss at each held-out check, in nats',
   'modelView.curveStep': 'step',

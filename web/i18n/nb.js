@@ -10,35 +10,31 @@ export default Object.freeze({
 
   // ---- leksjonen som en fortelling: overskrifter, innledninger, utdata, spådommer, oppgaver ----
   'story.titleHtml': 'Fra q·k til utdata — og hvorfor dele på √d<sub>k</sub>?',
-  'story.headingStep': 'Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?',
+  'story.headingStep': 'Hvordan gjør en spørring poengene sine til vekter?',
   'story.headingOutput': 'Hva kommer ut av oppmerksomheten?',
   'story.headingHeads': 'Hva gir flere hoder?',
   'story.headingVariance': 'Hva skjer med q·k når d_k vokser?',
   'story.headingSaturation': 'Hva gjør bredere poeng med en uskalert rad?',
   'story.headingGradient': 'Hvor mye gradient sender en mettet rad tilbake?',
-  'story.headingOverflow': 'Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?',
-  'story.leadStep': 'Begynn med én spørring q og én nøkkel k: prikkproduktet q·k er et poeng, stort når de to peker samme vei og er lange. Nøkkelen er det spørringen sammenlignes med. Ett poeng per nøkkel gir en rad med poeng, og softmax gjør raden til vekter.',
-  'story.leadOutput':
-    'Vektene er ikke utdataene ennå. Hver nøkkel har en verdivektor v: verdien er det som blandes. Utdataene for en spørring er den vektede summen av verdiene, hver vektet med hvor mye spørringen ser på nøkkelen sin.',
-  'story.leadHeads':
-    'Én rad med vekter er én måte å se på setningen. Flere hoder, hvert med sine egne projeksjoner, smalere med antallet hoder, ser på flere måter samtidig; utdataene deres settes side om side.',
-  'story.leadVariance':
-    'Hittil var d_k ett tall. Et poeng q·k summerer d_k produkter, så hvor bredt poengene sprer seg, avhenger av d_k. Spå først, mål så.',
-  'story.leadSaturation':
-    'Nå går de bredere poengene inn i softmax, uskalert. Holder en rad seg spredt over nøklene, eller tar én nøkkel vekten?',
-  'story.leadGradient':
-    'Trening endrer poengene langs gradienten deres. Hvor mye gradient kommer tilbake gjennom en rad som har lagt nesten all vekten på én nøkkel?',
-  'story.leadOverflow':
-    'To praktiske detaljer ved softmax: hva en datamaskins exp gjør med store poeng, og hva det å dele poengene på en temperatur T gjør med en rad.',
+  'story.headingOverflow': 'Hva gjør det å dele på √d_k med en rad?',
+  'story.leadStep': 'Én spørring q og én nøkkel k gir et poeng, skalarproduktet q·k: stort når de peker samme vei og er lange. Ett poeng per nøkkel gir en rad; softmax gjør raden til vekter.',
+  'story.leadOutput': 'Vektene er ikke utdataene ennå. Hver nøkkel har også en verdivektor v, det som blandes: utdataene for en spørring er summen av verdiene, hver ganget med vekten sin.',
+  'story.leadHeads': 'Én rad med vekter er én måte å se på setningen; flere hoder ser på flere måter samtidig.',
+  'story.leadVariance': 'Et poeng q·k summerer d_k produkter, så spredningen avhenger av d_k. Variansen måler spredning: den gjennomsnittlige kvadrerte avstanden fra gjennomsnittet. Gjør d_k bredere i innstillingene, og hvert bilde nedenfor følger med.',
+  'story.leadSaturation': 'Uskalert går de bredere poengene rett inn i softmax: holder en rad seg spredt, eller tar én nøkkel all vekten? Slå av skaleringen i innstillingene for å se det.',
+  'story.leadGradient': 'Trening flytter hvert poeng etter gradienten: hvor mye tapet (modellens feil) endrer seg med det. Hvor mye gradient kommer tilbake gjennom en rad med nesten all vekten på én nøkkel? Treningseksperimentet nedenfor måler om det gjør læringen tregere.',
+  'story.leadOverflow': 'En temperatur T deler hvert poeng før softmax: over 1 gjør den en rad flatere, under 1 skarpere.',
+  'story.asideHeads': 'Fordypning: flere hoder side om side',
+  'story.asideOverflow': 'Fordypning: hvorfor softmax trekker fra det største poenget',
   'story.score': 'Oppgaver løst: {raw} av {max}.',
-  'story.scalingTemperature': 'Skalering er også en temperatur: å dele poengene q·k på √d_k er det en temperatur T = √d_k gjør med dem. Uskalert ved T = √d_k gir derfor de samme vektene som skalert ved T = 1. Skalert og med T = √d_k i tillegg deler q·k på d_k, og med disse tilfeldige q og k blir hver rad ved d_k = 1024 nesten flat: hver vekt nær 1 ÷ antall nøkler. Trente q og k blir korrelerte, så q·k kan vokse som d_k heller enn √d_k; noen modeller deler på d_k med vilje (μP). Prøv det med disse knappene og skaleringsinnstillingen.',
+  'story.scalingTemperature': 'Å dele poengene på √d_k er en temperatur T = √d_k: uskalert ved T = √d_k gir de samme vektene som skalert ved T = 1. Den opphever veksten i q·k ved hver d_k. Del to ganger (skalert, og T = √d_k i tillegg), og disse tilfeldige radene ved d_k = 1024 blir nesten flate, hver vekt nær 1 ÷ antall nøkler.',
   'story.setRootT': 'Sett T = √d_k = {root}',
   'story.setT1': 'Tilbake til T = 1',
   'story.scalingNow': 'Nå: {setting}, d_k = {d}, T = {t}. Raden til «{word}» legger {max} på sin største nøkkel.',
 
   'output.noValues': 'Disse vektorene har ingen V: lim inn en V for å se utdataene.',
-  'output.explain': 'Raden til «{word}» ovenfor gir hver nøkkel en vekt p_j. Utdataene til «{word}» er summen av verdivektorene v_j, hver multiplisert med vekten sin:',
-  'output.madeOf': 'De største vektene til «{word}» går til {list}: til sammen {share} av vekten. Hvor mye en verdi teller i utdataene, avhenger av vekten og av verdiens egen størrelse.',
+  'output.explain': 'Utdataene til «{word}» er summen av verdivektorene v_j, hver multiplisert med vekten p_j fra raden ovenfor:',
+  'output.madeOf': 'De største vektene til «{word}» går til {list}: til sammen {share} av vekten. En verdi teller etter vekten og etter sin egen størrelse.',
   'output.named': '«{word}» ({weight})',
   'output.tableLabel': 'Utdataene til «{word}» og verdivektorene de blander, nøklene etter vekt',
   'output.key': 'nøkkel j',
@@ -48,10 +44,8 @@ export default Object.freeze({
   'output.rest': { one: '{count} annen nøkkel', other: '{count} andre nøkler' },
   'output.restNote': 'vektene deres til sammen',
   'output.output': 'utdata for «{word}»',
-  'output.valuesWords':
-    'Her er en verdi ordets egen vektor (labens W_V er identiteten: v_j = x_j, {dv} tall, de første {shown} vist), så utdataene er en blanding av ordvektorer. En trent modell lærer sin egen W_V. Utdataraden er motorens oppmerksomhetsutdata.',
-  'output.valuesWordsPositional':
-    'Her er en verdi ordets egen vektor med posisjonen lagt til (labens W_V er identiteten: {dv} tall, de første {shown} vist), så utdataene er en blanding av ordvektorer. En trent modell lærer sin egen W_V. Utdataraden er motorens oppmerksomhetsutdata.',
+  'output.valuesWords': 'Her er en verdi ordets egen vektor (labens W_V er identiteten: {dv} tall, de første {shown} vist), så motorens utdata blander ordvektorer; en trent modell lærer sin W_V.',
+  'output.valuesWordsPositional': 'Her er en verdi ordets egen vektor med posisjonen lagt til (labens W_V er identiteten: {dv} tall, de første {shown} vist), så motorens utdata blander ordvektorer; en trent modell lærer sin W_V.',
   'output.valuesPasted': 'Verdiene er radene i den innlimte V-en ({dv} tall hver, de første {shown} vist). Utdataraden er motorens oppmerksomhetsutdata.',
 
   'predict.kicker': 'Spå',
@@ -63,31 +57,28 @@ export default Object.freeze({
   'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
   'predict.veiled': 'Instrumentet nedenfor er skjult til du sjekker eller velger «Bare vis meg».',
-  'predict.distributionQuestion': 'Softmax gjør en spørrings rad med poeng til vekter, og poeng kan være negative. Hva blir vektene?',
+  'predict.distributionQuestion': 'Poeng kan være negative. Hva gjør softmax med en rad av dem?',
   'predict.distributionNegative': 'Noen negative, der poengene er negative',
   'predict.distributionDistribution': 'Ingen negative, og til sammen blir de 1',
   'predict.distributionCount': 'Ingen negative, og til sammen blir de antallet nøkler',
-  'predict.distributionMeasured':
-    'I labens rad (tabellen nedenfor) går poengene fra {low} til {high}; den minste vekten er {min}, og vektene summerer til {sum}: en sannsynlighetsfordeling over nøklene.',
-  'predict.varianceQuestion': 'd_k går fra 16 til 64, så hver q·k summerer fire ganger så mange produkter. Uskalert vil variansen til q·k …',
+  'predict.distributionMeasured': 'I labens rad går poengene fra {low} til {high}, men den minste vekten er {min}, og vektene summerer til {sum}: en sannsynlighetsfordeling over nøklene.',
+  'predict.varianceQuestion': 'd_k går fra 16 til 64: hver q·k summerer fire ganger så mange produkter. Uskalert vil variansen til q·k …',
   'predict.varianceSame': 'holde seg omtrent lik',
   'predict.varianceDouble': 'omtrent dobles',
   'predict.varianceFour': 'vokse omtrent 4 ganger',
   'predict.varianceSixteen': 'vokse omtrent 16 ganger',
-  'predict.varianceMeasured':
-    'Målt på {samples} tilfeldige par (diagrammet nedenfor): variansen til q·k er {from} ved d_k = 16 og {to} ved d_k = 64, {ratio} ganger så stor. Delt på √d_k er den {scaledFrom} og {scaledTo}.',
+  'predict.varianceMeasured': 'Målt på {samples} tilfeldige par: variansen til q·k er {from} ved d_k = 16 og {to} ved d_k = 64, {ratio} ganger så stor. Delt på √d_k er den {scaledFrom} og {scaledTo}.',
   'predict.saturationQuestion': 'Slå av skaleringen og ta d_k = 1024. I snitt blir den største vekten i en rad i denne setningen …',
   'predict.saturationFlat': 'omtrent 1 ÷ antallet ord: en flat rad',
   'predict.saturationHalf': 'et sted rundt 0,5',
   'predict.saturationOne': 'nær 1: én nøkkel tar nesten all vekten',
-  'predict.saturationMeasured':
-    'Målt på de {t} radene i setningen (plottet nedenfor): uskalert ved d_k = 1024 er den største vekten {mean} i snitt, og {peaked} av de {t} radene er ekstremt spisse; skalert er den {scaled} (en flat rad ville gitt {uniform}).',
-  'predict.gradientQuestion': 'Ta en rad som legger nesten all vekten på én nøkkel, og den samme raden spredt ut. Gradienten den spisse raden sender tilbake til poengene sine, er …',
+  'predict.saturationMeasured': 'Målt på setningens {t} rader: uskalert ved d_k = 1024 er den største vekten {mean} i snitt, og {peaked} av {t} rader er ekstremt spisse; skalert er den {scaled} i snitt (en flat rad: {uniform}).',
+  'predict.gradientQuestion': 'En rad med nesten all vekten på én nøkkel, og den samme raden spredt ut: gradienten den spisse raden sender tilbake, er …',
   'predict.gradientLarger': 'større: 2 ganger så stor eller mer',
   'predict.gradientSame': 'omtrent like stor: mer enn 1/2 og mindre enn 2 ganger så stor',
   'predict.gradientSmaller': 'mindre: mer enn 1/10 og opptil 1/2 så stor',
   'predict.gradientMuchSmaller': 'mye mindre: 1/10 så stor eller mindre',
-  'predict.gradientMeasured': 'Målt på raden til «{word}», setningens spisseste ved d_k = 1024: uskalert, med største vekt {maxUnscaled}, sender den tilbake en gradient av størrelse {gUnscaled}; skalert, med største vekt {maxScaled}, {gScaled} — {factor} ganger så mye. Diagrammet nedenfor følger den valgte raden; linjene, snittet over alle radene, viser {meanUnscaled} uskalert og {meanScaled} skalert ved d_k = 1024.',
+  'predict.gradientMeasured': 'På «{word}», setningens spisseste rad ved d_k = 1024: uskalert (største vekt {maxUnscaled}) sender den tilbake {gUnscaled}, skalert (største vekt {maxScaled}) {gScaled}: {factor} ganger så mye. Snittet over alle radene (diagrammets linjer): {meanUnscaled} uskalert, {meanScaled} skalert.',
 
   'exercise.kicker': 'Oppgave',
   'exercise.label': 'Oppgave',
@@ -107,14 +98,14 @@ export default Object.freeze({
   'exercise.diagnosisNonFinite': 'Det er det en naiv softmax gir: e opphøyd i 1000 flyter over. Trekk radens største poeng fra hvert poeng før exp — softmax endres ikke — så blir ingen exp større enn 1.',
   'exercise.diagnosisOutOfRange': 'En vekt fra softmax ligger mellom 0 og 1.',
   'exercise.softmaxWeightPrompt': 'En rad har tre poeng z = {scores}. Skriv vekten softmax gir den andre nøkkelen, p₂ (3 desimaler holder).',
-  'exercise.softmaxWeightHint': 'Hver vekt er e opphøyd i poenget, delt på summen av e opphøyd i hvert poeng i raden.',
-  'exercise.softmaxAxisPrompt': 'To spørringer ser på tre nøkler. Poengene til spørring 1 er {row1}, poengene til spørring 2 er {row2}. Skriv vekten spørring 1 legger på nøkkel 3.',
-  'exercise.softmaxAxisHint': 'Softmax går langs spørring 1s egen rad med tre poeng: de tre vektene blir 1 til sammen.',
+  'exercise.softmaxWeightHint': 'Hver vekt er e opphøyd i poenget, delt på summen av disse potensene over raden.',
+  'exercise.softmaxAxisPrompt': 'To spørringer ser på tre nøkler: spørring 1 gir dem poengene {row1}, spørring 2 {row2}. Skriv vekten spørring 1 legger på nøkkel 3.',
+  'exercise.softmaxAxisHint': 'Softmax går langs spørring 1s egen rad: de tre vektene summerer til 1.',
   'exercise.scalePrompt': 'En spørring q = {q} og to nøkler k₁ = {k1} og k₂ = {k2}, så d_k = {d}. Skriv vekten til k₁ i softmax(q·Kᵀ/√d_k).',
   'exercise.scaleHint': 'Først de to poengene q·k₁ og q·k₂, hvert delt på √d_k, så softmax over de to.',
   'exercise.stableMaxPrompt': 'En rad har poengene z = {scores}. Skriv p₁, vekten til den første nøkkelen. (Flyter kalkulatoren over, skriv det den viser, for eksempel ∞ eller Error.)',
   'exercise.stableMaxHint': 'Trekk først det største poenget fra hvert poeng — softmax endres ikke — så holder exp-ene seg små.',
-  'exercise.saturatePrompt': 'Uten skalering: hva er den minste d_k (av 1, 2, 4 … 1024) der radene i denne setningen legger mer enn {threshold} på sin største nøkkel, i snitt over radene og {draws} tilfeldige projeksjoner? Linjen i plottet ovenfor er det snittet for én projeksjon; hvert frø i laben trekker en annen.',
+  'exercise.saturatePrompt': 'Uten skalering: ved hvilken minste d_k (av 1, 2, 4 … 1024) kommer den største vekten i radene i denne setningen over {threshold}, i snitt over radene og {draws} tilfeldige projeksjoner? Linjen ovenfor er det snittet for én projeksjon.',
   'exercise.saturateNone': 'ingen opp til 1024',
   'exercise.saturateInvalid': 'Velg en d_k fra listen.',
   'exercise.saturateRight': 'Ved d_k = {dk} er radenes største vekt i snitt {weight}, over {threshold}, og ved ingen mindre d_k i listen er den over.',
@@ -125,25 +116,22 @@ export default Object.freeze({
 
   // ---- <attention-lab> ----
   'lab.tokens': 'Tokener',
-  'lab.tokensHint':
-    'Skriv en setning: den deles opp i ord med små bokstaver og skilletegn, én brikke hver. Velg en brikke for å se hva den retter oppmerksomheten mot; dobbeltklikk på en brikke (eller trykk Enter på den) for å endre den.',
+  'lab.tokensHint': 'Skriv en setning: hvert ord og tegn blir en brikke. Velg en brikke for å se hvor den ser; dobbeltklikk på den, eller trykk Enter på den, for å endre den.',
   'lab.englishWords': 'Ordvektorene er engelske (GloVe): skriv en engelsk setning, for eksempel «{example}».',
   'lab.truncated': 'Bare de første {count} tokenene brukes.',
   'lab.long': 'Tokener lengre enn {count} tegn vises avkortet, med «…» til slutt: verktøytipsene viser mer, og tabellen til varmekartet leser dem i sin helhet.',
   'lab.settings': 'Innstillinger',
   'lab.weights': 'Oppmerksomhetsvekter',
-  'lab.weightsHint': 'Hver rad er en spørring, hver kolonne en nøkkel; vektene i en rad summerer til 1. Hold pekeren over eller fokuser på en celle for å se tallene.',
+  'lab.weightsHint': 'Radene er spørringer, kolonnene nøkler; vektene i hver rad summerer til 1. Hold pekeren over eller fokuser på en celle for å se tallene.',
   'lab.scrolls':
     'Bredere enn skjermen: rull sideveis for å se resten →',
-  'lab.identityNote':
-    'Identitet: q = k = x, så nøkkelen til et ord er ordets egen vektor, og ordet får som regel høyest skår med seg selv (x·x = ‖x‖²): den lyse diagonalen kommer av konstruksjonen, ikke av mening. Tilfeldig projiserer q og k med to ulike matriser.',
+  'lab.identityNote': 'Identitet: q = k = x, så et ord får som regel høyest poeng med seg selv (x·x = ‖x‖²): den lyse diagonalen kommer av konstruksjonen, ikke av mening. Tilfeldig projiserer q og k ulikt.',
   'lab.barsTitle': 'Hva det valgte tokenet retter oppmerksomheten mot',
   'lab.barsTitleWord': 'Hva «{word}» retter oppmerksomheten mot',
   'lab.barsHint': 'Velg en rad i varmekartet eller en brikke.',
-  'lab.barsHintRow':
-    'Spørring {index} av {count}: vekten den gir hver nøkkel. Entropien, i nat (enheter med naturlig logaritme), er 0 når all vekten ligger på én nøkkel, og størst når den er jevnt fordelt. Velg en annen rad i varmekartet eller en annen brikke.',
-  'lab.caveat': 'Laben trener ingenting: vektene dens er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller vektorer du limer inn, ikke betydning den har lært.',
-  'lab.probe': 'Kryssoppmerksomhet med et sondeord',
+  'lab.barsHintRow': 'Spørring {index} av {count}: vekten på hver nøkkel. Entropien måler spredningen: 0 når én nøkkel har all vekten, størst når den er jevn (i nat, enheter med naturlig logaritme).',
+  'lab.caveat': 'Laben trener ingenting: vektene er regnestykket på ordvektorer, tilfeldige projeksjoner bestemt av frøet eller innlimte vektorer, ikke lært betydning.',
+  'lab.probe': 'Fordypning: et sondeord utenfor setningen',
   'lab.probeHint': 'Ett ekstra spørreord ser på tokenene i setningen.',
   'lab.probeWord': 'Sondeord',
   'lab.probeNeedsWords': 'Sondeordet trenger ordvektorer: velg Identitet eller Tilfeldig.',
@@ -344,30 +332,25 @@ export default Object.freeze({
     'Laben står på Identitet (q = k = de 100-dimensjonale ordvektorene), som ikke har noen d_k å variere: disse gjennomløpene viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene til hver d_k — det laben viser med Tilfeldig. ◆ markerer labens egen rad, ved d = 100.',
 
   // påstand 1
-  'variance.explain':
-    'Trekk q og k med {dk} uavhengige komponenter, hver med forventning 0 og varians 1. q·k summerer {dk} produkter som hvert har varians 1, så variansen er omtrent d_k = {dk}; å dele på √d_k = {sqrtD} bringer den tilbake til omtrent 1, uansett hva d_k er. Den forutsetningen holder ikke for rå GloVe-vektorer: komponentene deres har verken forventning 0 og varians 1, og de er ikke uavhengige av hverandre. Derfor blir ordene i setningen din her, som i labens Tilfeldig-modus, først lagnormalisert (LayerNorm: hver vektor minus sitt eget gjennomsnitt, delt på sitt eget standardavvik, slik en transformer gjør før oppmerksomheten) og så multiplisert med tilfeldige matriser W_Q og W_K, der uavhengige elementer gir q og k komponenter med forventning 0 og varians 1.',
+  'variance.explain': 'Når q og k har {dk} uavhengige komponenter med forventning 0 og varians 1, summerer q·k {dk} produkter med varians 1: variansen er omtrent d_k = {dk}, og delt på √d_k = {sqrtD} omtrent 1. Rå GloVe-vektorer oppfyller ikke den forutsetningen, så ordene dine blir lagnormalisert først, som i en transformer.',
   'variance.unscaled': 'q·k: varians {value}',
   'variance.scaled': 'q·k/√d_k: varians {value}',
   'variance.pairs': '{count} tilfeldige par ved d_k = {dk}',
   'variance.histogramsLabel': 'Histogrammer over q·k (varians {unscaled}) og over q·k/√d_k (varians {scaled})',
   'variance.outside': '{count} utenfor aksen',
   'variance.axis': 'verdi (samme akse for begge)',
-  'variance.axisNote':
-    'Begge histogrammene deler én akse, ±4√d_k. De skalerte verdiene holder seg innenfor omtrent ±4 uansett d_k, så når d_k vokser, blir de en smal topp.',
+  'variance.axisNote': 'Begge histogrammene deler én akse, ±4√d_k: de skalerte verdiene holder seg innenfor omtrent ±4, en smal topp når d_k vokser.',
   'variance.curves': 'Målt varians mot d_k',
   'variance.curvesLabel': 'Målt varians av q·k mot d_k, på logaritmisk skala; ved d_k = {dk}: {random}',
   'variance.axisVariance': 'varians',
   'variance.theory': 'teori: d_k og 1',
   'variance.random': 'tilfeldig {unscaled} → {scaled}',
   'variance.sentence': 'setningen din {unscaled} → {scaled}',
-  'variance.note':
-    'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: ordene i setningen din (lagnormalisert, deretter {draws} tilfeldige projeksjoner til hver d_k — den første er labens tilfeldige projeksjon), alle skalarproduktene mellom dem parvis — mer støy, samme tendens. Ved d_k = {dk}: {random}.',
-  'variance.noteSentence':
-    'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: ordene i setningen din (lagnormalisert, deretter {draws} tilfeldige projeksjoner til hver d_k — den første er labens tilfeldige projeksjon), alle skalarproduktene mellom dem parvis — mer støy, samme tendens. Ved d_k = {dk}: {random}; {mine}.',
+  'variance.note': 'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: hvert par av ordene i setningen din, over {draws} tilfeldige projeksjoner per d_k — mer støy, samme tendens. Ved d_k = {dk}: {random}.',
+  'variance.noteSentence': 'Fylte prikker: {samples} tilfeldige par per d_k. Hule prikker: hvert par av ordene i setningen din, over {draws} tilfeldige projeksjoner per d_k — mer støy, samme tendens. Ved d_k = {dk}: {random}; {mine}.',
 
   // påstand 2
-  'saturation.explain':
-    'Softmax gjør en rad med skårer om til vekter. Hvis skårene ligger langt fra hverandre, havner nesten all vekten på ett ord («ekstremt spiss»); hvis de er nesten like, får alle ordene omtrent samme vekt («nesten flat»). Uten skalering vokser spredningen til q·k som √d_k, så radene blir spisse når d_k vokser; med skalering blir de ikke det. Entropien til en rad måler hvor spredt den er, i nat (enheter med naturlig logaritme): 0 når all vekten ligger på ett ord, ln t når den er jevnt fordelt over t ord.',
+  'saturation.explain': 'Poeng langt fra hverandre legger nesten all vekten på ett ord («ekstremt spiss»); poeng nær hverandre deler den («nesten flat»). Uskalert vokser spredningen til q·k som √d_k, så radene blir spissere når d_k vokser; skalert gjør de ikke det. Entropien går fra 0 (ett ord) til ln t (jevnt over t ord).',
   'saturation.maxTitle': 'Største vekt i hver rad',
   'saturation.entropyTitle': 'Entropien til hver rad (nat; jevn fordeling = ln {t} = {value})',
   'saturation.peakedBand': 'ekstremt spiss (største vekt > {value})',
@@ -378,19 +361,16 @@ export default Object.freeze({
   'saturation.legendLab': '◆ labens egen rad',
   'saturation.summary':
     'Ved d_k = {dk}: uskalert er {unscaledPeaked} av {t} rader ekstremt spisse og {unscaledFlat} nesten flate (gjennomsnittlig største vekt {unscaledMean}); skalert er {scaledPeaked} spisse og {scaledFlat} flate (gjennomsnittlig største vekt {scaledMean}).',
-  'saturation.untrained': 'Disse projeksjonene er tilfeldige, ikke trente: skaleringen holder radene spredt fordi q og k starter uavhengige, med komponenter med varians 1. Trening endrer det — trente hoder legger ofte nesten all vekten på ett ord, og i store modeller kan poengene fortsette å vokse (noen modeller normaliserer også q og k).',
-  'saturation.row':
-    'Raden til «{word}» i disse gjennomløpene (en tilfeldig projeksjon, bestemt av frøet, til d_k = {dk}, som med Tilfeldig): uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert største vekt {scaledMax}, entropi {scaledEntropy} nat.',
+  'saturation.untrained': 'Skaleringen holder disse tilfeldige radene spredt fordi q og k starter uavhengige. Trente hoder kan likevel lære spisse rader, og trente q og k kan bli korrelerte, så q·k vokser raskere enn √d_k.',
+  'saturation.row': 'Raden til «{word}» her (en tilfeldig projeksjon til d_k = {dk}, som med Tilfeldig): uskalert største vekt {unscaledMax}, entropi {unscaledEntropy} nat; skalert {scaledMax}, {scaledEntropy} nat.',
   'saturation.lab': '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat.',
   'saturation.labRandom':
     '◆ Labens egen rad ({setting}, d = {d}): største vekt {max}, entropi {entropy} nat — med Tilfeldig ved T = 1 uten kausal maske er det de samme tallene.',
   'saturation.labMarker': 'labens rad «{word}»: {value}',
 
   // påstand 3
-  'gradient.explain':
-    'Læring justerer skårene ved hjelp av gradienten som flyter tilbake gjennom softmax. Jacobi-matrisen nedenfor (tabellen over de deriverte ∂p_i/∂z_j) viser hvor mye hver vekt p_i (rad) flytter seg når hver inndata z_j til softmax (kolonne) endres litt, for raden til «{word}» med labens egne q og k. Når én vekt er nesten 1 og de andre nesten 0, er hvert element nesten 0: uansett hvilket signal som kommer tilbake, slipper lite av det gjennom til radens skårer.',
-  'gradient.identityRow':
-    'Laben står på Identitet (q = k = x): disse Jacobi-matrisene bruker de q og k, der «{word}» passer best med seg selv, så tallene blir andre enn i metningsplottets rad for «{word}» ved d_k = 100, som bruker en tilfeldig projeksjon.',
+  'gradient.explain': 'Jacobi-matrisen nedenfor inneholder ∂p_i/∂z_j: hvor mye vekten p_i (rad) flytter seg når poenget z_j (kolonne) endres litt, for raden til «{word}». Med én vekt nær 1 og resten nær 0 er hvert element nær 0: lite signal kommer tilbake til poengene.',
+  'gradient.identityRow': 'Laben står på Identitet (q = k = x): disse Jacobi-matrisene bruker de q og k, så de avviker fra metningsplottets rad for «{word}», som bruker en tilfeldig projeksjon.',
   'gradient.temperature':
     'Ved T = {t} er inndataene til softmax z = skårer / T: Jacobi-matrisen og ‖∂L/∂z‖ er regnet mot z; mot selve skårene er de 1/T ganger så store.',
   'gradient.positive': 'positiv',
@@ -404,15 +384,11 @@ export default Object.freeze({
   'gradient.normLabel': 'Gradientens størrelse mot d_k, på logaritmisk skala',
   'gradient.normLabelAt': 'Gradientens størrelse mot d_k, på logaritmisk skala; ved d_k = {dk} er gjennomsnittet over radene {unscaled} uskalert og {scaled} skalert',
   'gradient.labMarker': 'labens rad: {value}',
-  'gradient.normNote':
-    'Linjer: gjennomsnitt over alle rader; sirkler: raden til «{word}»; ◆: labens egen rad ved d = {d}. Tapet L = ⟨g, p⟩ med en fast, tilfeldig g for hver rad, så bare softmax endrer seg mellom punktene. Logaritmisk skala: hver rutelinje er 10 ganger mindre.',
-  'gradient.measured':
-    'Hva diagrammet måler: når d_k vokser, faller det uskalerte gjennomsnittet bare noen få ganger under det skalerte, mens radene som har falt sammen (største vekt 1,000), faller med mange størrelsesordener — gjennomsnittet bæres av radene som ikke har det. Softmax i en klassifikator sulter ikke på denne måten: tapet er kryssentropien til den samme softmax, og sammen sender de p − y tilbake (vektene minus det riktige svaret som ren ener), som er stort når et sikkert svar er feil. Vektene i oppmerksomhet blander bare verdiene, så skårene får Jacobi-matrisens små elementer.',
-  'gradient.larger':
-    'Hvorfor er da ‖∂L/∂W_Q‖ større i den uskalerte kjøringen i treningseksperimentet nedenfor (0,72 mot 0,17 etter første steg)? ∂L/∂W_Q summerer det hver rad sender tilbake, ganger skalaen: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k (≈ 11 ved d_k = 128) ganger mer tilbake til W_Q, og de veier tyngre enn de mettede radene, som sender nesten ingenting.',
+  'gradient.normNote': 'Linjer: snittet over alle rader; sirkler: raden til «{word}»; ◆: labens egen rad ved d = {d}. Tapet er L = ⟨g, p⟩ med en fast, tilfeldig g per rad. Logaritmisk skala.',
+  'gradient.measured': 'Når d_k vokser, faller det uskalerte snittet bare noen få ganger under det skalerte, mens rader som har falt sammen (største vekt 1,000), faller med mange størrelsesordener: radene som ikke har falt sammen, bærer snittet.',
 
   // påstand 4
-  'step.explain': 'Følg spørringen «{word}» gjennom én rad av oppmerksomheten — raden laben viser som søyler. Velg nøkkelen du vil se skalarproduktet for:',
+  'step.explain': 'Følg spørringen «{word}» gjennom én rad — raden laben viser som søyler. Velg en nøkkel for å se skalarproduktet:',
   'step.formulas': 'Formlene',
   'step.keys': 'nøkkel',
   'step.numbers': '({count} tall)',
@@ -420,7 +396,7 @@ export default Object.freeze({
   'step.multiply': 'multipliser komponent for komponent',
   'step.scale': '(skala {value})',
   'step.unscaled': '(uskalert: ingen divisjon)',
-  'step.row': 'Det samme for hver nøkkel gir raden med skårer z; softmax gjør den så om til vekter:',
+  'step.row': 'Hver nøkkel får et poeng z slik; softmax gjør raden med poeng til vekter:',
   'step.tableLabel': 'Raden til «{word}», ett steg per linje',
   'step.corner': 'steg',
   'step.scores': 'skårene z',
@@ -432,11 +408,9 @@ export default Object.freeze({
   'step.maxMasked': 'maks = {value}; −∞: maskert (kausal)',
   'step.allBelow': 'alle ≤ 0',
   'step.allBelowT': 'alle ≤ 0; T = {t}',
-  'step.stats': 'Raden «{word}»: største vekt {max}, entropi {entropy} nat — labens søyler viser det samme.',
-  'step.notePositive':
-    'Å trekke fra maksimum endrer ingenting i resultatet (det forkortes mellom teller og nevner), men holder hver eksponentialverdi på høyst 1, så ingenting flyter over. Hver vekt er positiv, og vektene summerer til {sum}: raden er en sannsynlighetsfordeling over ordene.',
-  'step.noteUnderflow':
-    'Å trekke fra maksimum endrer ingenting i resultatet (det forkortes mellom teller og nevner), men holder hver eksponentialverdi på høyst 1, så ingenting flyter over. Hver vekt er minst 0 (noen blir 0 i float32 fordi de er for små), og vektene summerer til {sum}: raden er en sannsynlighetsfordeling over ordene.',
+  'step.stats': 'Raden «{word}»: største vekt {max}, entropi {entropy} nat (0 når én nøkkel har all vekten).',
+  'step.notePositive': 'Å trekke fra det største poenget endrer ingen vekt; det hindrer at exp flyter over. Hver vekt er positiv, og de summerer til {sum}: en sannsynlighetsfordeling.',
+  'step.noteUnderflow': 'Å trekke fra det største poenget endrer ingen vekt; det hindrer at exp flyter over. Hver vekt er minst 0 (noen blir 0 i float32), og de summerer til {sum}: en sannsynlighetsfordeling.',
 
   // temperatur og overløp
   'overflow.explain':
@@ -473,35 +447,9 @@ export default Object.freeze({
   // ---- demosiden (index.html) ----
   'page.description': 'En interaktiv forklaring av skalert skalarprodukt-oppmerksomhet på ekte ordvektorer.',
   'page.languages': 'Språk',
-  'page.introHtml':
-    'En transformer bestemmer hvilke ord den skal «se på» med <strong>oppmerksomhet</strong> (attention). Hvert token har en spørring <code>q</code> (det den leter etter), en nøkkel <code>k</code> (det spørringene sammenlignes med) og en verdi <code>v</code> (det den gir videre). Skalarproduktet <code>q·k</code> måler hvor godt en spørring passer til en nøkkel; en softmax gjør hver spørrings rad av skårer om til vekter som summerer til 1; og vektene blander verdiene til tokenets utdata: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
-  'page.tryHtml':
-    'Skriv en setning i laben ovenfor. Ordene blir ekte GloVe-ordvektorer; velg et token for å se hva det retter oppmerksomheten mot. Laben åpner på <em>Identitet</em>, q = k = x: nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv — slik er det bygd, ikke fordi det betyr noe. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax smekker over på ett eneste ord.',
-  'page.whyIntroHtml': 'Fortellingen nedenfor går fra poengene til én spørring til utdataene dens, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Hvert steg begynner med et spørsmål; ved noen spår du svaret først, så måler den samme kjernen det direkte. Hvert bilde følger laben ovenfor — setningen, det valgte tokenet, d<sub>k</sub>, skaleringen, frøet og temperaturen. Der et bilde varierer d<sub>k</sub>, projiserer det ordvektorene til hver bredde med sine egne tilfeldige matriser W<sub>Q</sub> og W<sub>K</sub>; på <em>Identitet</em> blir laben på d<sub>k</sub> = 100, bredden på ordvektorene. (For forfattere av undervisningsopplegg: fortellingen alene finnes på <a href="./lesson.html">en egen side</a>.)',
-  'page.guide': 'Se det på under ett minutt',
-  'page.guide1Html':
-    'Under <b>Innstillinger</b> velger du <b>Tilfeldig</b> (Identitet holder d<sub>k</sub> på 100) og drar <b>d<sub>k</sub></b> til <b>1024</b>. Steget «<a href="#claim-1">Hva skjer med q·k når d<sub>k</sub> vokser?</a>» i fortellingen måler det: variansen til q·k er omtrent 1024; delt på √d<sub>k</sub> holder den seg rundt 1.',
-  'page.guide2Html': 'Slå av <b>Skaler med √d<sub>k</sub></b>. Steget «<a href="#claim-2">Hva gjør bredere poeng med en uskalert rad?</a>» viser at radene faller sammen på ett ord — <b>største vekt → 1,00, entropi → 0</b> for flere av dem (prikkene i plottet der); søylene ovenfor viser den valgte radens egne tall.',
-  'page.guide3Html': 'Steget «<a href="#claim-3">Hvor mye gradient sender en mettet rad tilbake?</a>» svarer: nesten ingen når en rad har falt sammen — softmax-Jacobi-matrisen (tabellen over hvor mye hver vekt flytter seg når hver skår endres litt) blekner til blank. Gjennomsnittet over radene faller langt mindre enn radene som har falt sammen, fordi radene som ikke har falt sammen, bærer det. Om det gjør læringen tregere, måles i treningseksperimentet nedenfor.',
-  'page.guide4Html':
-    'Slå skaleringen på igjen: vektene sprer seg ut igjen. Det første steget i fortellingen, «<a href="#claim-4">Hvordan gir en spørring nøklene poeng, og gjør poengene til vekter?</a>», følger én rad steg for steg — hver vekt er positiv, og raden summerer til 1.',
-  'page.guide5Html': 'Skalering er en temperatur: softmax(q·k/√d<sub>k</sub>) er softmax(q·k / T) ved T = √d<sub>k</sub>. Den første knappen slår av skaleringen og setter <b>Temperatur</b> til √1024 = <b>32</b>, forbi glidebryterens siste trinn: hver vekt er den samme som skalert ved T = 1. Den andre deler på d<sub>k</sub> i stedet for √d<sub>k</sub> (skalert, og T = 32 i tillegg): med disse tilfeldige q og k blir radene flate, hver vekt nær 1 ÷ antall tokener. Det siste steget i fortellingen, «<a href="#overflow">Hvorfor trekker softmax fra maksimum, og hva gjør en temperatur?</a>», gjør den samme sammenligningen, med en knapp som setter T = √d<sub>k</sub> ved enhver d<sub>k</sub>.',
-  'page.doIt': 'Gjør det',
-  'page.unscaledT':
-    'Uskalert, T = 32',
-  'page.divideDk':
-    'Del på d_k',
-  'page.back':
-    'Tilbake til T = 1',
-  'page.doStep1': 'Gjør det: steg 1, Tilfeldig og d_k = 1024',
-  'page.doStep2': 'Gjør det: steg 2, skalering av',
-  'page.doStep4': 'Gjør det: steg 4, skalering på',
-  'page.doStep5Unscaled':
-    'Steg 5: Uskalert, T = 32',
-  'page.doStep5DivideDk':
-    'Steg 5: Del på d_k',
-  'page.doStep5Back':
-    'Steg 5: Tilbake til T = 1',
+  'page.introHtml': 'I en transformer ser hvert token på de andre med <strong>oppmerksomhet</strong> (attention). Et token har en spørring <code>q</code> (det den leter etter), en nøkkel <code>k</code> (det spørringer treffer) og en verdi <code>v</code> (det den gir videre). En softmax gjør en spørrings poeng <code>q·k</code> om til vekter som summerer til 1; vektene blander verdiene: <code>softmax(Q·Kᵀ / √d<sub>k</sub>)·V</code>.',
+  'page.tryHtml': 'Skriv en setning ovenfor. Velg så <em>Tilfeldig</em>, gjør <code>d<sub>k</sub></code> bredere og slå av skaleringen med <code>√d<sub>k</sub></code>: skalarproduktene vokser med bredden, og softmax legger nesten all vekten på ett ord.',
+  'page.whyIntroHtml': 'Fortellingen nedenfor følger én spørring fra poengene til utdataene, og spør så hvorfor poengene deles på <code>√d<sub>k</sub></code>. Ved noen steg spår du først, så måler kjernen svaret. (Fortellingen alene: <a href="./lesson.html">en egen side</a>.)',
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
@@ -565,9 +513,8 @@ export default Object.freeze({
   // ---- leksjonen alene (lesson.html) ----
   'lessonPage.title': 'Attention Lab — hvorfor skalert skalarprodukt-oppmerksomhet deler på √d_k',
   'lessonPage.headingHtml': 'Hvorfor oppmerksomhet deler på √d<sub>k</sub>',
-  'lessonPage.lede':
-    'Én fortelling om skalert skalarprodukt-oppmerksomhet: fra poengene til en spørring til utdataene, og så hvorfor poengene deles på √d_k. Ved noen steg spår du først; hvert svar beregnes direkte av kjernen i Attention Lab (C++ kompilert til WebAssembly) på tilfeldige vektorer og på ordene i setningen din.',
-  'lessonPage.caveat': 'Instrumentene i fortellingen er utrente — ordvektorer og tilfeldige projeksjoner bestemt av frøet — så de viser regnestykket, ikke lært betydning; treningseksperimentet og modellen nederst på siden er trent.',
+  'lessonPage.lede': 'Én fortelling om skalert skalarprodukt-oppmerksomhet: fra poengene til en spørring til utdataene, og så hvorfor poengene deles på √d_k. Ved noen steg spår du først; kjernen i Attention Lab regner ut hvert svar direkte, i nettleseren din.',
+  'lessonPage.caveat': 'Instrumentene i fortellingen er utrente (ordvektorer og tilfeldige projeksjoner bestemt av frøet): de viser regnestykket, ikke lært betydning. Treningseksperimentet og modellen nederst på siden er trent.',
   'lessonPage.controls': 'Innstillingene for leksjonen',
   'lessonPage.sentence': 'Setning',
   'lessonPage.query': 'Spørreord',
@@ -588,7 +535,7 @@ export default Object.freeze({
   'lessonPage.chooseSteps': 'For lærere: velg steg',
   'lessonPage.chooseStepsHint': 'Kryss av for stegene klassen skal se, og kopier lenken: den åpner leksjonen med de stegene, i rekkefølgen lenken nevner dem.',
   'lessonPage.stepsLink': 'Lenke',
-  'lessonPage.credits': 'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord. Et ord som GloVe-filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), eller, uten noe kjent ord like ved, en fast, tilfeldig vektor. Q og K kommer fra tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene, og V er ordvektorene selv — en utrent modell, så mønstrene viser regnestykket, ikke lært betydning.',
+  'lessonPage.credits': 'Ordvektorer: GloVe (Pennington, Socher & Manning, 2014), 100 dimensjoner, engelske ord; et ord filene mangler, får en vektor laget av de kjente ordene like ved i setningen din (à la carte-induksjon, Khodak mfl. 2018), ellers en fast, tilfeldig vektor. Q og K er tilfeldige projeksjoner, bestemt av frøet, av de lagnormaliserte vektorene; V er ordvektorene.',
 
   // ---- lærersiden (web/teacher.html, web/lesson/teaching.js) ----
   'page.forTeachers': 'For lærere: planer, arbeidsark og fasit',
@@ -712,14 +659,12 @@ export default Object.freeze({
   'training.adjUnscaled': 'uskalerte',
   'training.shortScaled': 'Skalert',
   'training.shortUnscaled': 'Uskalert',
-  'training.intro':
-    'En liten oppmerksomhetsmodell lærer en oppgave her, på ekte, i nettleseren din — to ganger, side om side: én gang med skårene q·k/√d_k og én gang med q·k. Begge kjøringene starter fra de samme tilfeldige vektene og ser de samme eksemplene i samme rekkefølge; den eneste forskjellen er √d_k. Treningen kjører i en bakgrunnsarbeider (worker), så resten av siden svarer som vanlig.',
-  'training.task':
-    'Oppgaven: hvert eksempel er åtte par av en bokstav og et siffer (som o7 l2 a5 …) og åtte spørrebokstaver; for hver spørring må modellen svare med sifferet som hører til bokstaven. For å klare det må oppmerksomheten lære å se fra spørringen l til paret l2. Et ferdig trent hode viser én lys celle per rad, på det innrammede paret.',
+  'training.intro': 'En mettet rad sender nesten ingen gradient tilbake. Gjør det læringen tregere? En liten oppmerksomhetsmodell lærer her en oppgave to ganger, med q·k/√d_k og med q·k, fra samme start. Med standardinnstillingene er den uskalerte kjøringen tregere, og ikke av mangel på gradient: gradienten til W_Q er større.',
+  'training.task': 'Oppgaven: hvert eksempel er åtte par av en bokstav og et siffer (som o7 l2 a5 …) og åtte spørrebokstaver; for hver spørring, svar med sifferet. Oppmerksomheten må lære å se fra spørringen l til paret l2: én lys celle per rad, på det innrammede paret.',
   'training.settings': 'Innstillinger',
   'training.dk': 'd_k',
   'training.initScale': 'Startskala',
-  'training.hint': 'Startskala g: W_Q og W_K starter tilfeldige, skalert med g, så ved g = 1 har skalarproduktene q·k varians ≈ d_k. Tren og Steg bruker disse innstillingene; Fortsett går videre med kjøringen som vises.',
+  'training.hint': 'Startskala g ganger den tilfeldige starten til W_Q og W_K (ved g = 1 har q·k varians ≈ d_k). Tren og Steg starter på nytt; Fortsett går videre.',
   'training.optimizer': 'Optimerer',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',
@@ -763,7 +708,7 @@ export default Object.freeze({
   'training.onTarget': 'største vekt på riktig par i {onTarget} av {queries} rader',
   'training.cell': 'spørring {query} → par {pair}: {value}',
   'training.cellRight': 'spørring {query} → par {pair}: {value} (riktig par)',
-  'training.heatmapNote': 'Rader: spørringene i ett testeksempel; kolonner: parene. Mørkere = mer vekt; den innrammede cellen er paret spørringen spør etter.',
+  'training.heatmapNote': 'Rader: spørringene i ett testeksempel; kolonner: parene. Mørkere = mer vekt; innrammet: det riktige paret.',
   'training.loading': 'Laster inn kjernen i en bakgrunnsarbeider …',
   'training.failed': 'Treningen stoppet: {message}. Start på nytt starter en ny arbeider.',
   'training.workerFailed': 'treningsarbeideren feilet ({message})',
@@ -785,23 +730,20 @@ export default Object.freeze({
   'training.stoppedAt': 'Den løp løpsk ved steg {step} og stoppet.',
   'training.runSummary':
     '{run}: tap på testdata {loss}, treffsikkerhet {accuracy}, {reached}; gjennomsnittlig største vekt {maxWeight}, ‖∂L/∂W_Q‖ {gradNorm}; i eksempelet som vises, ser {onTarget} av {queries} rader på riktig par.',
-  'training.lookFor': 'Hva du skal se etter',
+  'training.lookFor': 'Fordypning: hva du skal se etter i kjøringene',
   'training.lookForText':
     'Med standardinnstillingene (d_k = 128, Adam med læringsrate 0,002, 150 steg) når den skalerte kjøringen 90 % treffsikkerhet på testdata etter omtrent 40 steg, og den uskalerte etter omtrent 70. Over 20 frø lå den uskalerte kjøringen etter på hvert eneste ett ved steg 50, med 0,5 til 1,9 nat i tap på testdata. Oppmerksomheten dens starter nesten som en ren ener (one-hot) — etter første steg er gjennomsnittlig største vekt 0,89 og gjennomsnittlig entropi 0,27 nat, der en jevn rad over 8 par har ln 8 = 2,08 (den skalerte kjøringen: 0,32 og 1,79) — og radene trenger flere steg for å finne riktig par.',
-  'training.disappears': 'Der forskjellen forsvinner',
+  'training.disappears': 'Fordypning: der forskjellen forsvinner',
   'training.disappearsText':
     'Ved d_k = 4 er de to kjøringene vanskelige å skille: de uskalerte skårene er ikke spredt nok til å mette softmax (tapene ved steg 50 skiller seg med høyst 0,15 nat over 20 frø; ved d_k = 8 allerede med opptil 0,48). Vanlig SGD uten moment skjuler det også — ved læringsrate 0,1 nådde den uskalerte kjøringen 90 % treffsikkerhet på testdata først for 4 av frøene 1–5. En liten startskala (0,25) lar den uskalerte kjøringen starte umettet, og ved steg 10 lå den foran for 4 av frøene 1–5 (ved 0,5 lå den bak for 4 av dem). Adam fjerner ikke forskjellen: ved læringsrate 0,001 og 0,005, som ved 0,002, lå den uskalerte kjøringen bak ved steg 50 for hvert eneste av 20 frø. Og med SGD ved læringsrate 0,3 og moment 0,9 lærer den uskalerte kjøringen, for så å miste det den har lært (frø 1–5: en beste treffsikkerhet på testdata på 0,93 eller mer, 0,73 eller mindre ved steg 150), mens den skalerte ikke gjør det (1,00 til slutt).',
-  'training.larger': 'Hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
-  'training.largerText':
-    'Gradientsteget i fortellingen ovenfor forklarer hvorfor: de uskalerte skårene blir ikke multiplisert med 1/√d_k, så radene som ikke er mettet, sender √d_k ganger mer tilbake til W_Q, og de dominerer. Vektene flytter seg da i store hopp styrt av en håndfull rader i stedet for et jevnt signal fra alle. Med vanlig SGD virker den større gradienten som en større læringsrate, og det er derfor SGD skjuler forskjellen her; med moment eller en større rate vipper den den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse, så den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
-  'training.reparam':
-    'Hva kjøper skaleringen?',
+  'training.larger': 'Fordypning: hvorfor er gradienten i den uskalerte kjøringen større, ikke mindre?',
+  'training.largerText': 'Den uskalerte kjøringens ‖∂L/∂W_Q‖ er større (0,72 mot 0,17 etter første steg) fordi ∂L/∂W_Q summerer det hver rad sender tilbake, ganger skalaen. Ingenting deler de uskalerte poengene på √d_k, så radene som ikke er mettet, sender √d_k (≈ 11 ved d_k = 128) ganger mer tilbake, og de veier tyngre enn de mettede radene. Vektene flytter seg da i store hopp drevet av en håndfull rader. Med vanlig SGD virker det som en større læringsrate, og derfor skjuler SGD forskjellen her; med moment eller en større rate vipper det den uskalerte kjøringen over i ustabilitet. Adam deler hvert steg på gradientens egen størrelse: den fjerner det større steget, men ikke metningen. (Vår tolkning av målingene; kjøringene ovenfor er bevisene.)',
+  'training.reparam': 'Fordypning: hva kjøper skaleringen?',
   'training.reparamText':
     'Å droppe √d_k er det samme som å starte W_Q og W_K d_k^¼ ganger større: q·k/√d_k = (d_k^−¼ q)·(d_k^−¼ k). Forhåndsvalget «Uskalert, start g·d_k^−¼» starter begge kjøringene med g = 128^−¼ ≈ 0,30, så den uskalerte kjøringen starter der standardens skalerte kjøring starter: det samme første treningstapet (2,545 med frø 1). Den når så 90 % treffsikkerhet på testdata ved steg 36, standardens skalerte kjøring ved steg 44 og dens uskalerte ved steg 71. Etter første steg er de ikke samme kjøring: stegene til Adam er omtrent like store uansett vektenes skala, så W_Q og W_K, som startet d_k^¼ ≈ 3,4 ganger mindre, endrer seg d_k^¼ ganger raskere i forhold til sin størrelse. Så √d_k kjøper ikke treffsikkerhet som starten ikke kunne gitt; den kjøper at standardstarten, g = 1, gir skårer med varians omtrent 1 ved hver d_k, uten noe å justere på nytt når bredden endres.',
 
   // treningseksperimentets seksjon på sidene
   'page.trainingTitle': 'Gjør skaleringen læringen raskere?',
-  'page.trainingIntro': 'En mettet rad sender nesten ingen gradient tilbake (steget «Hvor mye gradient sender en mettet rad tilbake?»). Stopper det læringen? Tren en liten oppmerksomhetsmodell nedenfor, med og uten √d_k. Med standardinnstillingene lærer begge; den uskalerte kjøringen er tregere, og ikke av mangel på gradient: gradienten til W_Q er større. Forhåndsvalgene viser hvor forskjellen forsvinner.',
 
   // ---- en figur fra laben ----
   'figure.probeTitle': 'Hva sondeordet «{word}» retter oppmerksomheten mot',
@@ -914,8 +856,7 @@ export default Object.freeze({
   'cli.stdoutClosed': 'den er lukket',
   // ---- a trained model to look inside (web/views/model.js, <model-view>) ----
   'page.modelTitle': 'Hva ser en trent modell på?',
-  'page.modelIntro':
-    'Alt over brukte ordvektorer eller tilfeldige projeksjoner. Her er en ekte språkmodell, trent av sidens egen kjerne til å forutsi neste ord, og tvillingen trent på samme måte uten √d_k. Endre setningen øverst på siden og åpne modellens hoder.',
+  'page.modelIntro': 'Fortellingen ovenfor brukte ordvektorer og tilfeldige projeksjoner. Her er en ekte språkmodell, trent av sidens kjerne til å forutsi neste ord, og tvillingen trent uten √d_k.',
   'modelView.loading': 'Laster {twin} ({file}) …',
   'modelView.loadingBytes': '{loaded} av {total} MB',
   'modelView.loadingAbout': 'omtrent 2 MB, lastes én gang',
@@ -923,10 +864,10 @@ export default Object.freeze({
   'modelView.failed': 'Kunne ikke laste {file}: {message}',
   'modelView.failedModel': 'Den trente modellen kunne ikke lastes: {message}',
   'modelView.retry': 'Prøv igjen',
+  'modelView.caveatTitle': 'Fordypning: hvor et hode ser, er ikke hvorfor modellen forutsier det den gjør',
   'modelView.caveat':
     'Denne modellen er trent, så vektene er lært fra tekst — likevel er ikke hvor et hode ser, hvorfor modellen forutsier det den gjør. Å lese oppmerksomhetsvekter som en forklaring er omstridt (Jain og Wallace, «Attention is not Explanation», 2019; Wiegreffe og Pinter, «Attention is not not Explanation», 2019), og hva som når neste lag, avhenger også av størrelsen på hver verdivektor, ikke bare av vekten (Kobayashi mfl., «Attention is Not Only a Weight», 2020).',
-  'modelView.intro':
-    'En transformer med {layers} lag à {heads} hoder ({parameters} lærte tall), trent på {words} ord fra Brown-korpuset (amerikansk engelsk, 1961) til å forutsi neste ord. Hvert hode er en softmax rad for rad som labens: hver rad summerer til 1.',
+  'modelView.intro': 'En transformer med {layers} lag à {heads} hoder ({parameters} lærte tall), trent på {words} ord fra Brown-korpuset (amerikansk engelsk, 1961): hvert hode en softmax rad for rad, som labens.',
   'modelView.twin': 'Hvilken modell',
   'modelView.twinScaled': 'trent med √d_k',
   'modelView.twinUnscaled': 'tvillingen trent uten √d_k',
@@ -953,34 +894,33 @@ export default Object.freeze({
   'modelView.roleBroad': 'bredt',
   'modelView.roleMixed': 'fokusert, uten fast plass',
   'modelView.openedTitle': 'Lag {layer}, hode {head}',
-  'modelView.measured':
-    'Over testteksten ({windows} avsnitt på {tokens} ord modellen aldri ble trent på) legger dette hodet i snitt {previous} av en rads vekt på forrige ord, {first} på første ord og {self} på ordet selv; et hode som spredte hver rad jevnt, ville lagt {even} på hvert. Radenes spredning er {spread} (1: jevnt over ordene så langt, 0: alt på ett).',
+  'modelView.measured': 'Over testteksten ({windows} avsnitt på {tokens} ord den aldri ble trent på) legger dette hodet i snitt {previous} av en rads vekt på forrige ord, {first} på første, {self} på seg selv (jevne rader: {even}). Spredningen: {spread} (1: jevnt, 0: alt på ett ord).',
   'modelView.meansPrevious': 'Derfor kalles det et forrige-ord-hode: halvparten av vekten eller mer går til ordet rett før.',
-  'modelView.meansFirst': 'Derfor kalles det et første-ord-hode: halvparten av vekten eller mer går til første ord, et hvilested når ingenting annet passer.',
+  'modelView.meansFirst': 'Derfor kalles det et første-ord-hode: halvparten av vekten eller mer hviler på første ord.',
   'modelView.meansSelf': 'Derfor kalles det et selv-hode: halvparten av vekten eller mer blir på ordet selv.',
   'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt.',
-  'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: det velger noen få ord, og hvilke avhenger av ordene.',
+  'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: hvilke ord det velger, avhenger av ordene.',
   'modelView.hereEven': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv — jevne rader ville lagt {even} på hvert — og spredning {spread}.',
   'modelView.here': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv, spredning {spread}.',
-  'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på — i lag 1; i senere lag bærer hver posisjon allerede en blanding av ordene fram til den. Et ord ser bare seg selv og ordene før (skravert: skjult), fordi modellen forutsier hvert neste ord fra dem før.',
+  'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på. Et ord ser bare seg selv og ordene før (skravert), siden modellen forutsier hvert ord fra dem før.',
   'modelView.nextTitle': 'Hvilket ord venter den etter «{word}»?',
   'modelView.nextLabel': 'de ti mest sannsynlige ordene etter «{word}»',
-  'modelView.nextExplain': 'Modellens siste steg er en softmax over alle ordene dens: en sannsynlighetsfordeling igjen, de ti mest sannsynlige vist. En temperatur over 1 flater den ut, under 1 gjør den spissere.',
+  'modelView.nextExplain': 'Modellen slutter med en softmax over alle ordene sine (de ti mest sannsynlige vist). En temperatur over 1 flater den ut, under 1 gjør den spissere.',
   'modelView.nextStats': 'Mest sannsynlig: «{word}», {p}. Entropi {entropy} nats; {unk} (et ord den ikke kjenner) {unknown}. Til sammenligning er «the» {the} av treningsteksten.',
   'modelView.repeatHit': 'Etter det siste ordet fortsatte den tidligere kopien med «{expected}», og modellen venter nettopp det ({p}).',
   'modelView.repeatMiss': 'Etter det siste ordet fortsatte den tidligere kopien med «{expected}»; modellen venter «{predicted}» ({p}) i stedet: den kopierer ikke den tidligere rekken.',
   'modelView.scaleTitle': 'Og uten √d_k?',
-  'modelView.scaleRemovedWould': 'Kryss av for «fjern √d_k», og hver skår i modellen ganges med √d_k = √{dk} ≈ {root} på én gang: gjennomsnittlig spredning i setningens rader går fra {with} til {without}, radene faller sammen på noen få ord. Modellen ble aldri trent slik.',
+  'modelView.scaleRemovedWould': 'Kryss av for «fjern √d_k», og hvert poeng i modellen ganges med √d_k = √{dk} ≈ {root}: gjennomsnittlig spredning i setningens rader går fra {with} til {without}. Modellen ble aldri trent slik.',
   'modelView.scaleRemoved': 'Nå ganges hver skår med √d_k = √{dk} ≈ {root}: gjennomsnittlig spredning i setningens rader er {without}, mot {with} slik den ble trent. Radene har falt sammen på noen få ord, og neste ord endres med dem.',
   'modelView.scaleUnscaled': 'Denne tvillingen delte aldri på √d_k, så det er ingenting å fjerne: radene er slik den lærte dem.',
-  'modelView.twinCompare': 'På testteksten har modellen trent med √d_k en perpleksitet på {scaled}, tvillingen trent uten {unscaled} (perpleksitet: omtrent hvor mange ord en modell nøler mellom, så lavere er bedre; en modell som bare teller ordtripler, får {trigram}).',
+  'modelView.twinCompare': 'På testteksten har modellen trent med √d_k en perpleksitet på {scaled}, tvillingen trent uten {unscaled}; en modell som bare teller ordtripler, får {trigram}. Perpleksitet: omtrent hvor mange ord en modell nøler mellom; lavere er bedre.',
   'modelView.layerSpread': 'Lag {layer}: hodenes rader sprer seg {lo}–{hi} over testteksten; i {twin} {twinLo}–{twinHi}.',
   'modelView.theUnscaledTwin': 'tvillingen trent uten √d_k',
   'modelView.theScaledTwin': 'modellen trent med √d_k',
   'modelView.inductionTitle': 'Finner et hode den tidligere kopien?',
-  'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Trente modeller — selv med to lag, når treningsteksten gjentar seg selv — kan utvikle «induksjonshoder»: ved et ord i den andre kopien ser de på ordet etter den første kopien, og forutsier slik gjentakelsen.',
-  'modelView.inductionHere': 'Lag {layer}, hode {head} legger {here} av vekten der i denne rekken; jevne rader ville lagt {even}. Over {repeats} slike rekker gjør ingen av modellens hoder det: det høyeste er {best}. Denne lille modellen har ikke noe induksjonshode.',
-  'modelView.notShownTitle': 'Hva dette ikke viser',
+  'modelView.inductionExplain': 'Dette er {span} tilfeldige ord, så de samme {span} igjen. Et «induksjonshode» ville se fra et ord i den andre kopien til ordet etter den første kopien, og slik forutsi gjentakelsen.',
+  'modelView.inductionHere': 'Lag {layer}, hode {head} legger {here} av vekten der i denne rekken; jevne rader ville lagt {even}. Over {repeats} slike rekker er det høyeste {best}. Denne lille modellen har ikke noe induksjonshode.',
+  'modelView.notShownTitle': 'Fordypning: hva dette ikke viser',
   'modelView.notShown1': 'En liten modell på én million ord: store modeller har langt flere hoder, og hodene deres gjør mer spesifikke ting.',
   'modelView.notShown2': 'Et hodes navn ser bare på posisjoner (forrige ord, det første, seg selv), i snitt over testteksten: et bredt hode kan likevel legge mye av vekten på ett tidligere ord, og i én setning kan et hode gjøre noe annet.',
   'modelView.figureTitle': 'Lag {layer}, hode {head} i modellen {model}',
@@ -1021,9 +961,9 @@ export default Object.freeze({
   'modelView.rowLabel': 'vektene til «{word}» over ordene så langt, lag {layer}, hode {head}',
   'modelView.heatmapLabel': 'vektene til det åpne hodet: {n} rader, én per ord, hver over ordene fram til det',
   'modelView.curveTitle': 'Slik lærte tvillingene: tapet ved hvert treningssteg',
-  'modelView.curveSummary': 'Begge tvillingene lærte av de samme treningsbatchene i samme rekkefølge. Ved steg {firstStep} var treningstapet {scaledFirst} med √d_k og {unscaledFirst} uten. Tapet på hvert stegs batch (de tynne linjene) hopper mye; tapet på tekst de ikke trente på, målt hvert {every}. steg (merkene), gikk fra {scaledCheck} med √d_k og {unscaledCheck} uten ved steg {firstCheck} til {scaledHeld} og {unscaledHeld} ved steg {lastCheck}.',
+  'modelView.curveSummary': 'Begge tvillingene lærte av de samme treningsbatchene i samme rekkefølge. Tapet på tekst de ikke trente på, målt hvert {every}. steg (merkene), gikk fra {scaledCheck} med √d_k og {unscaledCheck} uten ved steg {firstCheck} til {scaledHeld} og {unscaledHeld} ved steg {lastCheck}.',
   'modelView.curveLabel': 'Trenings- og testtap for begge tvillingene over {steps} steg; testmålingene står i tabellen som følger',
-  'modelView.curveNote': 'Tap i nats. Tynne linjer: hvert stegs treningsbatch. Merker forbundet med linjer: tekst de ikke trente på, hvert {every}. steg.',
+  'modelView.curveNote': 'Tap i nats. Tynne linjer: hvert stegs treningsbatch; merker: tekst de ikke trente på, hvert {every}. steg.',
   'modelView.curveClipped': 'De første stegene, over {top}, er utenfor toppen av diagrammet.',
   'modelView.curveCaption': 'Tvillingenes tap ved hver testmåling, i nats',
   'modelView.curveStep': 'steg',

@@ -121,6 +121,5 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
     h('p', { class: 'note' }, s.t('gradient.normNote', { word: shortLabel(word), d: String(d) })),
     identityNote(projection, s),
     h('p', { class: 'note measured' }, s.t('gradient.measured')),
-    h('p', { class: 'note larger' }, s.t('gradient.larger')),
   ]);
 }

@@ -162,7 +162,6 @@ export function curveChart(curves, { strings = english(), heading } = {}, theme,
   return h('div', { class: 'curve' }, [
     h(hn, {}, s.t('modelView.curveTitle')),
     h('p', {}, s.t('modelView.curveSummary', {
-      firstStep: s.integer(f.scaled.first.step), scaledFirst: fx(f.scaled.first.loss), unscaledFirst: fx(f.unscaled.first.loss),
       every: s.integer(f.every), firstCheck: s.integer(f.scaled.firstCheck.step), lastCheck: s.integer(f.scaled.heldOut.step),
       scaledCheck: fx(f.scaled.firstCheck.loss), unscaledCheck: fx(f.unscaled.firstCheck.loss),
       scaledHeld: fx(f.scaled.heldOut.loss), unscaledHeld: fx(f.unscaled.heldOut.loss),

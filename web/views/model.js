@@ -255,8 +255,11 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     next,
     induction,
     scale,
-    h(hn, {}, s.t('modelView.notShownTitle')),
-    h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2'].map((key) => h('li', {}, s.t(key)))),
+    // an aside the learner opens (the element keeps it open across drawings)
+    h('details', { class: 'not-shown' }, [
+      h('summary', {}, s.t('modelView.notShownTitle')),
+      h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2'].map((key) => h('li', {}, s.t(key)))),
+    ]),
   ]);
 }
 

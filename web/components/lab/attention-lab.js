@@ -113,6 +113,9 @@ const styles = sheet(`
     :host([view="compact"]) .main { grid-template-columns: minmax(170px, 210px) minmax(0, ${COMPACT_HEAT_PX}px) minmax(0, 1fr);
       grid-template-areas: "controls heat bars"; }
   }
+  /* the probe: an aside the learner opens (closed, it is its summary alone) */
+  .probe > summary { cursor: pointer; font-size: 1rem; font-weight: 650; width: fit-content; padding: 2px 0; }
+  .probe[open] > summary { margin-bottom: 4px; }
   .probe-field { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 8px 0 12px; }
   .probe-field .text { width: 12em; max-width: 100%; flex: 0 1 auto; }
   .probe-field label { font-weight: 600; font-size: 0.875rem; }
@@ -163,14 +166,14 @@ export class AttentionLab extends AlElement {
         </section>
       </div>
       <div class="lower">
-        <section class="card probe">
-          <h2 id="probe-title" data-t="lab.probe"></h2>
+        <details class="card probe">
+          <summary data-t="lab.probe"></summary>
           <p class="hint" data-t="lab.probeHint"></p>
           <div class="probe-field"><label for="probe" data-t="lab.probeWord"></label>
             <input id="probe" class="text" type="text" autocomplete="off" spellcheck="false"></div>
           <p class="note probe-note" hidden></p>
           <probability-bars id="probe-bars"></probability-bars>
-        </section>
+        </details>
         <section class="card paste"><vector-paste></vector-paste></section>
       </div>
       <p class="hint foot"></p>

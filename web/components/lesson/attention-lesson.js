@@ -55,17 +55,19 @@ import { readSteps } from '../../lesson/steps.js';
 // heading asks the question the section answers (title), a lead joins it to the one before
 // (lead), and web/lesson/story.js adds the prediction made before the
 // instrument and the exercises after it. A `note` follows the instrument (the heads' caveat);
-// `scaling` adds "scaling is a temperature" with its two buttons. The ids claim-1 … claim-4 are
+// `scaling` adds "scaling is a temperature" with its two buttons, after the lead. An `aside` (its
+// summary's key) puts the instrument, its exercises and its note in a closed <details> the learner
+// opens: off the main path, in its section (the id stays). The ids claim-1 … claim-4 are
 // those of the lesson's first version (numbered claims): links, tests and an LMS's saved place
 // (web/lms/) name them, so they stay although the headings are questions now.
 const SECTIONS = [
   { tag: 'step-by-step', id: 'claim-4', part: 'step', title: 'story.headingStep', lead: 'story.leadStep' },
   { tag: 'attention-output', id: 'output', part: 'output', title: 'story.headingOutput', lead: 'story.leadOutput' },
-  { tag: 'multi-head-view', id: 'heads', part: 'heads', title: 'story.headingHeads', lead: 'story.leadHeads', note: 'heads.caveat' },
+  { tag: 'multi-head-view', id: 'heads', part: 'heads', title: 'story.headingHeads', lead: 'story.leadHeads', note: 'heads.caveat', aside: 'story.asideHeads' },
   { tag: 'variance-lab', id: 'claim-1', part: 'variance', title: 'story.headingVariance', lead: 'story.leadVariance' },
   { tag: 'saturation-plot', id: 'claim-2', part: 'saturation', title: 'story.headingSaturation', lead: 'story.leadSaturation' },
   { tag: 'gradient-view', id: 'claim-3', part: 'gradient', title: 'story.headingGradient', lead: 'story.leadGradient' },
-  { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow', scaling: true },
+  { tag: 'overflow-demo', id: 'overflow', part: 'overflow', title: 'story.headingOverflow', lead: 'story.leadOverflow', scaling: true, aside: 'story.asideOverflow' },
   // the closing quiz: questions on the argument, no instrument (web/lesson/quiz.js)
   { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
 ].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
@@ -132,8 +134,8 @@ export function followingStatus(state, strings = english()) {
   return h('p', { class: 'lesson-status' }, rich(t('lesson.status', { count: n, cut }), { query, setting, where }));
 }
 
-// The buttons of "scaling is a temperature": the lesson is light DOM and a page's sheet does not
-// know them, so the lesson brings these few rules (a constructable sheet adopted by the document:
+// The buttons of "scaling is a temperature" and the asides: the lesson is light DOM and a page's
+// sheet does not know them, so the lesson brings these few rules (a constructable sheet adopted by the document:
 // allowed under style-src 'self'); :where() keeps them weaker than any rule of the page.
 const STORY_SHEET = sheet(`
   :where(attention-lesson .story-note, attention-lesson .story-scaling p) { max-width: 75ch; }
@@ -142,6 +144,9 @@ const STORY_SHEET = sheet(`
   :where(attention-lesson .story-actions button, attention-lesson .lesson-start-over button) { font: inherit; font-size: 0.875rem; min-height: 28px; padding: 2px 12px;
     border: 1px solid currentColor; border-radius: 999px; background: transparent; color: inherit; cursor: pointer; }
   :where(attention-lesson .story-actions button:disabled) { cursor: not-allowed; }
+  :where(attention-lesson .story-aside) { margin: 12px 0 0; }
+  :where(attention-lesson .story-aside > summary) { cursor: pointer; font-weight: 600; width: fit-content; padding: 3px 0; }
+  :where(attention-lesson .story-aside[open] > summary) { margin-bottom: 10px; }
 `);
 
 // The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
@@ -398,6 +403,7 @@ export class AttentionLesson extends ElementBase {
       heading.replaceChildren(...subscripts(strings.t(s.title)).map((node) => toDom(node)));
       s.leadElement.replaceChildren(...subscripts(strings.t(s.lead)).map((node) => toDom(node)));
       s.noteElement?.replaceChildren(...subscripts(strings.t(s.note)).map((node) => toDom(node)));
+      s.asideElement?.replaceChildren(...subscripts(strings.t(s.aside)).map((node) => toDom(node)));
       for (const element of s.story) if (customElements.get(element.localName)) element.strings = strings;
     }
     this.#writeScaling();
@@ -432,16 +438,18 @@ export class AttentionLesson extends ElementBase {
       ? chosen.map((part) => SECTIONS.find((section) => section.part === part)).filter(Boolean)
       : SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
     this.#hiddenQuestions = SECTIONS.filter((section) => !sections.includes(section)).flatMap(questionIds);
-    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling }) => {
+    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling, aside }) => {
+      const body = [
+        tag ? h(tag) : null,
+        exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
+        quiz.map((question) => h('quiz-question', { 'data-question': question })),
+        note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
+      ];
       const section = toDom(
         h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
           h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
-          tag ? h(tag) : null,
-          exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
-          quiz.map((question) => h('quiz-question', { 'data-question': question })),
-          note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
           scaling
             ? h('div', { class: 'story-scaling' }, [
               h('p', { class: 'story-scaling-text' }),
@@ -452,14 +460,16 @@ export class AttentionLesson extends ElementBase {
               h('p', { class: 'story-now' }),
             ])
             : null,
+          aside ? h('details', { class: 'story-aside' }, [h('summary', {}, subscripts(strings.t(aside))), body]) : body,
         ]),
       );
       this.append(section);
       section.querySelector('.story-actions')?.addEventListener('click', (event) => this.#onTemperatureButton(event));
       const story = [...section.querySelectorAll('lesson-predict, lesson-exercise, quiz-question')];
       return {
-        tag, title, lead, note, part, section, element: tag ? section.querySelector(tag) : null, leadElement: section.querySelector('.story-lead'),
-        noteElement: section.querySelector('.story-note'), scalingElement: section.querySelector('.story-scaling'), story, loaded: false, near: false, stale: false,
+        tag, title, lead, note, aside, part, section, element: tag ? section.querySelector(tag) : null, leadElement: section.querySelector('.story-lead'),
+        noteElement: section.querySelector('.story-note'), asideElement: section.querySelector('.story-aside > summary'),
+        scalingElement: section.querySelector('.story-scaling'), story, loaded: false, near: false, stale: false,
       };
     });
     this.#writeScaling();

@@ -187,6 +187,8 @@ function update(current, node, tex, svg) {
   if (current.attributes.length > kept) {
     for (const attribute of [...current.attributes]) {
       const value = node.attrs[attribute.name];
+      // an aside the learner opened (<details open>) stays open: a view never sets `open`
+      if (attribute.name === 'open' && current.localName === 'details' && !(attribute.name in node.attrs)) continue;
       if (value === undefined || value === null || value === false) current.removeAttribute(attribute.name);
     }
   }

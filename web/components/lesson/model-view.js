@@ -70,6 +70,8 @@ export class ModelView extends Instrument {
       .curve svg { max-width: 100%; height: auto; }
       .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
       .caveat { max-width: 75ch; margin: 0 0 .8em; }
+      details > summary { cursor: pointer; font-weight: 600; width: fit-content; padding: 3px 0; }
+      details > .note, details > ul { margin: .3em 0 .5em; }
       /* a key press (a head, √d_k) changes a few parts: each part is painted on its own (a stacking
          context), so the others' paint is reused, and the parts that are often off screen (the
          looking word's bars, the next word, √d_k) skip layout and paint there; they stay in the
@@ -80,8 +82,9 @@ export class ModelView extends Instrument {
   ];
   static view = modelView;
   static observedAttributes = ['attention-src', 'back'];
-  // the caveat stands before the heads, and outside the drawn view: it shows while the model loads
-  static template = `<p class="note caveat" data-t="modelView.caveat"></p>${Instrument.template}`;
+  // the caveat stands before the heads, and outside the drawn view: it shows while the model loads;
+  // its summary says it, the literature is an aside the learner opens
+  static template = `<details class="caveat"><summary data-t="modelView.caveatTitle"></summary><p class="note" data-t="modelView.caveat"></p></details>${Instrument.template}`;
 
   #stopWatching = null;
   #visibility = null;

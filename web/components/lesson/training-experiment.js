@@ -29,8 +29,8 @@ const dkChoices = (maxDk) => Array.from({ length: Math.floor(Math.log2(maxDk)) }
 // curve, and a view of 1,500 steps costs a few ms per draw on a slow machine).
 const VIEW_INTERVAL_MS = 120;
 const NEAR_VIEWPORT = '400px 0px';
-// The element's own headings sit under its section's h2, the view's (each run's heatmap) too:
-// the heatmaps come before the reading's h3s, so an h4 there followed the h2 (axe: heading-order).
+// The view's headings (each run's heatmap) sit under its section's h2: an h4 there followed the
+// h2 (axe: heading-order).
 const HEADING = 3;
 
 // The template names its words by key (data-t; AlElement writes them in the element's language).
@@ -79,12 +79,13 @@ const TEMPLATE = toMarkup(
       h('p', { class: 'alert', role: 'alert' }),
     ]),
     h('div', { class: 'root' }),
+    // the reading of the measurements: asides the learner opens (the intro says what they show)
     h('div', { class: 'reading' }, [
       ['training.lookFor', 'training.lookForText'],
       ['training.disappears', 'training.disappearsText'],
       ['training.larger', 'training.largerText'],
       ['training.reparam', 'training.reparamText'],
-    ].map(([title, text]) => h('section', {}, [h(`h${HEADING}`, words(title)), h('p', words(text))]))),
+    ].map(([title, text]) => h('details', {}, [h('summary', words(title)), h('p', words(text))]))),
   ]),
 );
 
@@ -119,10 +120,11 @@ export class TrainingExperiment extends Instrument {
       .plots.cols-1 { grid-template-columns: 1fr; }
       .plots.cols-2 { grid-template-columns: repeat(2, 1fr); }
       .plots.cols-3 { grid-template-columns: repeat(3, 1fr); }
-      .reading { display: grid; gap: 0 2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); margin-top: .6em; }
-      .reading h3 { margin-top: 1em; }
+      .reading { margin-top: .8em; }
+      .reading details { margin: .4em 0 0; }
+      .reading summary { cursor: pointer; font-weight: 600; width: fit-content; padding: 3px 0; }
       .presets .name::after { content: ":"; }
-      .reading p { margin: .2em 0 0; max-width: 75ch; }
+      .reading p { margin: .3em 0 .6em; max-width: 75ch; }
     `),
   ];
   static template = TEMPLATE;
