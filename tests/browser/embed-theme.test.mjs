@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { until, useBrowser } from './browser.mjs';
+import { openAsides, until, useBrowser } from './browser.mjs';
 
 // WCAG 2.2 AA: 1.4.3 text, 1.4.11 graphics and the boundaries of controls.
 const TEXT = 4.5;
@@ -40,11 +40,13 @@ async function openAuthorPage(theme, host) {
   );
   await page.goto(`${base}index.html`);
   await page.locator('attention-lab').evaluate((el) => el.ready);
+  await openAsides(page); // every instrument and note is measured, the asides' too
   await page.waitForFunction(() => {
     const lesson = document.querySelector('attention-lesson');
     return customElements.get('lab-share') && lesson.state && !lesson.pending &&
-      // each section's instrument has drawn (its prediction and exercises hold no picture)
-      [...lesson.querySelectorAll('section[data-part]')].every((s) => [...s.children].some((el) => el.shadowRoot?.querySelector('svg, table')));
+      // each section's instrument has drawn (its prediction and exercises hold no picture; an aside's
+      // instrument sits in its <details>, opened above)
+      [...lesson.querySelectorAll('section[data-part]')].every((s) => [...s.querySelectorAll('*')].some((el) => el.shadowRoot?.querySelector('svg, table')));
   }, null, { timeout: 30000 });
   await page.waitForTimeout(300);
 }

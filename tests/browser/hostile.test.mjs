@@ -157,7 +157,7 @@ test('the lesson draws hostile words: every instrument, nothing run, nothing bro
   // read once the instrument has drawn the new words (pending can turn false before it starts)
   const text = (tag, selector) =>
     until(() => page.locator(tag).evaluate((el, s) => el.shadowRoot?.querySelector(s)?.textContent ?? null, selector), (t) => t !== null && t.includes('{max}'), { what: `${tag} ${selector}`, timeout: 15000 });
-  assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" in these sweeps \(a seeded random projection to d_k = 100, as on Random\): unscaled max weight \d\.\d{3}, entropy/);
+  assert.match(await text('saturation-plot', '.sweep-row'), /^The row of "\{max\}" here \(a random projection to d_k = 100, as on Random\): unscaled max weight \d\.\d{3}, entropy/);
   assert.match(await text('step-by-step', '.row-stats'), /^Row "\{max\}": max weight \d\.\d{3}, entropy \d\.\d{3} nats/);
 });
 
