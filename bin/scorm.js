@@ -9,7 +9,8 @@
 // (web/lms/scorm.js reads the first; the lesson obeys the second); 1.2's manifest also carries the
 // mastery score (adlcp:masteryscore), which an LMS hands back as cmi.student_data.mastery_score.
 // `--steps variance,saturation,quiz` becomes its `steps` attribute (web/lesson/steps.js): the
-// package shows those steps, in that order, and reports them alone.
+// package shows those steps, in that order, and reports them alone. `--pretest` becomes its
+// `pretest` attribute: the quiz asked before the lesson too, without feedback (docs/lms.md).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,7 @@ const OPTIONS = {
   mastery: { type: 'string' },
   'no-reveal': { type: 'boolean' },
   steps: { type: 'string' },
+  pretest: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -48,6 +50,7 @@ const HELP = [
     { option: 'mastery', value: 'P', words: 'scorm.optionMastery' },
     { option: 'no-reveal', words: 'scorm.optionNoReveal' },
     { option: 'steps', value: 'cli.valueList', words: 'scorm.optionSteps' },
+    { option: 'pretest', words: 'scorm.optionPretest' },
     { option: 'help', words: 'cli.optionHelp' },
   ]],
 ];
@@ -77,7 +80,7 @@ export async function scormCommand(args, { stdout, stderr, stdoutClosed = false,
     }
     const steps = values.steps === undefined ? null : stepsFrom(values.steps, t);
     if (!values.output) throw new UsageError(t('scorm.noOutput', { name }));
-    const entries = await packageEntries(version, strings, { mastery, reveal: !values['no-reveal'], steps });
+    const entries = await packageEntries(version, strings, { mastery, reveal: !values['no-reveal'], steps, pretest: Boolean(values.pretest) });
     const bytes = zip(entries);
     // written beside the target, then renamed: a failed write never leaves half a package
     await deliver(bytes, { output: values.output, stdout, stdoutClosed, fs, t });
@@ -106,9 +109,9 @@ function stepsFrom(text, t) {
 /**
  * The package's files, [{ name, data }], imsmanifest.xml first; `version` '1.2' or '2004';
  * `mastery` the percent that passes (or null), `reveal` false: exercises never show their answer;
- * `steps` the steps shown, in order (null: every step).
+ * `steps` the steps shown, in order (null: every step); `pretest` true: the quiz asked before too.
  */
-export async function packageEntries(version, strings, { mastery = null, reveal = true, steps = null } = {}) {
+export async function packageEntries(version, strings, { mastery = null, reveal = true, steps = null, pretest = false } = {}) {
   // what the page needs: the site's files (bin/site-files.js), less the teacher's page
   const names = (await siteFiles()).filter((name) => !FOR_TEACHERS.test(name));
   for (const core of CORES)
@@ -116,7 +119,7 @@ export async function packageEntries(version, strings, { mastery = null, reveal 
   const files = [];
   for (const name of names) {
     let data = await readFile(join(WEB, name));
-    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version, { mastery, reveal, steps }));
+    if (name === LAUNCH) data = Buffer.from(launchPage(data.toString('utf8'), version, { mastery, reveal, steps, pretest }));
     files.push({ name, data });
   }
   for (const name of LICENCES) files.push({ name, data: await readFile(join(ROOT, name)) });
@@ -126,12 +129,12 @@ export async function packageEntries(version, strings, { mastery = null, reveal 
 
 // The site's lesson.html with the SCORM version and the LMS module added, and the author's
 // choices as the lesson's attributes.
-function launchPage(html, version, { mastery, reveal, steps }) {
+function launchPage(html, version, { mastery, reveal, steps, pretest }) {
   if (!html.includes(ANCHOR)) throw new Error(`web/${LAUNCH} no longer loads ./lesson.js as "${ANCHOR}": the package cannot add its LMS module after it`);
   if (!html.includes(LESSON_TAG)) throw new Error(`web/${LAUNCH} has no "${LESSON_TAG}": the package cannot set the lesson's attributes`);
   if (!TEACHER_LINK.test(html)) throw new Error(`web/${LAUNCH} has no <p class="for-teachers"> line: the package cannot drop its link to a page it leaves out`);
   // (steps are ids of LESSON_STEPS: nothing to escape)
-  const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}${steps ? ` steps="${steps.join(',')}"` : ''}`;
+  const attributes = `${mastery === null ? '' : ` mastery="${mastery}"`}${reveal ? '' : ' no-reveal'}${steps ? ` steps="${steps.join(',')}"` : ''}${pretest ? ' pretest' : ''}`;
   return html.replace(TEACHER_LINK, '').replace(LESSON_TAG, `${LESSON_TAG}${attributes}`).replace(ANCHOR, `${ANCHOR}\n  <meta name="${SCORM_META}" content="${version}">\n  <script type="module" src="./lms/scorm.js"></script>`);
 }
 

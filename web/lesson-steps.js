@@ -59,7 +59,8 @@ function showProblems(strings) {
 // page shows them (a link's own order kept), then the others in the lesson's.
 function chooseSteps(chooser, strings, steps, heading) {
   const t = strings.t;
-  const shown = [...lesson.querySelectorAll('section[data-part]')].map((section) => section.dataset.part);
+  // (a pretest's section is the author's switch, not a step to tick)
+  const shown = [...lesson.querySelectorAll('section[data-part]')].map((section) => section.dataset.part).filter((id) => LESSON_STEPS.includes(id));
   const order = [...shown, ...LESSON_STEPS.filter((id) => !shown.includes(id))];
   const list = chooser.querySelector('.step-choices');
   const field = chooser.querySelector('#steps-link');

@@ -70,6 +70,10 @@ before(async () => {
   const chosen = join(root, 'lesson-1.2-steps.zip');
   assert.equal(await main(['scorm', '--steps', 'variance,saturation,quiz', '-o', chosen], { stdout: sink(), stderr: process.stderr, env: {} }), 0);
   execFileSync('unzip', ['-q', chosen, '-d', join(root, 'pkg-1.2-steps')]);
+  // a pretest with one chosen step, which does not name the quiz
+  const pretest = join(root, 'lesson-1.2-pretest.zip');
+  assert.equal(await main(['scorm', '--pretest', '--steps', 'variance', '-o', pretest], { stdout: sink(), stderr: process.stderr, env: {} }), 0);
+  execFileSync('unzip', ['-q', pretest, '-d', join(root, 'pkg-1.2-pretest')]);
   await copyFile(join(RUNTIME, 'dist/scorm12.min.js'), join(root, 'scorm12.min.js'));
   await copyFile(join(RUNTIME, 'dist/scorm2004.min.js'), join(root, 'scorm2004.min.js'));
   await writeFile(join(root, 'host.js'), HOST_JS);
@@ -331,6 +335,32 @@ for (const version of ['1.2', '2004']) {
         await seeEveryStep(frame);
         seen = await until(calls, (c) => values(c, k.set, k.status).includes('completed'), { what: 'completed' });
         assert.deepEqual([0, 1, 2].map((n) => values(seen, k.set, `cmi.objectives.${n}.status`)), [['completed'], ['completed'], ['completed']]);
+        assert.deepEqual(problems, []);
+        await page.close();
+      });
+
+    if (version === '1.2')
+      test('a pretest (--pretest --steps variance): the same question before and after is two records, both graded for the teacher', async () => {
+        const { page, frame, calls, problems } = await openPackage(version, null, 'pkg-1.2-pretest');
+        assert.deepEqual(await frame.evaluate(() => [...document.querySelectorAll('attention-lesson section')].map((s) => s.dataset.part)), ['pretest', 'variance', 'quiz'], 'first the pretest, last the quiz though --steps does not name it');
+        await frame.waitForFunction(() => customElements.get('quiz-question') && [...document.querySelectorAll('quiz-question')].every((q) => q.description), null, { timeout: 30000 });
+        for (const [section, choice] of [['pretest', 'larger'], ['quiz', 'spread']]) {
+          await frame.locator(`#${section} quiz-question[data-question="root"] input[value="${choice}"]`).check();
+          await frame.locator(`#${section} quiz-question[data-question="root"] button.check`).click();
+        }
+        const seen = await until(calls, (c) => values(c, k.set, 'cmi.interactions.1.result').length === 1, { what: 'two records' });
+        const records = interactions(seen, k.set);
+        assert.deepEqual(records.map((r) => [r.id, r['objectives.0.id'], r[k.response], r['correct_responses.0.pattern'], r.result]), [
+          ['pretest-root', 'pretest', 'larger', 'spread', 'wrong'],
+          ['quiz-root', 'quiz', 'spread', 'spread', 'correct'],
+        ]);
+        assert.deepEqual([0, 1, 2, 3].map((n) => values(seen, k.set, `cmi.objectives.${n}.id`)), [['pretest'], ['variance'], ['quiz'], []]);
+        assert.equal(await frame.locator('#pretest quiz-question[data-question="root"]').evaluate((el) => el.shadowRoot.querySelector('.feedback').textContent), en['quiz.saved']);
+        assert.equal(values(seen, k.set, `${k.score}.raw`).at(-1), '0', 'neither is scored');
+        await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+        const left = await until(calls, (c) => c.some((x) => x[0] === k.finish), { what: 'Finish' });
+        const kept = readSuspendData(values(left, k.set, 'cmi.suspend_data').at(-1));
+        assert.deepEqual([kept.answers['pretest-root']?.choice, kept.answers['quiz-root']?.choice], ['larger', 'spread']);
         assert.deepEqual(problems, []);
         await page.close();
       });

@@ -83,6 +83,23 @@ test('scorm --steps writes the selection into the package\'s lesson as its steps
   });
 });
 
+test('scorm --pretest writes the lesson\'s pretest attribute; without it there is none', async () => {
+  await withDir(async (dir) => {
+    const zip = join(dir, 'lesson.zip');
+    const { status, err } = await run(['scorm', '--pretest', '--steps', 'variance', '-o', zip]);
+    assert.equal(status, EXIT_OK, err);
+    const tag = lessonTag(launchPage(zip));
+    assert.match(tag, / pretest[ >]/);
+    assert.match(tag, / steps="variance"/, 'beside the other choices');
+    const plain = join(dir, 'plain.zip');
+    assert.equal((await run(['scorm', '-o', plain])).status, EXIT_OK);
+    assert.doesNotMatch(lessonTag(launchPage(plain)), /pretest/);
+  });
+  const help = await run(['scorm', '--help']);
+  assert.match(help.out, /\n {2}--pretest +asks the quiz's questions before the lesson too, without feedback/);
+  assert.match(help.out, /\[--pretest\]/, 'in the usage line');
+});
+
 test('scorm --steps: an unknown, repeated or missing step is a usage error, and no package is written', async () => {
   const cases = [
     ['variance,claim-1', /^attention-lab: --steps "variance,claim-1" is not valid: it must name steps of the lesson \(step, output, heads, variance, saturation, gradient, overflow, quiz\); not steps: claim-1\n/],

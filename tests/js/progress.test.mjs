@@ -9,6 +9,7 @@ import { ANSWER_MAX, PROGRESS_KEY, clearProgress, encodeProgress, loadProgress, 
 import { SUSPEND_DATA_LIMIT, interactionRecord, readSuspendData, scormDecimal, suspendData } from '../../web/lms/scorm.js';
 import { EXERCISE_IDS } from '../../web/lesson/exercises.js';
 import { PREDICTIONS } from '../../web/lesson/story.js';
+import { QUIZ, QUIZ_IDS } from '../../web/lesson/quiz.js';
 
 const memoryStorage = () => {
   const items = new Map();
@@ -82,6 +83,31 @@ test('the worst case fits SCORM 1.2\'s suspend_data: every question answered at 
   assert.deepEqual(Object.keys(tight.answers), questions.slice(0, Object.keys(tight.answers).length));
 });
 
+test('a pretest\'s answers are kept apart from the closing quiz\'s, and the whole lesson with a pretest fits suspend_data', () => {
+  // every question of the lesson with a pretest, each id written here as the lesson names it
+  const quiz = QUIZ_IDS.map((id) => `quiz-${id}`);
+  const pretest = QUIZ_IDS.map((id) => `pretest-${id}`);
+  const ids = [...pretest, ...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`), ...quiz];
+  // a question's longest option id as its choice: the longest a choice can be
+  const longestOption = (id) => QUIZ[id.replace(/^\w+-/, '')]?.options.reduce((a, b) => (b.length > a.length ? b : a)) ?? 'x'.repeat(20);
+  const answers = Object.fromEntries(ids.map((id) => [id, id.startsWith('exercise-')
+    ? { answer: '9'.repeat(ANSWER_MAX), attempts: 999999, wrong: 999999, solved: true, credited: false, revealed: true }
+    : { choice: longestOption(id), attempts: 1, revealed: 'guess' }]));
+  // the same question before and after: two answers, each its own
+  answers['pretest-root'] = { choice: 'larger', attempts: 1 };
+  answers['quiz-root'] = { choice: 'spread', attempts: 1 };
+  const controls = { sentence: 'word '.repeat(5000), dk: '10', row: '63', scaled: false, seed: '4294967295' };
+  const text = suspendData('pretest', controls, { answers, seen: ['pretest', 'step'], reported: ids });
+  assert.ok(text.length <= SUSPEND_DATA_LIMIT, `${text.length} characters`);
+  const back = readSuspendData(text);
+  assert.deepEqual(back.answers, answers, 'every answer kept, the pretest\'s first as given');
+  assert.deepEqual(Object.keys(back.answers).slice(0, pretest.length), pretest);
+  assert.deepEqual([back.answers['pretest-root'].choice, back.answers['quiz-root'].choice], ['larger', 'spread']);
+  assert.deepEqual(back.reported, ids);
+  assert.equal(back.at, 'pretest');
+  assert.ok(back.controls.sentence.length > 100, `the sentence keeps what fits (${back.controls.sentence.length})`);
+});
+
 // SCORM's formats, written out from the standards (1.2: CMIDecimal, CMITimespan, CMITime; 2004:
 // real(10,7), timeinterval, time(second,10,0), localized_string_type)
 const DECIMAL_12 = /^-?\d+(\.\d+)?$/;
@@ -141,8 +167,7 @@ test('docs/lms.md states the lesson\'s own question ids, tolerance and limit', a
   const text = await readFile(new URL('../../docs/lms.md', import.meta.url), 'utf8');
   const row = text.split('\n').find((line) => line.startsWith('| id |'));
   const ids = [...row.matchAll(/`([\w-]+)`/g)].map((m) => m[1]);
-  const { QUIZ_IDS } = await import('../../web/lesson/quiz.js');
-  assert.deepEqual(ids, [...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`), ...QUIZ_IDS.map((id) => `quiz-${id}`)]);
+  assert.deepEqual(ids, [...Object.keys(PREDICTIONS).map((id) => `predict-${id}`), ...EXERCISE_IDS.map((id) => `exercise-${id}`), ...QUIZ_IDS.map((id) => `quiz-${id}`), ...QUIZ_IDS.map((id) => `pretest-${id}`)]);
   assert.ok(text.replace(/\s+/g, ' ').includes(`asks ${['', '', '', '', '', '', 'six', 'seven', 'eight'][QUIZ_IDS.length]} questions`), 'the number of quiz questions');
   assert.ok(text.includes(`± ${ANSWER_TOLERANCE}`), 'the tolerance');
   assert.ok(text.includes(`at most ${SUSPEND_DATA_LIMIT.toLocaleString('en')}`), 'the limit');

@@ -452,7 +452,7 @@ export default Object.freeze({
   'page.footer': 'Word vectors: GloVe (Pennington, Socher and Manning, 2014), 20,000 most frequent words, and words its files lack made by à la carte induction (Khodak et al. 2018). Everything runs in your browser.',
 
   // ---- the lesson as a SCORM package (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LIST]',
+  'scorm.helpUsage': 'Usage: {name} scorm -o FILE.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LIST] [--pretest]',
   'scorm.helpIntro': 'Writes the lesson (lesson.html) as a SCORM package for an LMS (Moodle, Canvas, Blackboard…):\nimsmanifest.xml at the root, every file the page loads inside, nothing fetched from the network.\nThe page reports to the LMS: incomplete, then completed once the learner has seen every step;\npassed or failed against the mastery score; each prediction and exercise as an interaction (the\nresponse, the right one, the result); the score (exercises solved before their answer was shown);\nthe session time; the learner\'s answers and place, to resume there.',
   'scorm.helpOptions': 'Options:',
   'scorm.optionOutput': 'the package to write (a .zip)',
@@ -464,6 +464,7 @@ export default Object.freeze({
   'scorm.optionMastery': 'the score that passes, in percent (the LMS\'s own mastery score wins)',
   'scorm.optionNoReveal': 'an exercise never shows its answer after wrong tries',
   'scorm.optionSteps': 'the steps the package shows, in this order, separated by commas;\nthe steps: {steps} (default: all of them)',
+  'scorm.optionPretest': 'asks the quiz\'s questions before the lesson too, without feedback:\nthe LMS holds each answer before and after',
   'scorm.stepsUnknown': 'must name steps of the lesson ({steps}); not steps: {list}',
   'scorm.stepsRepeated': 'must name each step once; named more than once: {list}',
   'scorm.stepsNone': 'must name at least one step ({steps})',
@@ -477,6 +478,10 @@ export default Object.freeze({
   'quiz.chooseFirst': 'Choose an answer first.',
   'quiz.right': 'Right.',
   'quiz.wrong': 'Not quite.',
+  'story.headingPretest': 'Before you start: what do you think?',
+  'story.leadPretest': 'Answer now. You will not be told whether you are right: the same questions close the lesson.',
+  'quiz.pretestKicker': 'Before the lesson',
+  'quiz.saved': 'Saved.',
   'quiz.varianceQuestion': 'Why does the spread of q·k grow with d_k, when the components of q and k have variance 1?',
   'quiz.varianceSum': 'q·k is a sum of d_k products, each of variance 1: the variances add up to d_k.',
   'quiz.varianceLonger': 'The word vectors are longer for a larger d_k.',

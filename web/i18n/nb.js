@@ -453,7 +453,7 @@ export default Object.freeze({
   'page.footer': 'Ordvektorer: GloVe (Pennington, Socher og Manning, 2014), de 20 000 vanligste ordene (engelske), og ord filene mangler, laget med à la carte-induksjon (Khodak mfl. 2018). Alt kjører i nettleseren din.',
 
   // ---- leksjonen som SCORM-pakke (bin/scorm.js, web/lms/scorm.js) ----
-  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LISTE]',
+  'scorm.helpUsage': 'Bruk: {name} scorm -o FIL.zip [--version 1.2|2004] [--mastery P] [--no-reveal] [--steps LISTE] [--pretest]',
   'scorm.helpIntro': 'Skriver leksjonen (lesson.html) som en SCORM-pakke for et LMS (Moodle, Canvas, Blackboard …):\nimsmanifest.xml i roten, alle filene siden laster inni, ingenting hentet fra nettet. Siden\nrapporterer til LMS-et: ikke fullført, så fullført når eleven har sett alle stegene; bestått eller\nikke bestått mot beståttgrensen; hver forutsigelse og oppgave som en interaksjon (svaret, det\nriktige svaret, resultatet); poengsummen (oppgaver løst før svaret ble vist); økttiden; elevens\nsvar og plass, for å fortsette der.',
   'scorm.helpOptions': 'Valg:',
   'scorm.optionOutput': 'pakken som skal skrives (en .zip)',
@@ -465,6 +465,7 @@ export default Object.freeze({
   'scorm.optionMastery': 'poengsummen som gir bestått, i prosent (LMS-ets egen grense går foran)',
   'scorm.optionNoReveal': 'en oppgave viser aldri svaret etter gale forsøk',
   'scorm.optionSteps': 'stegene pakken viser, i denne rekkefølgen, skilt med komma;\nstegene: {steps} (standard: alle)',
+  'scorm.optionPretest': 'stiller quizens spørsmål også før leksjonen, uten tilbakemelding:\nLMS-et får hvert svar før og etter',
   'scorm.stepsUnknown': 'må nevne steg i leksjonen ({steps}); ikke steg: {list}',
   'scorm.stepsRepeated': 'må nevne hvert steg én gang; nevnt mer enn én gang: {list}',
   'scorm.stepsNone': 'må nevne minst ett steg ({steps})',
@@ -478,6 +479,10 @@ export default Object.freeze({
   'quiz.chooseFirst': 'Velg et svar først.',
   'quiz.right': 'Riktig.',
   'quiz.wrong': 'Ikke helt.',
+  'story.headingPretest': 'Før du begynner: hva tror du?',
+  'story.leadPretest': 'Svar nå. Du får ikke vite om du har rett: de samme spørsmålene avslutter leksjonen.',
+  'quiz.pretestKicker': 'Før leksjonen',
+  'quiz.saved': 'Lagret.',
   'quiz.varianceQuestion': 'Hvorfor vokser spredningen til q·k med d_k, når komponentene i q og k har varians 1?',
   'quiz.varianceSum': 'q·k er en sum av d_k produkter, hvert med varians 1: variansene summeres til d_k.',
   'quiz.varianceLonger': 'Ordvektorene er lengre når d_k er større.',

@@ -26,7 +26,11 @@ export function chosenSteps(text: string | null): LessonStep[] | null;
  * `steps` (read once: the steps shown, in the order named, e.g. "variance,saturation,quiz"; ids in
  * any case, separated by commas or spaces; an unknown or repeated id is a console warning and is
  * left out; no step named is every step. With it, `quiz` is not read: the quiz is there when named.
- * The score, `questions`, `progress` and "Start over" count the steps shown).
+ * The score, `questions`, `progress` and "Start over" count the steps shown), `pretest` (read
+ * once: the quiz's questions asked first as well, in a section of their own, id `pretest`, not a
+ * step; each checked once with no feedback but "Saved.", announced as kind `pretest`, id
+ * `pretest-<question>`, not scored, kept by `progress` and through "Start over"; the closing quiz
+ * is then shown whatever `quiz` and `steps` say).
  */
 export class AttentionLesson extends HTMLElement {
   /** The engine the instruments are computed with (the followed lab's, or set by the page). */
@@ -46,7 +50,7 @@ export class AttentionLesson extends HTMLElement {
    * (detail: the same). The predictions are not graded.
    */
   readonly score: Readonly<LessonScore>;
-  /** Every prediction, exercise and quiz question: its stable id (predict-variance, exercise-scale, quiz-root…) and its step. */
+  /** Every prediction, exercise and quiz question: its stable id (predict-variance, exercise-scale, quiz-root, pretest-root…) and its step (`pretest` for a pretest's). */
   readonly questions: ReadonlyArray<{ id: string; step: string; element: HTMLElement }>;
   /**
    * The learner's answers, to keep (web/lesson/progress.js); setting it puts them back (null: none).
@@ -80,7 +84,8 @@ export interface LessonAnswer {
   id: string;
   /** the step (section part) it belongs to: step, variance, saturation… */
   step: string;
-  kind: 'prediction' | 'exercise' | 'quiz';
+  /** pretest: a quiz question asked before the lesson (the learner is not told the result; the LMS is) */
+  kind: 'prediction' | 'exercise' | 'quiz' | 'pretest';
   type: 'choice' | 'numeric';
   /** an option's id or a d_k for a choice; the number typed (null when it was not one) for a numeric */
   response: string | number | null;

@@ -34,7 +34,9 @@
 // section, its questions announced like the exercises (not counted in the score).
 // `steps` (read once, web/lesson/steps.js): the steps shown, in the order named — "variance,
 // saturation,quiz" — for a class; the score, the questions and the progress count those alone,
-// and the answers of the steps not shown are kept, untouched, in `progress`.
+// and the answers of the steps not shown are kept, untouched, in `progress`. `pretest` (read
+// once): the quiz's questions asked first too, without feedback (PRETEST), and the closing quiz
+// shown whatever `quiz` and `steps` say: a teacher compares the two answers to each question.
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../i18n/format.js';
@@ -71,6 +73,9 @@ const SECTIONS = [
   // the closing quiz: questions on the argument, no instrument (web/lesson/quiz.js)
   { tag: null, id: 'quiz', part: 'quiz', title: 'story.headingQuiz', lead: 'story.leadQuiz', quiz: QUIZ_IDS },
 ].map((section) => ({ predict: null, exercises: [], quiz: [], ...section, ...STORY[section.part] }));
+// The same questions before the lesson (the `pretest` attribute): first, not a step a `steps`
+// selection names, each question checked once with no feedback and announced as pretest-<id>.
+const PRETEST = { tag: null, id: 'pretest', part: 'pretest', title: 'story.headingPretest', lead: 'story.leadPretest', predict: null, exercises: [], quiz: QUIZ_IDS, pretest: true };
 export const INSTRUMENTS = SECTIONS.map(({ tag }) => tag).filter(Boolean);
 /**
  * The steps in the story's order: { part, id, title } — the step's id, its section's id (a link's
@@ -316,7 +321,9 @@ export class AttentionLesson extends ElementBase {
 
   /** Clears the answers of the steps shown (and announces `startover`: a page forgets what it kept). */
   startOver() {
-    this.progress = { answers: this.#hiddenAnswers };
+    // a pretest's answers stay (and stay locked): "before the lesson" is measured once
+    const before = Object.entries(this.progress.answers).filter(([id]) => id.startsWith(`${PRETEST.part}-`));
+    this.progress = { answers: { ...this.#hiddenAnswers, ...Object.fromEntries(before) } };
     this.dispatchEvent(new CustomEvent('startover', { bubbles: true }));
     this.#sections[0]?.section.scrollIntoView({ block: 'start' });
   }
@@ -334,7 +341,9 @@ export class AttentionLesson extends ElementBase {
     const base = { id, step: s.part, description: element.description.replace(/\s+/g, ' ').trim(), lang: this.#strings.lang, latency };
     let detail;
     if (element.localName === 'quiz-question') {
-      detail = { ...base, kind: 'quiz', type: 'choice', response: value.choice, correct: value.answer, result: value.right ? 'correct' : 'wrong', attempts: 1 };
+      // a pretest's result is reported as right or wrong (the learner is not told): the LMS's
+      // report then reads the same for the question before and after the lesson
+      detail = { ...base, kind: element.hasAttribute('pretest') ? 'pretest' : 'quiz', type: 'choice', response: value.choice, correct: value.answer, result: value.right ? 'correct' : 'wrong', attempts: 1 };
     } else if (element.localName === 'lesson-predict') {
       detail = { ...base, kind: 'prediction', type: 'choice', response: value.choice, correct: value.answer, result: value.right === null ? 'neutral' : value.right ? 'correct' : 'wrong', attempts: 1 };
     } else {
@@ -433,16 +442,21 @@ export class AttentionLesson extends ElementBase {
     }
     // the steps chosen, in their order (`steps`, read once), else every step, the closing quiz
     // only where the page asks for it (the `quiz` attribute, read once)
+    // only where the page asks for it (the `quiz` attribute, read once); with `pretest` (read
+    // once) its questions come first too, and the closing quiz is there whatever the others say
     const chosen = chosenSteps(this.getAttribute('steps'));
-    const sections = chosen
+    const pretest = this.hasAttribute('pretest');
+    const closing = SECTIONS.find((section) => section.part === 'quiz');
+    let sections = chosen
       ? chosen.map((part) => SECTIONS.find((section) => section.part === part)).filter(Boolean)
-      : SECTIONS.filter((section) => section.part !== 'quiz' || this.hasAttribute('quiz'));
-    this.#hiddenQuestions = SECTIONS.filter((section) => !sections.includes(section)).flatMap(questionIds);
-    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, note, scaling, aside }) => {
+      : SECTIONS.filter((section) => section !== closing || this.hasAttribute('quiz'));
+    if (pretest) sections = [PRETEST, ...sections, ...(sections.includes(closing) ? [] : [closing])];
+    this.#hiddenQuestions = [...SECTIONS, PRETEST].filter((section) => !sections.includes(section)).flatMap(questionIds);
+    this.#sections = sections.map(({ tag, id, title, lead, part, predict, exercises, quiz, pretest, note, scaling, aside }) => {
       const body = [
         tag ? h(tag) : null,
         exercises.map((exercise) => h('lesson-exercise', { 'data-exercise': exercise })),
-        quiz.map((question) => h('quiz-question', { 'data-question': question })),
+        quiz.map((question) => h('quiz-question', { 'data-question': question, pretest: Boolean(pretest) })),
         note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
       ];
       const section = toDom(
@@ -708,15 +722,16 @@ export class AttentionLesson extends ElementBase {
   }
 }
 
-// A question's id, stable across versions of the page: predict-variance, exercise-softmaxWeight, quiz-root.
+// A question's id, stable across versions of the page: predict-variance, exercise-softmaxWeight,
+// quiz-root, and pretest-root for the same question asked before the lesson.
 function questionId(element) {
-  if (element.localName === 'quiz-question') return `quiz-${element.dataset.question}`;
+  if (element.localName === 'quiz-question') return `${element.hasAttribute('pretest') ? 'pretest' : 'quiz'}-${element.dataset.question}`;
   return element.localName === 'lesson-predict' ? `predict-${element.dataset.prediction}` : `exercise-${element.dataset.exercise}`;
 }
 
 // The ids of a section's questions, as questionId names their elements.
-function questionIds({ predict, exercises, quiz }) {
-  return [...(predict ? [`predict-${predict}`] : []), ...exercises.map((id) => `exercise-${id}`), ...quiz.map((id) => `quiz-${id}`)];
+function questionIds({ predict, exercises, quiz, pretest }) {
+  return [...(predict ? [`predict-${predict}`] : []), ...exercises.map((id) => `exercise-${id}`), ...quiz.map((id) => `${pretest ? 'pretest' : 'quiz'}-${id}`)];
 }
 
 // Results compared field by field: the model hands out the same arrays while nothing they depend on changed.

@@ -6,7 +6,9 @@
 //   question.strings = strings;
 //
 // After the check it emits `change` with .value = { question, choice, right, answer };
-// `state` and `restore(state)` carry it across a reload.
+// `state` and `restore(state)` carry it across a reload. With the `pretest` attribute it is the
+// same question asked before the lesson: checked once, it says only "Saved." — no verdict, no
+// why, no option marked — so the learner's first answer is theirs, not the page's.
 import { AlElement, drawnInputs, setText } from '../base.js';
 import { sheet } from '../theme.js';
 import { QUIZ, checkQuiz } from '../../lesson/quiz.js';
@@ -105,19 +107,28 @@ export class QuizQuestion extends AlElement {
         return label;
       }));
     }
+    const pretest = this.hasAttribute('pretest');
+    const kicker = this.$('.kicker');
+    kicker.dataset.t = pretest ? 'quiz.pretestKicker' : 'quiz.kicker';
+    setText(kicker, t(kicker.dataset.t));
     options.forEach((option, i) => {
       const label = box.children[i];
       const input = label.firstChild;
       input.checked = option === this.#choice;
       input.disabled = this.#checked;
       writeRich(label.lastChild, t(keys[option]));
-      label.classList.toggle('answer', this.#checked && option === answer);
+      label.classList.toggle('answer', this.#checked && !pretest && option === answer);
     });
     this.$('.check').disabled = this.#checked;
     const feedback = this.$('.feedback');
     if (!this.#checked) {
       if (feedback.textContent !== t('quiz.chooseFirst')) feedback.replaceChildren();
       feedback.className = 'feedback';
+      return;
+    }
+    if (pretest) {
+      feedback.className = 'feedback';
+      setText(feedback, t('quiz.saved'));
       return;
     }
     const right = this.#choice === answer;
