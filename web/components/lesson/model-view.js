@@ -62,7 +62,16 @@ export class ModelView extends Instrument {
       .progress { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .7em; font-size: ${TYPE_CSS.note}; color: var(--_muted); }
       progress { width: min(320px, 70%); height: 12px; accent-color: var(--_accent); }
       section.opened { max-width: none; }
-      section.opened > p, section.opened > h2, section.opened > h3, section.opened > h4 { max-width: 75ch; }
+      section.opened p, section.opened :is(h2, h3, h4, h5) { max-width: 75ch; }
+      /* two columns on a wide screen (web/views/model.js TWO_COLUMNS, COLUMN_GAP): the opened head's
+         words and bars beside its heatmap, the next word beside √d_k */
+      .view.wide { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
+      .view.wide > * { grid-column: 1 / -1; }
+      .view.wide > :is(section.next, section.induction) { grid-column: 1; }
+      .view.wide > section.scale { grid-column: 2; grid-row: span 2; }
+      .wide section.opened { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
+      .wide section.opened > :is(.about, .row) { grid-column: 1; }
+      .wide section.opened > .picture { grid-column: 2; grid-row: 1 / span 2; }
       .heatmap { max-width: 760px; margin: .6em 0 .3em; }
       /* the looking word's row: the lab's own bars (web/components/lab/probability-bars.js) */
       .rowbars { max-width: 520px; }
