@@ -8,7 +8,7 @@
 // re-declaring the defaults over them (declaring `--al-*` on every :host would hide what a page
 // set on an ancestor). The defaults are light-dark() pairs, chosen by the element's
 // color-scheme, which every element inherits from the outermost one.
-import { FONTS, PALETTE, THEMES, propertyName } from '../views/theme.js';
+import { FONTS, PALETTE, THEMES, TYPE, propertyName } from '../views/theme.js';
 
 /** A constructable style sheet from CSS text (no <style> element: allowed under style-src 'self'). */
 export function sheet(css) {
@@ -17,6 +17,9 @@ export function sheet(css) {
   s.replaceSync(css);
   return s;
 }
+
+/** The type scale (TYPE) as CSS lengths: rem, so that a reader's larger default font scales it too. */
+export const TYPE_CSS = Object.freeze(Object.fromEntries(Object.entries(TYPE).map(([key, px]) => [key, `${px / 16}rem`])));
 
 /** The private name the rules use for a palette key or font: accentText → --_accent-text. */
 export function privateName(key) {
@@ -55,9 +58,11 @@ export const base = sheet(`
   .alert:empty { display: none; }
   .alert {
     margin: 8px 0 0; padding: 8px 10px; border-radius: 6px; border-left: 3px solid var(--_danger);
-    background: var(--_danger-bg); color: var(--_danger-text); font-size: 0.875rem;
+    background: var(--_danger-bg); color: var(--_danger-text); font-size: ${TYPE_CSS.note};
   }
-  .hint { color: var(--_muted); font-size: 0.8125rem; line-height: 1.4; }
+  .hint { color: var(--_muted); font-size: ${TYPE_CSS.note}; line-height: 1.4; }
+  /* a subscript stays readable inside a note: never under the chart size */
+  sub, sup { font-size: max(${TYPE.chart}px, 0.75em); }
   @media (prefers-reduced-motion: reduce) {
     *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
   }

@@ -5,6 +5,7 @@
 import { mix } from './color.js';
 import { prefix } from '../i18n/format.js';
 import { h } from './h.js';
+import { TYPE } from './theme.js';
 
 export const linear = (d0, d1, r0, r1) => (v) => r0 + ((v - d0) / (d1 - d0)) * (r1 - r0);
 export const log2Scale = (d0, d1, r0, r1) => (v) => r0 + ((Math.log2(v) - Math.log2(d0)) / (Math.log2(d1) - Math.log2(d0))) * (r1 - r0);
@@ -34,7 +35,7 @@ export function panelWidth(width) {
 export function plot(theme, { width, height, label }, ...children) {
   return h(
     'svg',
-    { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, 'font-family': theme.font, 'font-size': 11, fill: theme.text },
+    { width, height, viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': label, 'font-family': theme.font, 'font-size': TYPE.chart, fill: theme.text },
     children,
   );
 }

@@ -24,6 +24,10 @@ export const TEMPERATURES = Object.freeze([0.25, 0.5, 0.75, 1, 1.5, 2, 3]);
 const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
 const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
 const BAR_ROW = 22;
+// From this width the view lays out in two columns (the opened head's words beside its heatmap,
+// the next word beside √d_k) with COLUMN_GAP between them: no half of a wide screen left empty.
+const TWO_COLUMNS = 1000;
+const COLUMN_GAP = 32; // px, as .view.wide's column-gap in web/components/lesson/model-view.js
 const UNKNOWN = '<unk>'; // the model's token for every word it does not know
 
 /**
@@ -155,6 +159,8 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   const fx = (x, d = 2) => s.fixed(x, d);
   const word = (token) => shortLabel(token);
   const unknownCount = run.known.filter((k) => !k).length;
+  const wide = width >= TWO_COLUMNS;
+  const column = wide ? Math.floor((width - COLUMN_GAP) / 2) : width; // a plot's width in its column
 
   // ---- the controls ----
   const controls = h('div', { class: 'controls' }, [
@@ -197,20 +203,26 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   const m = f.measured;
   const looking = word(run.tokens[run.position]);
   const opened = h('section', { class: 'opened' }, [
-    h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
-    h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
-      previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
-    h('p', {}, s.t(ROLE_MEANS[m.role])),
-    h('p', {}, s.t('modelView.hereEven', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), even: fx(run.even), spread: fx(f.here.spread) })),
-    h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
-    h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
-    h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
-    rowBars(r, s),
+    h('div', { class: 'about' }, [
+      h(hn, {}, s.t('modelView.openedTitle', { layer, head })),
+      h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
+        previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
+      h('p', {}, s.t(ROLE_MEANS[m.role])),
+      h('p', {}, s.t('modelView.hereEven', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), even: fx(run.even), spread: fx(f.here.spread) })),
+    ]),
+    h('div', { class: 'picture' }, [
+      h('div', { class: 'heatmap', role: 'group', 'aria-label': s.t('modelView.heatmapLabel', { n }) }, h('attention-heatmap', { 'data-intent': 'row' })),
+      h('p', { class: 'note' }, s.t('modelView.heatmapNote')),
+    ]),
+    h('div', { class: 'row' }, [
+      h(hn, {}, s.t('modelView.rowTitle', { word: looking })),
+      rowBars(r, s),
+    ]),
   ]);
 
   // ---- the next word ----
   const after = word(run.tokens[run.position]);
-  const bars = nextWordBars(run, theme, Math.min(width, 520), s);
+  const bars = nextWordBars(run, theme, Math.min(column, 520), s);
   const next = h('section', { class: 'next' }, [
     h(hn, {}, s.t('modelView.nextTitle', { word: after })),
     h('p', {}, s.t('modelView.nextExplain')),
@@ -230,7 +242,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     h('p', {}, s.t('modelView.twinCompare', { scaled: fx(f.perplexityScaled), unscaled: fx(f.perplexityUnscaled), trigram: fx(f.trigram) })),
     h('ul', {}, f.layers.map((l) => h('li', {}, s.t('modelView.layerSpread', { layer: l.layer, lo: fx(l.here[0]), hi: fx(l.here[1]), twinLo: fx(l.twin[0]), twinHi: fx(l.twin[1]),
       twin: s.t(variant === 'scaled' ? 'modelView.theUnscaledTwin' : 'modelView.theScaledTwin') })))),
-    curves(r, s, theme, heading, width),
+    curves(r, s, theme, heading, column),
   ]);
 
   // ---- induction ----
@@ -242,7 +254,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     ])
     : null;
 
-  return h('div', { class: 'view' }, [
+  return h('div', { class: wide ? 'view wide' : 'view' }, [
     status,
     h('p', { class: 'explain' }, s.t('modelView.intro', { layers: info.layers, heads: info.heads, parameters: s.integer(info.parameters), words: s.integer(info.corpus.train.tokens) })),
     controls,
@@ -263,14 +275,16 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
   ]);
 }
 
-// Every head of a run, small: a layer's heads in one row where a head's name fits under its
-// picture, else two per row; each a button named by its layer, head and role (`measured[k].role`).
+// Every head of a run, small: whole layers per row where a head's name fits under its picture,
+// else a share of a layer; each a button named by its layer, head and role (`measured[k].role`).
 function headThumbs(run, measured, { layer, head, width, strings: s }) {
   const heads = run.attention[0].length;
-  // a layer per row where it fits, else the largest share of a layer that fits (its heads stay aligned)
+  const total = run.attention.length * heads;
+  // whole layers per row where they fit (every layer in one row on a wide screen), else the
+  // largest share of a layer that fits (its heads stay aligned)
   const fits = Math.max(1, Math.min(THUMB_MAX_PER_ROW, Math.floor(width / THUMB_MIN_ROOM)));
-  let perRow = Math.min(heads, fits);
-  while (heads % perRow !== 0) perRow--;
+  let perRow = Math.min(total, fits);
+  while (perRow > heads ? perRow % heads !== 0 || total % perRow !== 0 : heads % perRow !== 0) perRow--;
   const size = Math.max(48, Math.min(THUMB_MAX, Math.floor((width - 8 - (perRow - 1) * 12) / perRow) - 12));
   return h('div', { class: `thumbs per-row-${perRow}`, role: 'group', 'aria-label': s.t('modelView.thumbsLabel') },
     run.attention.map((layerHeads, l) => layerHeads.map((_, hIndex) => {

@@ -2,7 +2,7 @@
 // softmax row, scaled and unscaled, with the "extremely peaked" and "nearly flat" regimes
 // (thresholds from the core) shaded; ◆ marks the lab's own row. Draws results.saturation of
 // web/lesson/model.js.
-import { dkLine, headingTag, identityNote, labMarker, legend, linear, log2Scale, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
+import { dkLine, headingTag, identityNote, labMarker, legend, linear, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
 import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
@@ -74,7 +74,7 @@ export function saturationView(r, { projection, strings = english(), heading }, 
 
 function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { heading, title, summary, key, range: [lo, hi], ticks, band, bandLabel }) {
   const height = 220;
-  const pad = { l: 40, r: 10, t: 10, b: 40 };
+  const pad = { l: 40, r: 10, t: 24, b: 40 }; // the top margin holds the band's threshold
   const { dims } = unscaled;
   const x = log2Scale(dims[0], dims.at(-1), pad.l + 6, width - pad.r - 6);
   const y = linear(lo, hi, height - pad.b, pad.t);
@@ -86,6 +86,11 @@ function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { h
     h(headingTag({ heading }), {}, title),
     plot(theme, { width, height, label: `${title}. ${summary}` }, [
       h('rect', { x: pad.l, y: y(band[1]), width: width - pad.l - pad.r, height: y(band[0]) - y(band[1]), fill: theme.band }),
+      // the band is a few px tall (0.99 to 1 of the axis): its edge drawn and its threshold written
+      // above the plot, so that it can be seen on a phone
+      h('line', { class: 'band-edge', x1: pad.l, x2: width - pad.r, y1: y(band[0]), y2: y(band[0]), stroke: theme.muted, 'stroke-width': 1.5 }),
+      h('line', { x1: width - pad.r, x2: width - pad.r, y1: pad.t - 8, y2: y(band[0]), stroke: theme.muted, 'stroke-width': 1.5 }),
+      mutedText(theme, { x: width - pad.r - 4, y: pad.t - 8, 'text-anchor': 'end' }, `> ${strings.fixed(band[0], 2)}`),
       valueAxis(theme, pad.l, y, ticks, { format: strings.fmt }),
       widthAxis(theme, x, height - pad.b, dims, strings, { every: width < 420 ? 3 : 1 }),
       dkLine(theme, x(dk), pad.t, height - pad.b),

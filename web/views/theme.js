@@ -42,6 +42,15 @@ export const PALETTE = Object.freeze({
   band: ['rgb(120 130 150 / 0.13)', 'rgb(200 210 230 / 0.10)', 'the shaded regimes of a plot'],
 });
 
+/**
+ * The type scale, in CSS px as a reader sees it, a phone's 390 px included (issue 32): body text,
+ * notes and captions, and the smallest text of all (a plot's labels, a subscript, a table's cell).
+ * A plot is drawn at its box's width (never a fixed viewBox scaled down), so its text is drawn at
+ * `chart` px. The style sheets write these as rem (web/components/theme.js TYPE_CSS; the pages'
+ * own sheets, web/styles/page.css and web/lesson.css, by hand).
+ */
+export const TYPE = Object.freeze({ body: 16, note: 14, chart: 12 });
+
 /** Fonts are part of the theme too (not colours: the same in light and dark). */
 export const FONTS = Object.freeze({
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',

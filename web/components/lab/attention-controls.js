@@ -47,7 +47,6 @@ const styles = sheet(`
   .hint.indent { margin-left: 52px; }
   .hint.indent-check { margin-left: 34px; }
   .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_control); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
-  sub { font-size: 0.75em; }
   .group { display: grid; gap: 8px; }
   :host([compact]) :is(fieldset, .flags, .seed, #t-hint) { display: none; }
   :host([compact]) form { gap: 10px; }

@@ -27,7 +27,7 @@ const styles = sheet(`
   .cells { position: absolute; pointer-events: none; image-rendering: pixelated; }
   /* a pooled picture (thousands of tokens) is drawn at twice the room: scaled down, smoothed */
   .cells.pooled { image-rendering: auto; }
-  .pooled-note { margin: 8px 0 0; font-size: 0.75rem; color: var(--_muted); }
+  .pooled-note { margin: 8px 0 0; font-size: 0.875rem; color: var(--_muted); }
   /* the 1 px gutters between cells: each cell × cell tile of the mask ends in a transparent line */
   .cells.gutters {
     mask-image: linear-gradient(to right, #000 calc(100% - 1px), transparent 0), linear-gradient(#000 calc(100% - 1px), transparent 0);
@@ -47,7 +47,7 @@ const styles = sheet(`
   /* the focused cell's box: what is scrolled into view when the keyboard moves the focus */
   .cursor { position: absolute; pointer-events: none; visibility: hidden; scroll-margin: 8px; }
   .tip b { font-weight: 650; }
-  .legend { display: flex; align-items: center; flex-wrap: wrap; gap: 6px 14px; margin-top: 10px; font-size: 0.75rem; color: var(--_muted); }
+  .legend { display: flex; align-items: center; flex-wrap: wrap; gap: 6px 14px; margin-top: 10px; font-size: 0.875rem; color: var(--_muted); }
   .ramp { display: inline-flex; align-items: center; gap: 6px; }
   .ramp i { display: inline-block; width: 96px; height: 10px; border-radius: 2px; border: 1px solid var(--_border);
     background: linear-gradient(90deg, var(--_heat-0), var(--_heat-1), var(--_heat-2), var(--_heat-3), var(--_heat-4)); }

@@ -70,7 +70,7 @@ const styles = sheet(`
   .text:focus-visible { outline-offset: 0; border-color: var(--_focus); }
   .tokens { display: grid; gap: 10px; }
   .tokens .title { margin: 0; }
-  .note { margin: 0; font-size: 0.8125rem; color: var(--_muted); overflow-wrap: anywhere; }
+  .note { margin: 0; font-size: 0.875rem; color: var(--_muted); overflow-wrap: anywhere; }
   .note.oov::before { content: "?"; display: inline-grid; place-items: center; width: 1.3em; height: 1.3em; margin-right: 6px;
     border: 1px dashed var(--_warn); border-radius: 50%; color: var(--_warn); font-weight: 700; font-size: 0.75rem; }
   .note b { color: var(--_text); font-weight: 600; }

@@ -61,7 +61,7 @@ const styles = sheet(`
   label.group { font-size: 0.875rem; }
   input[type=checkbox] { width: 24px; height: 24px; margin: 0; accent-color: var(--_accent); flex: none; }
   .status { margin: 4px 0 0; font-size: 0.875rem; min-height: 1.3em; }
-  .output { display: grid; gap: 4px; margin-top: 8px; font-size: 0.8125rem; color: var(--_muted); }
+  .output { display: grid; gap: 4px; margin-top: 8px; font-size: 0.875rem; color: var(--_muted); }
   textarea { width: 100%; min-height: 4.5em; resize: vertical; padding: 6px 8px; border: 1px solid var(--_control); border-radius: 6px;
     background: var(--_bg); color: var(--_text); font-family: var(--_mono); font-size: 0.8125rem; }
 `);

@@ -41,7 +41,7 @@ const styles = sheet(`
   .value { flex: none; contain: strict; width: 4.2em; height: 1.2rem; line-height: 1.2rem; font-size: 0.8125rem;
     text-align: right; color: var(--_text); font-family: var(--_mono); }
   .row.masked .value, .row.masked .label { color: var(--_muted); }
-  .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--_border); font-size: 0.8125rem; }
+  .summary { display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 12px 0 0; padding: 8px 0 0; border-top: 1px solid var(--_border); font-size: 0.875rem; }
   .summary div { display: flex; gap: 6px; }
   .summary dt { color: var(--_muted); }
   .summary dd { margin: 0; font-family: var(--_mono); }

@@ -144,7 +144,7 @@ export function followingStatus(state, strings = english()) {
 // allowed under style-src 'self'); :where() keeps them weaker than any rule of the page.
 const STORY_SHEET = sheet(`
   :where(attention-lesson .story-note, attention-lesson .story-scaling p) { max-width: 75ch; }
-  :where(attention-lesson .story-note) { font-size: 0.875em; }
+  :where(attention-lesson .story-note) { font-size: 0.875rem; }
   :where(attention-lesson .story-actions) { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 8px; }
   :where(attention-lesson .story-actions button, attention-lesson .lesson-start-over button) { font: inherit; font-size: 0.875rem; min-height: 28px; padding: 2px 12px;
     border: 1px solid currentColor; border-radius: 999px; background: transparent; color: inherit; cursor: pointer; }

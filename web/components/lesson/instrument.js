@@ -13,28 +13,28 @@
 // What the learner asks for (a key, a number of heads, a temperature) goes out as `input` and
 // `change` events, after which `.value` holds it, e.g. { heads: 6 }: the lesson routes it.
 import { AlElement, SCROLLS_CSS, drawnInputs, markScrolling } from '../base.js';
-import { readTheme, sheet } from '../theme.js';
+import { TYPE_CSS, readTheme, sheet } from '../theme.js';
 import { h, toDom } from '../../views/h.js';
 
 /** What every instrument's shadow root shares, after the theme and the basics. */
 export const instrumentSheet = sheet(`
   /* its own background (the theme's card surface): readable on a host page of any colour */
-  :host { display: block; font: 14px/1.45 var(--_font); color: var(--_text); background: var(--_surface); }
+  :host { display: block; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); background: var(--_surface); }
   .explain { margin: 0 0 .6em; max-width: 70ch; }
-  .note { color: var(--_muted); font-size: 12.5px; margin: .3em 0; }
+  .note { color: var(--_muted); font-size: ${TYPE_CSS.note}; margin: .3em 0; }
   .stats { font-variant-numeric: tabular-nums; }
   svg { display: block; overflow: visible; }
-  .legend { display: flex; flex-wrap: wrap; gap: .4em 1.2em; font-size: 12.5px; margin: .3em 0; }
+  .legend { display: flex; flex-wrap: wrap; gap: .4em 1.2em; font-size: ${TYPE_CSS.note}; margin: .3em 0; }
   .legend .swatch { display: inline-block; width: .9em; height: .9em; vertical-align: -2px; margin-right: .3em; }
   .empty { color: var(--_muted); font-style: italic; }
-  label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: 13px; }
+  label.inline { display: inline-flex; gap: .5em; align-items: center; font-size: ${TYPE_CSS.note}; }
   /* every control at least 24 × 24 px (WCAG 2.2's target size) */
   input[type=range] { height: 24px; margin: 0; accent-color: var(--_accent); }
-  h2, h3, h4, h5, h6 { margin: .2em 0; font-size: 13.5px; font-weight: 600; }
+  h2, h3, h4, h5, h6 { margin: .2em 0; font-size: ${TYPE_CSS.body}; font-weight: 600; }
   .panels { display: grid; gap: 1.2em; grid-template-columns: repeat(auto-fit, minmax(min(300px, 100%), 1fr)); align-items: start; }
   .scroll { overflow-x: auto; margin: .3em 0; }
   ${SCROLLS_CSS}
-  table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 12.5px; }
+  table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: ${TYPE_CSS.note}; }
   th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
   th[scope=row] { text-align: left; font-weight: normal; }
   thead th { font-weight: 600; }

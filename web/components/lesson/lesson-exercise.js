@@ -13,17 +13,17 @@
 // `reveal = false` never shows the engine's answer after wrong tries. `state` and `restore(state)`
 // carry a learner's work across a reload (web/lesson/progress.js).
 import { AlElement, drawnInputs } from '../base.js';
-import { sheet } from '../theme.js';
+import { TYPE_CSS, sheet } from '../theme.js';
 import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise, promptParams } from '../../lesson/exercises.js';
 import { SWEEP_DIMS } from '../../lesson/model.js';
 import { richText, writeRich } from './lesson-predict.js';
 
 const styles = sheet(`
-  :host { display: block; margin: .8em 0 .4em; font: 14px/1.45 var(--_font); color: var(--_text); }
+  :host { display: block; margin: .8em 0 .4em; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); }
   .card { padding: .6em .9em .7em; border: 1px dashed var(--_control); border-radius: 8px; background: var(--_bg); }
   .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }
   .prompt { margin: .1em 0 .5em; max-width: 70ch; }
-  .prompt .math { font-family: var(--_mono); font-size: 13px; white-space: nowrap; }
+  .prompt .math { font-family: var(--_mono); font-size: ${TYPE_CSS.note}; white-space: nowrap; }
   .answer { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; }
   label { display: inline-flex; gap: .5em; align-items: center; }
   input, select { min-height: 32px; padding: .2em .5em; border-radius: 6px; border: 1px solid var(--_control); background: var(--_bg); }

@@ -15,7 +15,7 @@
 // After a check it emits `change` with .value = { prediction, choice, right, answer } (the lesson
 // stops it). `state` and `restore(state)` carry the learner's guess across a reload.
 import { AlElement, drawnInputs, setText } from '../base.js';
-import { sheet } from '../theme.js';
+import { TYPE_CSS, sheet } from '../theme.js';
 import { PREDICTIONS, measurePrediction } from '../../lesson/story.js';
 import { shortLabel } from '../../i18n/format.js';
 import { withNodes } from '../../i18n/i18n.js';
@@ -37,7 +37,7 @@ export function writeRich(element, text, nodes = {}) {
 }
 
 const styles = sheet(`
-  :host { display: block; margin: .4em 0 .8em; font: 14px/1.45 var(--_font); color: var(--_text); }
+  :host { display: block; margin: .4em 0 .8em; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); }
   fieldset { margin: 0; padding: .6em .9em .7em; border: 1px solid var(--_border); border-left: 4px solid var(--_accent);
     border-radius: 8px; background: var(--_accent-soft); min-width: 0; }
   /* floated: the legend sits inside the box (a long question would straddle the border) */
@@ -55,7 +55,7 @@ const styles = sheet(`
   .feedback { margin: .6em 0 0; padding: .45em .7em; border-radius: 6px; background: var(--_bg); border: 1px solid var(--_border); }
   .feedback b { font-weight: 600; }
   .feedback.right .verdict { color: var(--_accent); }
-  .veiled { margin: .5em 0 0; font-size: 13px; color: var(--_muted); }
+  .veiled { margin: .5em 0 0; font-size: ${TYPE_CSS.note}; color: var(--_muted); }
 `);
 
 export class LessonPredict extends AlElement {

@@ -26,7 +26,7 @@ import { followLanguage } from '../../i18n/dom.js';
 import { define, takeEarlyProperties } from '../base.js';
 import '../lab/attention-heatmap.js';
 import '../lab/probability-bars.js';
-import { sheet } from '../theme.js';
+import { TYPE_CSS, sheet } from '../theme.js';
 import { TEMPERATURES, THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
 import { Instrument } from './instrument.js';
 
@@ -41,16 +41,16 @@ export class ModelView extends Instrument {
     sheet(`
       .controls { display: flex; flex-wrap: wrap; gap: .6em 1.4em; align-items: center; margin: .4em 0 1em; }
       fieldset.twins { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .3em 1em; align-items: center; }
-      fieldset.twins legend { float: left; font-weight: 600; font-size: 13px; margin-right: .6em; }
+      fieldset.twins legend { float: left; font-weight: 600; font-size: ${TYPE_CSS.note}; margin-right: .6em; }
       input[type=radio], input[type=checkbox] { width: 18px; height: 18px; margin: 3px; accent-color: var(--_accent); }
-      select, button { font: inherit; font-size: 13px; padding: .3em .6em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); color: var(--_text); min-height: 28px; }
+      select, button { font: inherit; font-size: ${TYPE_CSS.note}; padding: .3em .6em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); color: var(--_text); min-height: 28px; }
       button { cursor: pointer; }
       .tokens { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0; }
-      .token { padding: .1em .45em; border-radius: 4px; background: var(--_raised); border: 1px solid var(--_border); font-size: 13px; }
+      .token { padding: .1em .45em; border-radius: 4px; background: var(--_raised); border: 1px solid var(--_border); font-size: ${TYPE_CSS.note}; }
       .token.unknown { text-decoration: underline dotted; text-underline-offset: 3px; color: var(--_muted); }
       .thumbs { display: grid; grid-template-columns: repeat(4, max-content); gap: 10px 12px; margin: .4em 0 1em; }
       ${Array.from({ length: THUMB_MAX_PER_ROW }, (_, i) => `.thumbs.per-row-${i + 1} { grid-template-columns: repeat(${i + 1}, max-content); }`).join('\n      ')}
-      .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: 12px; }
+      .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: ${TYPE_CSS.note}; }
       .thumb.open { outline: 2px solid var(--_accent); outline-offset: 1px; font-weight: 600; }
       .thumb-role { color: var(--_muted); font-weight: normal; }
       .thumb canvas { display: block; image-rendering: pixelated; }
@@ -59,10 +59,19 @@ export class ModelView extends Instrument {
       ul { margin: .3em 0; padding-left: 1.3em; }
       .status p { margin: .2em 0; }
       .status button { margin: .2em 0 .6em; }
-      .progress { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .7em; font-size: 12.5px; color: var(--_muted); }
+      .progress { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .7em; font-size: ${TYPE_CSS.note}; color: var(--_muted); }
       progress { width: min(320px, 70%); height: 12px; accent-color: var(--_accent); }
       section.opened { max-width: none; }
-      section.opened > p, section.opened > h2, section.opened > h3, section.opened > h4 { max-width: 75ch; }
+      section.opened p, section.opened :is(h2, h3, h4, h5) { max-width: 75ch; }
+      /* two columns on a wide screen (web/views/model.js TWO_COLUMNS, COLUMN_GAP): the opened head's
+         words and bars beside its heatmap, the next word beside √d_k */
+      .view.wide { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
+      .view.wide > * { grid-column: 1 / -1; }
+      .view.wide > :is(section.next, section.induction) { grid-column: 1; }
+      .view.wide > section.scale { grid-column: 2; grid-row: span 2; }
+      .wide section.opened { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
+      .wide section.opened > :is(.about, .row) { grid-column: 1; }
+      .wide section.opened > .picture { grid-column: 2; grid-row: 1 / span 2; }
       .heatmap { max-width: 760px; margin: .6em 0 .3em; }
       /* the looking word's row: the lab's own bars (web/components/lab/probability-bars.js) */
       .rowbars { max-width: 520px; }

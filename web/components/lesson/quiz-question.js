@@ -10,12 +10,12 @@
 // same question asked before the lesson: checked once, it says only "Saved." — no verdict, no
 // why, no option marked — so the learner's first answer is theirs, not the page's.
 import { AlElement, drawnInputs, setText } from '../base.js';
-import { sheet } from '../theme.js';
+import { TYPE_CSS, sheet } from '../theme.js';
 import { QUIZ, checkQuiz } from '../../lesson/quiz.js';
 import { writeRich } from './lesson-predict.js';
 
 const styles = sheet(`
-  :host { display: block; margin: .6em 0; font: 14px/1.45 var(--_font); color: var(--_text); }
+  :host { display: block; margin: .6em 0; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); }
   fieldset { margin: 0; padding: .6em .9em .7em; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg); min-width: 0; }
   legend { float: left; width: 100%; padding: 0; font-weight: 600; }
   .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }

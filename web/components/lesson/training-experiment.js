@@ -14,7 +14,7 @@
 // may load it early at no cost. Words: web/views/training-text.js, in the language the element
 // chooses as the lab does (its lang, the URL's, the page's, the browser's: web/i18n/dom.js).
 import { followLanguage } from '../../i18n/dom.js';
-import { sheet } from '../theme.js';
+import { TYPE_CSS, sheet } from '../theme.js';
 import { h, toMarkup } from '../../views/h.js';
 import { trainingView } from '../../views/training.js';
 import { trainingText } from '../../views/training-text.js';
@@ -95,7 +95,7 @@ export class TrainingExperiment extends Instrument {
     sheet(`
       .controls { margin: .4em 0 1em; }
       .fields { display: flex; flex-wrap: wrap; gap: .6em 1.1em; align-items: flex-end; }
-      .field { display: flex; flex-direction: column; gap: .2em; font-size: 13px; }
+      .field { display: flex; flex-direction: column; gap: .2em; font-size: ${TYPE_CSS.note}; }
       .field .name { font-weight: 600; }
       .controls > .hint { margin: .4em 0 0; max-width: 90ch; }
       input[type=number] { width: 8.5em; }
@@ -105,10 +105,10 @@ export class TrainingExperiment extends Instrument {
       button { padding: .38em .95em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); cursor: pointer; }
       button.primary { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); font-weight: 600; }
       button:disabled { opacity: .5; cursor: default; }
-      .presets button { font-size: 12.5px; padding: .25em .7em; border-radius: 999px; }
-      .presets .name { font-size: 13px; font-weight: 600; }
+      .presets button { font-size: ${TYPE_CSS.note}; padding: .25em .7em; border-radius: 999px; }
+      .presets .name { font-size: ${TYPE_CSS.note}; font-weight: 600; }
       progress { width: min(220px, 40vw); }
-      .status { margin: .5em 0 0; font-size: 13px; }
+      .status { margin: .5em 0 0; font-size: ${TYPE_CSS.note}; }
       .stale { margin: .3em 0 0; }
       .summary { margin: 1.4em 0 .6em; max-width: 75ch; }
       .summary p { margin: 0 0 .4em; }
