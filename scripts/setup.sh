@@ -56,7 +56,8 @@ if [ "$MODE" = all ]; then
   # a fresh virtual environment for the test that installs the notebook side's wheel
   /usr/bin/python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
   # and what builds that wheel offline (npm run python:wheel)
-  /usr/bin/python3 -c 'import pip, setuptools, wheel' 2>/dev/null || missing+=(python3-pip python3-setuptools python3-wheel)
+  # setuptools first: imported after pip (which loads the standard distutils) it refuses to load
+  /usr/bin/python3 -c 'import setuptools, pip, wheel' 2>/dev/null || missing+=(python3-pip python3-setuptools python3-wheel)
   # MkDocs and its Material theme, Debian's, for the test of the lab on a MkDocs site
   command -v mkdocs >/dev/null || missing+=(mkdocs)
   [ -d /usr/share/mkdocs/themes/material ] || missing+=(mkdocs-material)
