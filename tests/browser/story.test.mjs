@@ -330,11 +330,15 @@ test('scaling is a temperature: the story’s buttons set T = √d_k and back, o
   await until(line, (text) => text.startsWith('Now: unscaled, dk = 1024, T = 32.') && text.includes(` puts ${unscaledT.max} on its largest key`), { what: 'the line at T = 32', timeout: 15000 });
   // unscaled at T = √d_k gives the weights of scaled at T = 1, as the paragraph says
   await lab.evaluate((el) => el.set({ scaled: true }));
+  // the lesson redraws for the new state (its sections can move): click once it has settled
+  const settled = () => page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout: 30000 });
+  await settled();
   await button('one').click();
   await until(() => lab.evaluate((el) => [el.settings.scaled, el.settings.temperature]), ([s, t]) => s && t === 1, { what: 'scaled at T = 1' });
   const scaled1 = await labRow();
   assert.ok(unscaledT.weights.every((w, i) => Math.abs(w - scaled1.weights[i]) <= 1e-6), 'the same weights');
   // scaled with T = √d_k on top: every weight near 1 ÷ the number of keys
+  await settled();
   await button('root').click();
   await until(() => lab.evaluate((el) => el.settings.temperature), (t) => t === 32, { what: 'T = 32 again' });
   const flat = await labRow();

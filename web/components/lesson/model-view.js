@@ -48,9 +48,10 @@ export class ModelView extends Instrument {
       .tokens { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0; }
       .token { padding: .1em .45em; border-radius: 4px; background: var(--_raised); border: 1px solid var(--_border); font-size: ${TYPE_CSS.note}; }
       .token.unknown { text-decoration: underline dotted; text-underline-offset: 3px; color: var(--_muted); }
-      .thumbs { display: grid; grid-template-columns: repeat(4, max-content); gap: 10px 12px; margin: .4em 0 1em; }
-      ${Array.from({ length: THUMB_MAX_PER_ROW }, (_, i) => `.thumbs.per-row-${i + 1} { grid-template-columns: repeat(${i + 1}, max-content); }`).join('\n      ')}
-      .thumb { display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: ${TYPE_CSS.note}; }
+      /* a column is as wide as its thumbnail's name, but narrows (the name wraps) rather than push the page sideways */
+      .thumbs { display: grid; grid-template-columns: repeat(4, minmax(0, max-content)); gap: 10px 12px; margin: .4em 0 1em; }
+      ${Array.from({ length: THUMB_MAX_PER_ROW }, (_, i) => `.thumbs.per-row-${i + 1} { grid-template-columns: repeat(${i + 1}, minmax(0, max-content)); }`).join('\n      ')}
+      .thumb { min-width: 0; text-align: center; overflow-wrap: anywhere; display: flex; flex-direction: column; align-items: center; gap: .15em; padding: 4px; border-radius: 6px; font-size: ${TYPE_CSS.note}; }
       .thumb.open { outline: 2px solid var(--_accent); outline-offset: 1px; font-weight: 600; }
       .thumb-role { color: var(--_muted); font-weight: normal; }
       .thumb canvas { display: block; image-rendering: pixelated; }
