@@ -17,7 +17,7 @@ import { DIAGNOSES } from '../../web/testing.js';
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { labFixture } from '../support/lab.mjs';
-import { softmax64 } from '../support/reference.mjs';
+import { maxWeightTrend64, softmax64 } from '../support/reference.mjs';
 
 const { engine, model, state } = await labFixture();
 
@@ -166,36 +166,12 @@ test('exercises: each usual mistake gets its diagnosis, the checker’s own code
   assert.deepEqual(Object.keys(EXERCISES).sort(), [...EXERCISE_IDS].sort());
 });
 
-// The saturation exercise's reference, apart from the core's trend: for each width, every row's
-// largest weight in float64 from the projections of heads 0 … draws − 1, averaged over the draws
-// and the rows.
-function trendReference(s, draws) {
-  const t = Math.min(s.n, 24);
-  const dIn = s.x.length / s.n;
-  const x = s.x.subarray(0, t * dIn);
-  return SWEEP_DIMS.map((d) => {
-    let sum = 0;
-    for (let r = 0; r < draws; r++) {
-      const { q, k } = engine.headProjections({ x, t, dIn, seed: s.settings.seed, head: r, d });
-      for (let i = 0; i < t; i++) {
-        const z = Array.from({ length: t }, (_, j) => {
-          let dot = 0;
-          for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
-          return dot;
-        });
-        sum += Math.max(...softmax64(z));
-      }
-    }
-    return sum / (draws * t);
-  });
-}
-
 test('exercises: the saturation exercise checks the trend — the mean over rows and projections — not one draw', () => {
   const s = state({ projection: 'random', dk: 64, scaled: false, selected: 1 });
   const r = model.saturation(s);
   const trend = r.trend(SATURATED);
   assert.ok(trend.draws >= 16, `${trend.draws} projections`);
-  const means = trendReference(s, trend.draws);
+  const means = maxWeightTrend64(engine, s, trend.draws, SWEEP_DIMS);
   means.forEach((m, i) => assert.ok(Math.abs(m - trend.mean.maxWeight[i]) < 1e-5, `d_k ${SWEEP_DIMS[i]}: ${m} against ${trend.mean.maxWeight[i]}`));
   const first = means.findIndex((m) => m > SATURATED);
   assert.ok(first > 0, `the rows pass ${SATURATED} on average at some d_k above 1: ${means.map((w) => w.toFixed(3))}`);
@@ -221,7 +197,7 @@ test('exercises: over sentences and seeds, the accepted d_k follows the trend an
       const r = model.saturation(s);
       const accepted = SWEEP_DIMS.filter((dk) => checkExercise(engine, 'saturate', String(dk), r).status === 'right');
       assert.equal(accepted.length, 1, `${sentence}, seed ${seed}: one accepted d_k`);
-      const means = trendReference(s, r.trend(SATURATED).draws);
+      const means = maxWeightTrend64(engine, s, r.trend(SATURATED).draws, SWEEP_DIMS);
       const i = SWEEP_DIMS.indexOf(accepted[0]);
       const where = `“${sentence}”, seed ${seed}: ${means.map((m) => m.toFixed(3))}`;
       // the trend: below the threshold at every smaller d_k, above it at this one and every larger one

@@ -14,7 +14,7 @@ import { GOALS, PARTS, PITFALLS, PLANS, PREDICTION_RULES, WORKSHEET, answerKey }
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { labFixture } from '../support/lab.mjs';
-import { softmax64 } from '../support/reference.mjs';
+import { maxWeightTrend64, softmax64 } from '../support/reference.mjs';
 
 const { engine, model, state } = await labFixture();
 // the lesson page's first state (web/lesson.js, web/teacher.js): the lab's defaults on Random
@@ -57,24 +57,7 @@ test('the worksheet asks every prediction and exercise once, in the lesson’s o
 // The saturation exercise's answer apart from the core's trend: for each width, every row's
 // largest weight in float64 from the projections of heads 0 … draws − 1, averaged over draws and rows.
 function saturationReference(s, draws) {
-  const t = Math.min(s.n, 24);
-  const dIn = s.x.length / s.n;
-  const x = s.x.subarray(0, t * dIn);
-  const means = SWEEP_DIMS.map((d) => {
-    let sum = 0;
-    for (let r = 0; r < draws; r++) {
-      const { q, k } = engine.headProjections({ x, t, dIn, seed: s.settings.seed, head: r, d });
-      for (let i = 0; i < t; i++) {
-        const z = Array.from({ length: t }, (_, j) => {
-          let dot = 0;
-          for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
-          return dot;
-        });
-        sum += Math.max(...softmax64(z));
-      }
-    }
-    return sum / (draws * t);
-  });
+  const means = maxWeightTrend64(engine, s, draws, SWEEP_DIMS);
   const first = means.findIndex((m) => m > SATURATED);
   return first < 0 ? 'none' : SWEEP_DIMS[first];
 }

@@ -79,3 +79,30 @@ export function referenceAttention({ q, k, v, n, m, d, dv, scale, temperature = 
   }
   return { dots, scores, weights, output, entropy, maxWeight, absSums };
 }
+
+/**
+ * The saturation trend in float64, apart from the core's (lesson model's trend, the saturation
+ * exercise): for each width d of `dims`, every row's largest weight over the first 24 tokens of
+ * the lab state `s`, from the engine's projections of heads 0 … draws − 1 (the seeded inputs
+ * only: the products and the softmax are done here), averaged over the draws and the rows.
+ */
+export function maxWeightTrend64(engine, s, draws, dims) {
+  const t = Math.min(s.n, 24);
+  const dIn = s.x.length / s.n;
+  const x = s.x.subarray(0, t * dIn);
+  return dims.map((d) => {
+    let sum = 0;
+    for (let r = 0; r < draws; r++) {
+      const { q, k } = engine.headProjections({ x, t, dIn, seed: s.settings.seed, head: r, d });
+      for (let i = 0; i < t; i++) {
+        const z = Array.from({ length: t }, (_, j) => {
+          let dot = 0;
+          for (let c = 0; c < d; c++) dot += q[i * d + c] * k[j * d + c];
+          return dot;
+        });
+        sum += Math.max(...softmax64(z));
+      }
+    }
+    return sum / (draws * t);
+  });
+}
