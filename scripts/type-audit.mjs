@@ -14,27 +14,9 @@ import { parseArgs } from 'node:util';
 
 import { launchChromium } from './chromium.mjs';
 import { SITE_ROOT, startServer } from './serve.mjs';
-import { TYPE_FLOOR, groupRuns, underFloor, walkText } from './type-walk.mjs';
+import { TYPE_FLOOR, groupRuns, showEveryInstrument, underFloor, walkText } from './type-walk.mjs';
 
 const { values: options } = parseArgs({ options: { all: { type: 'boolean', default: false }, shots: { type: 'string' } } });
-
-// every instrument drawn: the lesson eager, its asides open, each prediction answered
-async function drawEverything(page) {
-  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
-  await page.locator('attention-lesson').evaluate((lesson) => {
-    for (const aside of lesson.querySelectorAll('details.story-aside')) aside.open = true;
-    lesson.setAttribute('loading', 'eager');
-  });
-  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout: 60000 });
-  await page.evaluate(async () => {
-    await customElements.whenDefined('lesson-predict');
-    for (const predict of document.querySelectorAll('attention-lesson lesson-predict')) predict.shadowRoot.querySelector('button.skip')?.click();
-  });
-  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout: 60000 });
-  await page.locator('#model').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 60000 });
-  await page.evaluate(() => scrollTo(0, 0));
-}
 
 // The element whole, in a window as tall as the page (parts drawn only near the viewport are drawn).
 async function shootWhole(page, selector, path) {
@@ -54,7 +36,7 @@ async function pictures(dir) {
       await page.emulateMedia({ colorScheme });
       await page.goto(url);
       await page.locator('attention-lab').evaluate((lab) => lab.ready);
-      await drawEverything(page);
+      await showEveryInstrument(page);
       const tag = `${width}-${colorScheme}`;
       await page.screenshot({ path: join(dir, `top-${tag}.png`) });
       await shootWhole(page, 'saturation-plot', join(dir, `saturation-${tag}.png`));
@@ -80,7 +62,7 @@ try {
       await page.goto(url + file);
       if (file === 'index.html') await page.locator('attention-lab').evaluate((lab) => lab.ready);
       else await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
-      await drawEverything(page);
+      await showEveryInstrument(page);
       const runs = await page.evaluate(walkText);
       const under = underFloor(runs);
       const byKind = (list) => Object.keys(TYPE_FLOOR).map((k) => `${k} ${list.filter((r) => r.kind === k).length}`).join(', ');

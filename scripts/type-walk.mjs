@@ -15,6 +15,28 @@ export const TYPE_FLOOR = Object.freeze({
 });
 
 /**
+ * Draws every text the walk judges (a Playwright page with <attention-lesson> and <model-view>):
+ * the lesson eager with its asides open, each prediction answered (the instrument it veils shown),
+ * the trained model's eight heads; then back to the top.
+ */
+export async function showEveryInstrument(page, { timeout = 60000 } = {}) {
+  await page.evaluate(() => customElements.whenDefined('attention-lesson'));
+  await page.locator('attention-lesson').evaluate((lesson) => {
+    for (const aside of lesson.querySelectorAll('details.story-aside')) aside.open = true;
+    lesson.setAttribute('loading', 'eager');
+  });
+  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout });
+  await page.evaluate(async () => {
+    await customElements.whenDefined('lesson-predict');
+    for (const predict of document.querySelectorAll('attention-lesson lesson-predict')) predict.shadowRoot.querySelector('button.skip')?.click();
+  });
+  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout });
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout });
+  await page.evaluate(() => scrollTo(0, 0));
+}
+
+/**
  * In the page (pass to page.evaluate): every visible text run, in the document and every shadow
  * root, as { kind, px, text, where }, px rounded to 0.1. `kind` is a key of the floor (what the
  * text is decides how small it may be); headings are left out (they are larger by design).

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { TYPE_FLOOR, groupRuns, underFloor, walkText } from '../../scripts/type-walk.mjs';
-import { drawWholeLesson, openLab, useBrowser } from './browser.mjs';
+import { TYPE_FLOOR, groupRuns, showEveryInstrument, underFloor, walkText } from '../../scripts/type-walk.mjs';
+import { openLab, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
@@ -14,15 +14,7 @@ useBrowser({ viewport: { width: 390, height: 900 } }, (opened) => ({ browser, pa
 
 test('index.html at 390 px: no chart label under 12 px, no prose under 16 px, no note under 14 px', async () => {
   await openLab(page, browser.url);
-  await drawWholeLesson(page);
-  // each prediction answered: the instrument it veils is shown
-  await page.evaluate(async () => {
-    await customElements.whenDefined('lesson-predict');
-    for (const predict of document.querySelectorAll('attention-lesson lesson-predict')) predict.shadowRoot.querySelector('button.skip')?.click();
-  });
-  await page.waitForFunction(() => document.querySelector('attention-lesson').pending === false, null, { timeout: 30000 });
-  await page.locator('#model').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.querySelector('model-view')?.shadowRoot?.querySelectorAll('.thumb').length === 8, null, { timeout: 30000 });
+  await showEveryInstrument(page, { timeout: 30000 });
   const runs = await page.evaluate(walkText);
   // the walk saw what it judges: the plots' labels and the lesson's prose
   const count = (kind) => runs.filter((run) => run.kind === kind).length;
