@@ -12,7 +12,8 @@ import { LessonModel } from './lesson/model.js';
 import { ANSWER_TOLERANCE, EXERCISES, promptParams } from './lesson/exercises.js';
 import { PREDICTIONS } from './lesson/story.js';
 import { QUIZ } from './lesson/quiz.js';
-import { GOALS, PARTS, PITFALLS, PLANS, PREDICTION_RULES, WORKSHEET, answerKey } from './lesson/teaching.js';
+import { LESSON_STEPS } from './lesson/steps.js';
+import { GOALS, PITFALLS, PLANS, PREDICTION_RULES, WORKSHEET, answerKey } from './lesson/teaching.js';
 import { STEPS } from './components/lesson/attention-lesson.js';
 import { richText } from './components/lesson/lesson-predict.js';
 
@@ -40,7 +41,7 @@ function drawPlans() {
     const head = el('tr', {}, ['teacher.minutes', 'teacher.step', 'teacher.classDoes'].map((key) => el('th', { scope: 'col' }, t(key))));
     const rows = plan.rows.map((row) => el('tr', {}, [el('td', { class: 'minutes' }, String(row.minutes)), el('td', {}, stepLink(row.part)), el('td', {}, t(row.does))]));
     const table = el('table', {}, [el('caption', {}, t('teacher.planTitle', { minutes: String(plan.minutes) })), el('thead', {}, head), el('tbody', {}, rows)]);
-    const skipped = PARTS.filter((part) => !plan.rows.some((row) => row.part === part));
+    const skipped = LESSON_STEPS.filter((part) => !plan.rows.some((row) => row.part === part));
     if (skipped.length === 0) return table;
     // the steps a short plan leaves out, to give as homework
     return el('div', {}, [table, el('p', { class: 'homework' }, t('teacher.homework')), el('ul', {}, skipped.map((part) => el('li', {}, stepLink(part))))]);
@@ -49,7 +50,7 @@ function drawPlans() {
 }
 
 function drawPitfalls() {
-  const parts = PARTS.filter((part) => PITFALLS[part].length > 0);
+  const parts = LESSON_STEPS.filter((part) => PITFALLS[part].length > 0);
   $('pitfall-list').replaceChildren(
     ...parts.map((part) =>
       el('div', { class: 'pitfall' }, [

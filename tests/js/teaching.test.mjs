@@ -10,7 +10,8 @@ import { EXERCISES, SATURATED } from '../../web/lesson/exercises.js';
 import { SWEEP_DIMS } from '../../web/lesson/model.js';
 import { PREDICTIONS, STORY } from '../../web/lesson/story.js';
 import { QUIZ, QUIZ_IDS } from '../../web/lesson/quiz.js';
-import { GOALS, PARTS, PITFALLS, PLANS, PREDICTION_RULES, WORKSHEET, answerKey } from '../../web/lesson/teaching.js';
+import { LESSON_STEPS } from '../../web/lesson/steps.js';
+import { GOALS, PITFALLS, PLANS, PREDICTION_RULES, WORKSHEET, answerKey } from '../../web/lesson/teaching.js';
 import en from '../../web/i18n/en.js';
 import nb from '../../web/i18n/nb.js';
 import { labFixture } from '../support/lab.mjs';
@@ -26,11 +27,11 @@ test('each plan’s minutes add up to its length; its steps are the lesson’s, 
   assert.deepEqual(Object.fromEntries(Object.entries(PLANS).map(([name, plan]) => [name, plan.minutes])), { full: 45, short: 20 });
   for (const [name, plan] of Object.entries(PLANS)) {
     assert.equal(plan.rows.reduce((sum, row) => sum + row.minutes, 0), plan.minutes, name);
-    const order = plan.rows.map((row) => PARTS.indexOf(row.part));
+    const order = plan.rows.map((row) => LESSON_STEPS.indexOf(row.part));
     assert.ok(order.every((i, k) => i >= 0 && (k === 0 || i > order[k - 1])), `${name}: ${plan.rows.map((row) => row.part)}`);
   }
-  assert.deepEqual(PLANS.full.rows.map((row) => row.part), PARTS, 'the full plan takes every step');
-  assert.deepEqual(PARTS, [...Object.keys(STORY), 'quiz']);
+  assert.deepEqual(PLANS.full.rows.map((row) => row.part), LESSON_STEPS, 'the full plan takes every step');
+  assert.deepEqual(LESSON_STEPS, [...Object.keys(STORY), 'quiz']);
 });
 
 test('every goal, plan row, pitfall and rule has its words in both tables', () => {
@@ -42,8 +43,8 @@ test('every goal, plan row, pitfall and rule has its words in both tables', () =
   ];
   for (const key of keys) assert.ok(key in en && key in nb, key);
   assert.ok(GOALS.length >= 4 && GOALS.length <= 6);
-  assert.deepEqual(Object.keys(PITFALLS), PARTS);
-  for (const part of PARTS.filter((p) => p !== 'quiz')) assert.ok(PITFALLS[part].length >= 1 && PITFALLS[part].length <= 2, part);
+  assert.deepEqual(Object.keys(PITFALLS), LESSON_STEPS);
+  for (const part of LESSON_STEPS.filter((p) => p !== 'quiz')) assert.ok(PITFALLS[part].length >= 1 && PITFALLS[part].length <= 2, part);
   assert.deepEqual(Object.keys(PREDICTION_RULES).sort(), Object.keys(PREDICTIONS).sort());
 });
 

@@ -41,9 +41,6 @@ export const PLANS = Object.freeze({
   },
 });
 
-/** The lesson's parts in its order (its sections: web/components/lesson/attention-lesson.js). */
-export const PARTS = Object.freeze([...Object.keys(STORY), 'quiz']);
-
 /** Where learners go wrong, by part: what they think (wrong) and what to ask them (ask). */
 export const PITFALLS = Object.freeze({
   step: [
