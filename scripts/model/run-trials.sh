@@ -35,6 +35,9 @@ run() {
     # G: F longer, with more of the windows repeating (F formed a previous-token head, no induction)
     G) trial G scaled --data build/model-4k --steps 6000 --eval-every 500 --watch-every 200 \
          --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit ;;
+    # H: G's data on attention-only layers, where small models are known to form induction soonest
+    H) trial H scaled --data build/model-4k --steps 4000 --eval-every 500 --watch-every 200 \
+         --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit --attention-only ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }
