@@ -2,7 +2,8 @@
 // it), then — once the lab has drawn its first result, never in the way of the first view —
 // share and export (<lab-share>), the lesson's instruments (<attention-lesson>) and the training
 // experiment (whose worker starts when its section comes near) and the trained model (loaded
-// when its section comes near). No state lives here.
+// when its section comes near); the lesson's answers and place are kept across a reload
+// (web/lesson-keep.js). No state lives here.
 import './components/lab/attention-lab.js';
 import { page } from './page-url.js';
 
@@ -15,9 +16,12 @@ lab.ready
     import('./components/lab/lab-share.js');
     import('./components/lesson/training-experiment.js');
     import('./components/lesson/model-view.js');
-    return import('./components/lesson/attention-lesson.js');
+    return Promise.all([import('./components/lesson/attention-lesson.js'), import('./lesson-keep.js'), import('./lesson/progress.js')]);
   })
-  .then(() => {
+  .then(([, { keepProgress }, { PAGE_PROGRESS_KEY }]) => {
+    document.documentElement.dataset.ready = 'true'; // the lab's first state is drawn (lesson-keep.js waits for it)
+    // a link that names a place (#claim-3, ?view=) goes there, not to the place kept
+    keepProgress({ key: PAGE_PROGRESS_KEY, place: page.view === 'lab' && location.hash === '' });
     if (page.view === 'model') keepInView(document.getElementById('model'), document.querySelector('main'));
     else if (page.view !== 'lab') showPart(lesson.querySelector(`[data-part="${page.view}"]`));
     else showLinked();

@@ -1,9 +1,10 @@
-// The lesson page's side of kept progress (web/lesson/progress.js encodes it): its controls
+// A page's side of kept progress (web/lesson/progress.js encodes it): the lesson page's controls
 // (web/lesson.html) read and put back, the section the learner is at, and — on a page outside an
 // LMS — the learner's answers and place kept in localStorage across a reload, cleared by the
-// lesson's "Start over" (but for the answers of steps a `steps` selection does not show).
+// lesson's "Start over" (but for the answers of steps a `steps` selection does not show). The
+// demo page (web/index.js) keeps its lesson's answers and place under a key of its own.
 // web/lms/scorm.js keeps the same in the LMS's suspend_data instead.
-import { clearProgress, loadProgress, saveProgress } from './lesson/progress.js';
+import { PROGRESS_KEY, clearProgress, loadProgress, saveProgress } from './lesson/progress.js';
 
 const SETTLE_LIMIT_MS = 30000; // the place is restored after this long even if the lesson still draws
 
@@ -72,21 +73,22 @@ export function currentSection(doc, win) {
 }
 
 /**
- * Keeps the learner's progress on the page's lesson in `storage` (localStorage) from their first
- * answer on: put back now (controls at once, answers and place once drawn), saved on each answer
- * and when the page is hidden, forgotten on "Start over".
+ * Keeps the learner's progress on the page's lesson in `storage` (localStorage, under `key`) from
+ * their first answer on: put back now (controls at once, answers and — when `place` — the place
+ * once drawn), saved on each answer and when the page is hidden, forgotten on "Start over". A page
+ * opened at a place of its address's choosing (a #link) passes place: false.
  */
-export function keepProgress({ doc = document, win = window, storage = safeStorage(win) } = {}) {
+export function keepProgress({ doc = document, win = window, storage = safeStorage(win), key = PROGRESS_KEY, place = true } = {}) {
   if (!storage) return;
   const lesson = doc.querySelector('attention-lesson');
   if (!lesson) return;
-  const saved = loadProgress(storage);
+  const saved = loadProgress(storage, key);
   if (saved) {
     restoreControls(doc, saved.controls);
     win.customElements.whenDefined('attention-lesson').then(() => (lesson.progress = { answers: saved.answers }));
   }
-  let restored = !saved?.at;
-  if (saved?.at) whenSettled(doc, win, () => {
+  let restored = !saved?.at || !place;
+  if (saved?.at && place) whenSettled(doc, win, () => {
     doc.getElementById(saved.at)?.scrollIntoView({ block: 'start' });
     restored = true;
   });
@@ -97,15 +99,15 @@ export function keepProgress({ doc = document, win = window, storage = safeStora
     if (!keeping) return;
     // before the place is put back, the page is still at its top: keep the saved place
     const at = restored ? currentSection(doc, win) : saved.at;
-    saveProgress(storage, { at, controls: readControls(doc), answers });
+    saveProgress(storage, { at, controls: readControls(doc), answers }, key);
   };
   lesson.addEventListener('answer', save);
   lesson.addEventListener('startover', () => {
     restored = true;
     // the answers of steps not shown (a `steps` selection) outlive "Start over": they stay kept
     const answers = lesson.progress?.answers ?? {};
-    if (Object.keys(answers).length > 0) return void saveProgress(storage, { at: null, controls: readControls(doc), answers });
-    clearProgress(storage);
+    if (Object.keys(answers).length > 0) return void saveProgress(storage, { at: null, controls: readControls(doc), answers }, key);
+    clearProgress(storage, key);
     keeping = false;
   });
   win.addEventListener('pagehide', save);

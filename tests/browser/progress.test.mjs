@@ -1,13 +1,13 @@
-// Kept progress on the lesson page (web/lesson-keep.js, web/lesson/progress.js) in Chromium: the
-// learner's answers and place survive a reload; "Start over" clears them and what the page kept;
-// a corrupt or foreign value in localStorage is ignored without an error; a visit that answers
-// nothing keeps nothing.
+// Kept progress on the lesson page and the demo page (web/lesson-keep.js, web/lesson/progress.js)
+// in Chromium: the learner's answers and place survive a reload; "Start over" clears them and what
+// the page kept; a corrupt or foreign value in localStorage is ignored without an error; a visit
+// that answers nothing keeps nothing; a link to a place goes there, not to the place kept.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import en from '../../web/i18n/en.js';
-import { PROGRESS_KEY } from '../../web/lesson/progress.js';
-import { until, useBrowser } from './browser.mjs';
+import { PAGE_PROGRESS_KEY, PROGRESS_KEY } from '../../web/lesson/progress.js';
+import { drawWholeLesson, until, useBrowser } from './browser.mjs';
 
 let browser;
 let page;
@@ -34,7 +34,7 @@ const read = () => page.evaluate(() => {
     score: document.querySelector('attention-lesson').score.raw,
   };
 });
-const kept = () => page.evaluate((key) => localStorage.getItem(key), PROGRESS_KEY);
+const kept = (key = PROGRESS_KEY) => page.evaluate((name) => localStorage.getItem(name), key);
 const inView = (id) => until(() => page.evaluate((section) => {
   const top = document.getElementById(section).getBoundingClientRect().top;
   return top > -5 && top < innerHeight / 2;
@@ -82,4 +82,36 @@ test('a corrupt or foreign value kept is ignored: the lesson starts afresh, with
   }
   // Start over: the page forgets what it kept (clearing localStorage alone would be rewritten on leaving)
   await page.evaluate(() => document.querySelector('attention-lesson').startOver());
+});
+
+test('the demo page keeps its lesson\'s answers and place under its own key; a #link wins over the place', async () => {
+  const openIndex = async (hash = '') => {
+    await page.goto(`${browser.url}index.html${hash}`);
+    await page.locator('attention-lab').evaluate((lab) => lab.ready);
+    await drawWholeLesson(page);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' &&
+      [...document.querySelectorAll('lesson-exercise')].every((e) => e.engine && e.shadowRoot.querySelector('.prompt').textContent), null, { timeout: 30000 });
+  };
+  await openIndex();
+  await page.evaluate(() => localStorage.clear());
+  await openIndex();
+  const exercise = page.locator('lesson-exercise[data-exercise="softmaxWeight"]');
+  await exercise.locator('input').fill(RIGHT);
+  await exercise.locator('button.check').click();
+  await until(() => kept(PAGE_PROGRESS_KEY), (text) => text?.includes('exercise-softmaxWeight'), { what: 'the answer kept' });
+  assert.equal(await kept(PROGRESS_KEY), null, 'the lesson page\'s progress is its own');
+  await page.evaluate(() => document.getElementById('claim-2').scrollIntoView({ block: 'start' }));
+  await page.reload();
+  await openIndex();
+  await inView('claim-2');
+  await until(read, (x) => x.answer === RIGHT && x.said.startsWith(en['exercise.right']), { what: 'the answer put back' });
+
+  // a link to a place: there, with the answers
+  await openIndex('#training');
+  await inView('training');
+  assert.equal((await read()).answer, RIGHT);
+
+  await page.locator('attention-lesson .lesson-start-over button').click();
+  assert.equal(await kept(PAGE_PROGRESS_KEY), null);
+  assert.equal((await read()).answer, '');
 });

@@ -9,6 +9,8 @@
 export const PROGRESS_VERSION = 2;
 /** The localStorage key of the lesson page. */
 export const PROGRESS_KEY = 'attention-lab:lesson-progress';
+/** The demo page's (index.html): its own, as its lab keeps its state in the address, not in controls. */
+export const PAGE_PROGRESS_KEY = 'attention-lab:page-progress';
 /** A kept answer's longest text: an answer is a number or an option's id. */
 export const ANSWER_MAX = 64;
 
