@@ -16,11 +16,15 @@
 //   5. d_k slider input → next paint while the training experiment trains in its worker (the
 //      budget tests/browser/train.test.mjs held until it became a hang detector: median ≤ 50 ms,
 //      three 60 Hz frames, on a 2-core machine that also runs the worker)
+//   6. d_k slider input → next paint on a phone-class device: a 390 × 800 window, the CPU slowed
+//      4× by Chromium, 64 tokens, the lesson below as a reader meets it (drawn where it is in
+//      view); with --before DIR (an older copy of web/, built), the same on it, rounds interleaved
 // Prints a Markdown table and writes artifacts/bench/page.json.
 //
 //   npm run bench:page                     # 5 page loads, 40 slider inputs
 //   node scripts/bench/page.mjs --loads 9 --inputs 60
 //   node scripts/bench/page.mjs --root /tmp/old-web   # another copy of web/ (e.g. a previous commit)
+//   node scripts/bench/page.mjs --before /tmp/old-web # and the phone row side by side with that copy's
 //   node scripts/bench/page.mjs --at-launch           # first visit right after launch, sharing the
 //                                                     # CPU with the browser's start-up (the old method)
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -47,8 +51,11 @@ const { values: options } = parseArgs({
     page: { type: 'string', default: '' },
     root: { type: 'string', default: SITE_ROOT },
     'at-launch': { type: 'boolean', default: false },
+    before: { type: 'string', default: '' },
+    'phone-rounds': { type: 'string', default: '3' },
   },
 });
+const PHONE = { viewport: { width: 390, height: 800 }, cpuSlowdown: 4 };
 const LOADS = Math.max(2, Number(options.loads));
 const INPUTS = Math.max(30, Number(options.inputs));
 
@@ -176,6 +183,27 @@ async function modelInputs(context, url) {
   return out;
 }
 
+// The d_k slider on a phone-class device (PHONE): 64 tokens, random projection, once the lesson
+// below has loaded and drawn what is in view; key → a task queued from the next animation frame,
+// as sliderInputs measures, with the CPU slowed (Emulation.setCPUThrottlingRate) only meanwhile.
+async function phoneInputs(context, url) {
+  const page = await context.newPage();
+  await page.setViewportSize(PHONE.viewport);
+  await page.goto(url);
+  await page.evaluate(firstBars);
+  await setLab(page, { sentence: SENTENCE_64, projection: 'random', dk: 64 });
+  await page.waitForFunction(() => customElements.get('attention-lesson') && document.querySelector('attention-lesson')?.pending === false, null, { timeout: 60000 });
+  await recordKeyToPaint(page);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
+  await walkDkSlider(page, INPUTS, 250);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  const ms = (await keyToPaint(page)).map((t) => t.ms);
+  const tokens = await page.evaluate(() => document.querySelector('attention-lab').state.n);
+  await page.close();
+  return { ms, tokens };
+}
+
 // The lab's d_k slider by keyboard (random projection, the page's sentence) while the training
 // experiment trains (off screen: it draws its status, not its plots); keydown → a task queued
 // from the next animation frame, as sliderInputs measures. null where the page has no experiment.
@@ -221,6 +249,21 @@ async function main() {
     const input = await sliderInputs(context, url);
     const model = await modelInputs(context, url);
     const training = await trainingInputs(context, url);
+    // the phone row, rounds interleaved with the older copy's when there is one
+    const beforeServer = options.before ? await startServer({ port: 0, root: options.before }) : null;
+    const phone = { now: [], before: [] };
+    try {
+      for (let round = 0; round < Math.max(1, Number(options['phone-rounds'])); round++) {
+        phone.now.push(await phoneInputs(context, url));
+        if (beforeServer) phone.before.push(await phoneInputs(context, `http://127.0.0.1:${beforeServer.address().port}/${options.page}`));
+      }
+    } finally {
+      await new Promise((resolve) => (beforeServer ? beforeServer.close(resolve) : resolve()));
+    }
+    const phoneSummary = (runs) => runs.length === 0 ? null : {
+      tokens: runs[0].tokens, rounds: runs.length, inputs: runs.reduce((n, r) => n + r.ms.length, 0),
+      medianMs: median(runs.flatMap((r) => r.ms)), roundMediansMs: runs.map((r) => Number(median(r.ms).toFixed(1))),
+    };
     const warm = loads.slice(1);
     const result = {
       date: new Date().toISOString(),
@@ -256,6 +299,7 @@ async function main() {
         tokens: training.tokens, inputs: training.ms.length, stepsTrained: training.steps, stillRunning: training.running,
         medianMs: median(training.ms), p90Ms: quantile(training.ms, 0.9), maxMs: Math.max(...training.ms),
       },
+      phoneInput: { ...PHONE, now: phoneSummary(phone.now), before: phoneSummary(phone.before), beforeRoot: options.before || null },
     };
     await mkdir(fileURLToPath(new URL('.', `file://${OUT}`)), { recursive: true });
     await writeFile(OUT, `${JSON.stringify(result, null, 2)}\n`);
@@ -309,6 +353,10 @@ function print(r) {
     const t = r.trainingInput;
     console.log(`| d_k slider input → next paint while the experiment trains (${t.stepsTrained} steps meanwhile), ${t.tokens} tokens (median of ${t.inputs}; p90 ${ms(t.p90Ms)}, max ${ms(t.maxMs)}) | ${t.medianMs.toFixed(1)} ms | ≤ 50 ms | ${ok(t.medianMs, r.targets.trainingInputToPaintMs)} |`);
   }
+  const p = r.phoneInput;
+  const phoneRow = (what, x) => console.log(`| d_k slider input → next paint on a phone (${p.viewport.width} px, CPU ${p.cpuSlowdown}× slower), ${x.tokens} tokens, ${what} (median of ${x.inputs}; rounds ${x.roundMediansMs.join(', ')} ms) | ${x.medianMs.toFixed(1)} ms | ≤ 16.7 ms | ${ok(x.medianMs, 1000 / 60)} |`);
+  phoneRow('this tree', p.now);
+  if (p.before) phoneRow(`the tree before (${p.beforeRoot}; ratio ${(p.now.medianMs / p.before.medianMs).toFixed(2)})`, p.before);
   console.log(`\nFirst-view files: ${r.firstView.files.map((f) => `${f.path} ${kb(f.raw)}`).join(', ')}`);
   console.log(`JSON: ${OUT}`);
 }
