@@ -14,6 +14,7 @@
 //                      function and input (V8's sampling profiler, 100 µs)
 //     --invalidations  also count style and layout invalidations by node and reason
 //     --detail         also record the 'blink' and 'cc' categories (more events, more overhead)
+//     --phone          as bench:page's phone row: a 390 × 800 window, the CPU slowed 4×
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { SENTENCE_64, launchChromium, stopTracing } from '../chromium.mjs';
@@ -27,6 +28,7 @@ const { values: options, positionals } = parseArgs({
     invalidations: { type: 'boolean', default: false },
     detail: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    phone: { type: 'boolean', default: false },
   },
 });
 const root = positionals[0] ?? SITE_ROOT;
@@ -38,7 +40,7 @@ if (options.detail) categories.push('blink', 'cc');
 
 await mkdir(new URL('../../artifacts/bench/', import.meta.url), { recursive: true });
 const server = await startServer({ port: 0, root });
-const chromium = await launchChromium({ viewport: { width: 1440, height: 900 } });
+const chromium = await launchChromium({ viewport: options.phone ? { width: 390, height: 800 } : { width: 1440, height: 900 } });
 let cpuProfile = null;
 try {
   const page = await openDemo(chromium.context, `http://127.0.0.1:${server.address().port}/`, { sentence: SENTENCE_64, projection: 'random', dk: 1 });
@@ -46,6 +48,7 @@ try {
   const slider = page.getByRole('slider', { name: 'd_k', exact: true });
   await slider.focus();
   const cdp = await chromium.context.newCDPSession(page);
+  if (options.phone) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   if (options.profile) {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -56,7 +59,7 @@ try {
   // from d_k = 1 (the first stop): ten presses up, ten down, …: every press changes d_k
   for (let k = 0; k < N; k++) {
     await page.keyboard.press(Math.floor(k / 10) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(options.phone ? 250 : 100);
   }
   if (options.profile) cpuProfile = (await cdp.send('Profiler.stop')).profile;
   else await writeFile(OUT, await stopTracing(cdp));
