@@ -3,8 +3,9 @@
 // The supplied attention replaces the lab's body (a <model-view> inside the lab draws it: every
 // head small, one opened with its row as meters whose values are the data's); the lab's settings
 // set meanwhile are kept; bad data of every kind is said on the page, never NaN, with no page
-// error; `attention = null`, the attribute removed or the view's own button bring the lab back
-// (drawn, and without loading the trained model); the view speaks the lab's language.
+// error; `attention = null`, the attribute removed or the lab's button (in the view's slot
+// `back`) bring the lab back (drawn, and without loading the trained model); the view speaks the
+// lab's language.
 // Run: node --test --test-concurrency=1 tests/browser/lab-supplied-attention.test.mjs
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -138,28 +139,34 @@ test('bad data of every kind is said on the page, with no page error; JSON text 
   await assertLabBack(10); // index.html's sentence: "The cat sat on the mat because it was tired"
 });
 
-test('attention-src in the markup: the file\'s numbers; removing it brings the lab back; the view\'s button too, without the trained model', async () => {
+test('attention-src in the markup: the file\'s numbers; removing it brings the lab back; the lab\'s button in the view too, without the trained model', async () => {
   await page.goto(`${browser.url}supplied-lab.html`);
   await until(() => inView('.status [role=status]'), (s) => s[0] === 'Read from lab.json.', { what: 'the file read', timeout: 30000 });
   await heads();
   assert.deepEqual(await shown(), { lab: false, supplied: true, view: 1 });
   await assertRow(0, 0);
   assert.equal(await lab().evaluate((el) => el.attention), null, 'attention is what the property was given, not the file');
-  // the lab's language is the view's
+  // the lab's language is the view's, and its way back's
   await lab().evaluate((el) => el.setAttribute('lang', 'nb'));
   await until(async () => (await inView('p.supplied'))[0], (t) => /^Dette er oppmerksomhet du har gitt, fra en annen modell \(2 lag × 3 hoder, 4 tokener\)/.test(t), { what: 'the view in bokmål' });
+  assert.equal(await lab().evaluate((el) => el.shadowRoot.querySelector('model-view > [slot=back]').textContent), 'Tilbake til laben');
   await lab().evaluate((el) => el.setAttribute('lang', 'en'));
   await until(async () => (await inView('p.supplied'))[0], (t) => /^This is attention you supplied/.test(t), { what: 'the view in English' });
 
   await lab().evaluate((el) => el.removeAttribute('attention-src'));
   await assertLabBack(10);
 
-  // again, then the view's own button: the attribute goes, the lab comes back
+  // again, then the lab's button in the view's slot `back`: the attribute goes, the lab comes back
   await lab().evaluate((el) => el.setAttribute('attention-src', 'supplied/lab.json'));
   await heads();
-  // inside the lab the button says where it goes: back to the lab, not to a trained model
-  assert.equal(await lab().evaluate((el) => el.shadowRoot.querySelector('model-view').shadowRoot.querySelector('[data-intent=trainedModel]').textContent), 'Back to the lab');
-  await lab().evaluate((el) => el.shadowRoot.querySelector('model-view').shadowRoot.querySelector('[data-intent=trainedModel]').click());
+  // the lab's control, shown in the view's slot (the view has no way back of its own)
+  assert.deepEqual(await lab().evaluate((el) => {
+    const view = el.shadowRoot.querySelector('model-view');
+    const back = view.querySelector('[slot=back]');
+    return [back.textContent, back.assignedSlot === view.shadowRoot.querySelector('slot[name=back]'), back.getBoundingClientRect().height > 0,
+      view.shadowRoot.querySelectorAll('[data-intent=trainedModel]').length];
+  }), ['Back to the lab', true, true, 0]);
+  await lab().evaluate((el) => el.shadowRoot.querySelector('model-view > [slot=back]').click());
   assert.equal(await lab().evaluate((el) => el.hasAttribute('attention-src')), false);
   await assertLabBack(10);
   // a file of another site is refused in the view, in words

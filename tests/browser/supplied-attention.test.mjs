@@ -3,7 +3,8 @@
 // lab's heatmap with its row as meters whose values are the data's, no next word, said to be the
 // user's attention and not the trained model's; a head opened by its button (input and change
 // sent) or by its layer and head properties, and kept when new attention comes; bad data, a file
-// elsewhere and a missing file each said on the page, never NaN; back to the trained model; in
+// elsewhere and a missing file each said on the page, never NaN; no way back without a host's
+// control in the slot `back`, and back to the trained model by one; in
 // bokmål; axe finds nothing in light and dark at 1440 and 390 px.
 // Run: node --test --test-concurrency=1 tests/browser/supplied-attention.test.mjs
 import assert from 'node:assert/strict';
@@ -102,8 +103,21 @@ test('bad data, a file elsewhere and a missing file are said on the page; attent
   assert.match(await until(alert, (a) => a.includes('example.org'), { what: 'the other site refused' }), /attention-src must be a file of this site \(http:\/\/127\.0\.0\.1:\d+\), got https:\/\/example\.org\/bert\.json/);
   await view().evaluate((el) => el.setAttribute('attention-src', 'supplied/missing.json'));
   assert.match(await until(alert, (a) => a.includes('missing'), { what: 'the missing file' }), /missing\.json: HTTP 404/);
-  // back to the trained model: its eight heads, its caveat
-  await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=trainedModel]').click());
+  // no host control in the slot `back`: no way back is shown
+  await view().evaluate((el) => el.setAttribute('attention-src', 'supplied/bert.json'));
+  await heads();
+  const ways = () => view().evaluate((el) => [el.shadowRoot.querySelector('slot[name=back]')?.assignedElements().length,
+    [...el.shadowRoot.querySelectorAll('button')].filter((b) => !b.classList.contains('thumb')).length]);
+  assert.deepEqual(await ways(), [0, 0]);
+  // a host's control: shown in the slot; the host's handler brings the trained model back (its eight heads, its caveat)
+  await view().evaluate((el) => {
+    const back = Object.assign(document.createElement('button'), { slot: 'back', textContent: 'Show the trained model instead' });
+    back.addEventListener('click', () => el.removeAttribute('attention-src'));
+    el.append(back);
+  });
+  assert.deepEqual(await ways(), [1, 0]);
+  assert.ok(await view().evaluate((el) => el.querySelector('[slot=back]').getBoundingClientRect().height > 0), 'the host\'s control is shown');
+  await view().evaluate((el) => el.querySelector('[slot=back]').click());
   await until(async () => {
     await page.locator('#model').scrollIntoViewIfNeeded();
     return text('.thumb');

@@ -102,8 +102,9 @@ test('two views of one model: the attention drawn, model changes reach both, a h
     const s = await showsHead(id, FIRST, 1, 1);
     assert.doesNotMatch(s.text, /NaN/);
     assert.deepEqual(await view(id).evaluate((el) => [...el.shadowRoot.querySelectorAll('.tokens .token')].map((t) => t.textContent)), TOKENS);
-    // no button to a trained model whose files are not beside the widget
-    assert.equal(await view(id).evaluate((el) => el.shadowRoot.querySelector('[data-intent=trainedModel]')), null);
+    // no way back (the widget puts no control in the view's slot): the trained model's files are not beside it
+    assert.deepEqual(await view(id).evaluate((el) => [el.children.length, el.shadowRoot.querySelector('slot[name=back]').assignedElements().length,
+      [...el.shadowRoot.querySelectorAll('button')].filter((b) => !b.classList.contains('thumb')).length]), [0, 0, 0]);
   }
   // the model's layer and head, then its attention
   await page.evaluate(() => {

@@ -220,7 +220,7 @@ test('supplied attention: counts of one are singular, in both languages', async 
   const { suppliedView } = await import('../../web/views/model.js');
   const text = async (attention, tokens, lang) => {
     const run = await attentionFromBertViz({ tokens, attention });
-    const r = { supplied: { file: null, back: 'model' }, run: { ...run, position: 0, known: tokens.map(() => true) }, layer: 1, head: 1, tolerance: run.tolerance };
+    const r = { supplied: { file: null }, run: { ...run, position: 0, known: tokens.map(() => true) }, layer: 1, head: 1, tolerance: run.tolerance };
     return toMarkup(suppliedView(r, { strings: await loadStrings(lang), heading: 3 }, THEMES.light, { width: 640 })).replace(/<[^>]*>/g, ' ');
   };
   const one = [[[[1]]]]; // 1 layer, batch 1, 1 head, 1 × 1
@@ -230,6 +230,22 @@ test('supplied attention: counts of one are singular, in both languages', async 
   const two = [0, 1].map(() => [[row.map(() => row), row.map(() => row)]]); // 2 layers × 2 heads × 2 tokens
   assert.match(await text(two, ['a', 'b'], 'en'), /\(2 layers × 2 heads, 2 tokens\)[\s\S]*Every head: 2 layers × 2 heads/);
   assert.match(await text(two, ['a', 'b'], 'nb'), /\(2 lag × 2 hoder, 2 tokener\)/);
+});
+
+test('supplied attention: the way back is the host\'s (a slot), never a button of the view\'s own', async () => {
+  const { attentionFromBertViz } = await import('../../web/api/model.js');
+  const { suppliedView } = await import('../../web/views/model.js');
+  const strings = await loadStrings('en');
+  const run = await attentionFromBertViz({ tokens: ['a', 'b'], attention: [[[[1, 0], [0.5, 0.5]]]] });
+  const shown = { supplied: { file: 'x.json' }, run: { ...run, position: 1, known: [true, true] }, layer: 1, head: 1, tolerance: run.tolerance };
+  const failed = { supplied: { file: 'x.json' }, error: 'row 2 sums to 1.3' };
+  const loading = { supplied: { file: 'x.json' }, loading: true };
+  const markup = (r) => toMarkup(suppliedView(r, { strings, heading: 3 }, THEMES.light, { width: 640 }));
+  for (const [what, r] of Object.entries({ shown, failed })) {
+    assert.equal(markup(r).match(/<slot name="back">/g)?.length, 1, `${what}: one slot for the host's control`);
+    assert.doesNotMatch(markup(r), /trained model instead|Back to the lab|data-intent="trainedModel"/, `${what}: no way back of its own`);
+  }
+  assert.doesNotMatch(markup(loading), /<slot/, 'while the file loads, no way back is shown');
 });
 
 test('the twins’ perplexities are named by how each was trained, whichever twin is shown', async () => {

@@ -150,6 +150,7 @@ export default Object.freeze({
   'lab.previous': '{message} Showing the previous result.',
   'lab.loadFailed': 'Could not load the attention core or the word vectors: {message}',
   'lab.suppliedTitle': 'Attention from another model',
+  'lab.suppliedBack': 'Back to the lab',
   'lab.suppliedFailed': 'Could not load the view of the attention you supplied: {message}',
   'lab.core':
     'Computed by the attention core, C++ compiled to WebAssembly {build} · {words}',
@@ -935,8 +936,6 @@ export default Object.freeze({
   'suppliedView.fromFile': 'Read from {file}.',
   'suppliedView.loading': 'Loading the attention from {file}…',
   'suppliedView.failed': 'The attention you supplied cannot be shown. {message}',
-  'suppliedView.backToModel': 'Show the trained model instead',
-  'suppliedView.backToLab': 'Back to the lab',
   'suppliedView.tokensTitle': 'The tokens, as you supplied them',
   'suppliedView.heatmapLabel': 'the opened head’s weights: {n} rows, one per token, each over every token',
   'suppliedView.heatmapNote': 'Rows are the tokens looking, columns the tokens looked at. Here every token may look at every other: the rows are not causal.',

@@ -152,6 +152,7 @@ export default Object.freeze({
   'lab.previous': '{message} Viser forrige resultat.',
   'lab.loadFailed': 'Kunne ikke laste inn oppmerksomhetskjernen eller ordvektorene: {message}',
   'lab.suppliedTitle': 'Oppmerksomhet fra en annen modell',
+  'lab.suppliedBack': 'Tilbake til laben',
   'lab.suppliedFailed': 'Kunne ikke laste inn visningen av oppmerksomheten du har gitt: {message}',
   'lab.core':
     'Beregnet av oppmerksomhetskjernen, C++ kompilert til WebAssembly {build} · {words}',
@@ -936,8 +937,6 @@ export default Object.freeze({
   'suppliedView.fromFile': 'Lest fra {file}.',
   'suppliedView.loading': 'Laster oppmerksomheten fra {file} …',
   'suppliedView.failed': 'Oppmerksomheten du har gitt, kan ikke vises. {message}',
-  'suppliedView.backToModel': 'Vis den trente modellen i stedet',
-  'suppliedView.backToLab': 'Tilbake til laben',
   'suppliedView.tokensTitle': 'Tokenene, slik du ga dem',
   'suppliedView.heatmapLabel': 'vektene til det åpnede hodet: {n} rader, én per token, hver over alle tokenene',
   'suppliedView.heatmapNote': 'Radene er tokenene som ser, kolonnene tokenene det ses på. Her kan hvert token se på alle de andre: radene er ikke kausale.',

@@ -311,13 +311,13 @@ const counts = (s, layers, heads, n = 0) => ({
  * Attention supplied from another model (<model-view>.attention: attentionFromBertViz's result)
  * drawn as a trained model's run is — every head small, one opened in the lab's heatmap, the
  * selected row as bars — said to be the user's, with no next word (it has no vocabulary here).
- * `r`: { supplied: { file, back: 'model' | 'lab' | 'none' }, run (the result, with position and known), layer, head, tolerance },
- * or { supplied, error } for data that cannot be shown, or { supplied, loading }.
+ * `r`: { supplied: { file }, run (the result, with position and known), layer, head, tolerance },
+ * or { supplied, error } for data that cannot be shown, or { supplied, loading }. The slot `back`
+ * holds the host's way back, if it has one (<model-view>).
  */
 export function suppliedView(r, { strings = english(), heading }, theme, { width }) {
   const s = strings;
-  const back = r.supplied.back === 'none' ? null
-    : h('button', { type: 'button', 'data-intent': 'trainedModel' }, s.t(r.supplied.back === 'lab' ? 'suppliedView.backToLab' : 'suppliedView.backToModel'));
+  const back = h('slot', { name: 'back' });
   const file = r.supplied.file;
   if (r.loading) return h('div', { class: 'view' }, h('div', { class: 'status' }, h('p', { role: 'status', class: 'note' }, s.t('suppliedView.loading', { file }))));
   if (r.error) return h('div', { class: 'view' }, h('div', { class: 'status' }, [h('p', { role: 'alert', class: 'alert' }, s.t('suppliedView.failed', { message: file ? `${file}: ${r.error}` : r.error })), back]));

@@ -26,7 +26,6 @@ export function nearestPosition(value) {
 
 function render({ model, el }) {
   const view = document.createElement('model-view');
-  view.setAttribute('back', 'none'); // the trained model's files are not beside the widget
   const showAttention = () => {
     view.attention = { tokens: model.get('tokens'), attention: model.get('attention') };
   };

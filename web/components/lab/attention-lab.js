@@ -239,7 +239,6 @@ export class AttentionLab extends AlElement {
     };
     this.#showMessage('lab.loading');
     this.#store.subscribe(() => this.invalidate());
-    this.shadowRoot.addEventListener('click', (event) => this.#onViewClick(event));
   }
 
   attributeChangedCallback(name, previous, value) {
@@ -365,7 +364,11 @@ export class AttentionLab extends AlElement {
     }
     if (this.#supplied !== supplied) return;
     const view = (this.#view = document.createElement('model-view'));
-    view.setAttribute('back', 'lab');
+    // the way back to the lab, in the view's slot for its host's control (the view knows no host)
+    const back = Object.assign(document.createElement('button'), { type: 'button', slot: 'back', textContent: this.strings.t('lab.suppliedBack') });
+    back.dataset.t = 'lab.suppliedBack'; // said again in another language (the lab's shadow root is localized)
+    back.addEventListener('click', () => this.#leaveSupplied());
+    view.append(back);
     this.#speakTo(view);
     if (supplied.src !== undefined) view.setAttribute('attention-src', supplied.src);
     else view.attention = supplied.data;
@@ -382,14 +385,8 @@ export class AttentionLab extends AlElement {
     if (this.#els.suppliedAlert.textContent !== message) this.#els.suppliedAlert.textContent = message;
   }
 
-  // The view's own button goes back from the supplied attention (to what it calls the trained
-  // model): here that is back to the lab. Read after the click has reached the view's handler
-  // (the view's shadow root is nearer the button than the lab's), through its public surface: a
-  // button was pressed, and the view holds no attention and no attention-src any more.
-  #onViewClick(event) {
-    const view = this.#view;
-    if (!view || event.target !== view || !event.composedPath()[0]?.closest?.('button')) return;
-    if (view.attention !== null || view.hasAttribute('attention-src')) return;
+  // Back from the supplied attention to the lab (the view's `back` button, the lab's own).
+  #leaveSupplied() {
     if (this.hasAttribute('attention-src')) this.removeAttribute('attention-src');
     else this.attention = null;
   }

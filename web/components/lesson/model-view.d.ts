@@ -1,7 +1,12 @@
 // Types of <model-view>'s public API (web/components/lesson/model-view.js): the trained model,
 // or attention supplied from any other model in BertViz's shape.
 
-/** Attributes: `for` (the id of an <attention-lab> whose sentence it follows), `attention-src` (a JSON or .npy file of the same site, shown instead of the trained model). */
+/**
+ * Attributes: `for` (the id of an <attention-lab> whose sentence it follows), `attention-src` (a
+ * JSON or .npy file of the same site, shown instead of the trained model). Slot `back`: the host's
+ * own control to leave the supplied attention (the lab's "Back to the lab"), shown beside it only;
+ * without one there is none.
+ */
 export class ModelView extends HTMLElement {
   /** The sentence the trained model reads, as the lab's tokens (a page without an <attention-lab> sets it). */
   tokens: string[];

@@ -3,9 +3,8 @@
 // next word, and what removing √d_k changes. Draws web/views/model.js.
 //
 // The model (2 MB per twin: web/assets/model/) is loaded only when the element first comes near
-// the viewport, each twin once, by web/lesson/trained-model.js (what attention-lab/model
-// publishes) on its own engine, with the twins' training curves (loadCurves); the view says how
-// loading goes, and which file failed.
+// the viewport, each twin once, with the twins' training curves, by web/lesson/model-loader.js
+// (over what attention-lab/model publishes); the view says how loading goes, and which file failed.
 // The opened head is drawn by the lab's own <attention-heatmap> (keyboard, table, tooltips): its
 // selected row is the looking word, and choosing another row (a click, ↑/↓) chooses that word;
 // that word's row is the lab's own <probability-bars>. Each head's thumbnail is a canvas this
@@ -19,6 +18,9 @@
 //   <model-view attention-src="bert.json">                              // a file of the same site
 // checked by the core (attention-lab/model, attentionFromBertViz) before anything is drawn; data
 // that cannot be shown is said on the page, with what is wrong. `attention = null` goes back.
+// The view does not know what holds it: a host with somewhere to go back to (the lab, to its own
+// body) puts its own control in the slot `back`, shown beside the supplied attention only:
+//   <model-view attention-src="bert.json"><button slot="back">Back</button></model-view>
 // The opened head is `layer` and `head` (1-based, as the CLI counts; kept when new attention
 // comes, shown within its layers and heads); opening another by its button sets them and sends
 // `input` and `change` (the notebook widget, web/widget/, follows them).
@@ -28,6 +30,7 @@ import '../lab/attention-heatmap.js';
 import '../lab/probability-bars.js';
 import { TYPE_CSS, sheet } from '../theme.js';
 import { TEMPERATURES, THUMB_MAX_PER_ROW, modelView, openedHeadData, openedRowData, thumbnailPixels } from '../../views/model.js';
+import { ModelLoader } from '../../lesson/model-loader.js';
 import { Instrument } from './instrument.js';
 
 const NEAR_VIEWPORT = '600px 0px';
@@ -43,8 +46,8 @@ export class ModelView extends Instrument {
       fieldset.twins { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .3em 1em; align-items: center; }
       fieldset.twins legend { float: left; font-weight: 600; font-size: ${TYPE_CSS.note}; margin-right: .6em; }
       input[type=radio], input[type=checkbox] { width: 18px; height: 18px; margin: 3px; accent-color: var(--_accent); }
-      select, button { font: inherit; font-size: ${TYPE_CSS.note}; padding: .3em .6em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); color: var(--_text); min-height: 28px; }
-      button { cursor: pointer; }
+      select, button, ::slotted(button) { font: inherit; font-size: ${TYPE_CSS.note}; padding: .3em .6em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_raised); color: var(--_text); min-height: 28px; }
+      button, ::slotted(button) { cursor: pointer; }
       .tokens { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0; }
       .token { padding: .1em .45em; border-radius: 4px; background: var(--_raised); border: 1px solid var(--_border); font-size: ${TYPE_CSS.note}; }
       .token.unknown { text-decoration: underline dotted; text-underline-offset: 3px; color: var(--_muted); }
@@ -59,7 +62,7 @@ export class ModelView extends Instrument {
       section > p { margin: .3em 0 .5em; }
       ul { margin: .3em 0; padding-left: 1.3em; }
       .status p { margin: .2em 0; }
-      .status button { margin: .2em 0 .6em; }
+      .status button, .status ::slotted(button) { margin: .2em 0 .6em; }
       .progress { display: flex; flex-wrap: wrap; align-items: center; gap: .3em .7em; font-size: ${TYPE_CSS.note}; color: var(--_muted); }
       progress { width: min(320px, 70%); height: 12px; accent-color: var(--_accent); }
       section.opened { max-width: none; }
@@ -91,7 +94,7 @@ export class ModelView extends Instrument {
     `),
   ];
   static view = modelView;
-  static observedAttributes = ['attention-src', 'back'];
+  static observedAttributes = ['attention-src'];
   // the caveat stands before the heads, and outside the drawn view: it shows while the model loads;
   // its summary says it, the literature is an aside the learner opens
   static template = `<details class="caveat"><summary data-t="modelView.caveatTitle"></summary><p class="note" data-t="modelView.caveat"></p></details>${Instrument.template}`;
@@ -99,23 +102,19 @@ export class ModelView extends Instrument {
   #stopWatching = null;
   #visibility = null;
   #wanted = false; // came near the viewport: load
-  #models = new Map(); // variant → Promise<TrainedModel>
-  #api = null;
+  #loader = new ModelLoader({
+    changed: () => this.#show(),
+    suppliedChanged: () => {
+      this.#state.position = null;
+      this.#update();
+    },
+  });
   #lab = null;
   #state = { variant: 'scaled', layer: 1, head: 1, scaleAtInference: true, temperature: 1, position: null, demo: 0 };
   #tokens = DEFAULT_SENTENCE;
   #frame = 0;
   #runs = new Map(); // the latest runs by what they ran: opening a head or toggling √d_k back runs nothing
-  #status = null; // how the latest load goes: { state: 'loading' | 'loaded' | 'failed', variant, file, loaded, total, message }
-  #curves = null; // { scaled, unscaled } (web/lesson/trained-model.js, loadCurves), once loaded
-  #curvesStatus = null; // { state: 'loading' | 'failed', file, message }
-  #curvesLoading = null;
   #shown = {}; // the latest run's results
-  // attention from another model: { data (as given), file, read (attentionFromBertViz's result) |
-  // error (what is wrong) | loading (the file) | reading (the core, before the first result) },
-  // or null for the trained model
-  #supplied = null;
-  #supplying = 0; // the latest request: an older one that settles later is dropped
   #suppliedRun = null; // the supplied result with the row chosen, the same object while nothing changes
 
   connectedCallback() {
@@ -149,18 +148,11 @@ export class ModelView extends Instrument {
    * reads ({ tokens, attention }, JSON text, a file's bytes), as it was given; null: the trained model.
    */
   get attention() {
-    return this.#supplied?.data ?? null;
+    return this.#loader.supplied?.data ?? null;
   }
 
   set attention(data) {
-    if (data === null || data === undefined) {
-      ++this.#supplying;
-      this.#supplied = null;
-      this.#state.position = null;
-      this.#update();
-      return;
-    }
-    this.#supply(data, null);
+    this.#loader.supply(data);
   }
 
   /** The opened head's layer, from 1. */
@@ -190,65 +182,17 @@ export class ModelView extends Instrument {
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
-    if (name === 'back') {
-      if (this.#supplied) this.#update();
-      return;
-    }
     if (value === null) this.attention = null;
-    else this.#fetchAttention(value);
-  }
-
-  // attention-src: a file of this site only (the page's policy allows no other), read as bytes
-  // (web/lesson/trained-model.js, readAttentionFile).
-  async #fetchAttention(src) {
-    const request = ++this.#supplying;
-    const url = new URL(src, document.baseURI);
-    const file = decodeURIComponent(url.pathname.split('/').pop() || src);
-    if (url.origin !== location.origin) {
-      this.#supplied = { data: null, file, error: this.strings.t('suppliedView.notSameOrigin', { origin: location.origin, url: url.href }) };
-      return this.#update();
-    }
-    this.#supplied = { data: null, file, loading: true };
-    this.#update();
-    let bytes;
-    try {
-      this.#api ??= import('../../lesson/trained-model.js');
-      bytes = await (await this.#api).readAttentionFile(url);
-    } catch (error) {
-      if (request === this.#supplying) {
-        this.#supplied = { data: null, file, error: failedFile(error).message };
-        this.#update();
-      }
-      return;
-    }
-    if (request === this.#supplying) this.#supply(bytes, file, request);
-  }
-
-  // Reads and checks `data` (attention-lab/model on the model's engine), then shows it.
-  async #supply(data, file, request = ++this.#supplying) {
-    // meanwhile the trained model is not loaded (the first read waits for an engine)
-    this.#supplied ??= { data, file, reading: true };
-    let supplied;
-    try {
-      this.#api ??= import('../../lesson/trained-model.js');
-      supplied = { data, file, read: await (await this.#api).attentionFromBertViz(data) };
-    } catch (error) {
-      supplied = { data, file, error: error.message };
-    }
-    if (request !== this.#supplying) return;
-    this.#supplied = supplied;
-    this.#state.position = null;
-    this.#update();
+    else this.#loader.supplyFile(value);
   }
 
   // The results of the supplied attention: the opened head (within its layers and heads) and the row chosen.
   #showSupplied() {
-    const { file, read, error, loading, reading } = this.#supplied;
+    const { file, read, refused, loading, reading } = this.#loader.supplied;
     if (reading) return;
-    // where the view's button goes: `back="lab"` in <attention-lab>, `back="none"` where there is nothing to go back to
-    const back = ['lab', 'none'].includes(this.getAttribute('back')) ? this.getAttribute('back') : 'model';
     if (!read) {
-      this.results = { supplied: { file, back }, error, loading };
+      const error = refused ? this.strings.t('suppliedView.notSameOrigin', refused) : this.#loader.supplied.error;
+      this.results = { supplied: { file }, error, loading };
       return;
     }
     const s = this.#state;
@@ -257,7 +201,7 @@ export class ModelView extends Instrument {
     if (this.#suppliedRun?.source !== read || this.#suppliedRun.position !== position)
       this.#suppliedRun = { ...read, source: read, position, known: read.tokens.map(() => true) };
     const layer = Math.min(s.layer, read.attention.length), head = Math.min(s.head, read.attention[0].length);
-    this.results = { supplied: { file, back }, run: this.#suppliedRun, layer, head, tolerance: read.tolerance };
+    this.results = { supplied: { file }, run: this.#suppliedRun, layer, head, tolerance: read.tolerance };
   }
 
   /** The sentence shown, as the lab's tokens (a page without an <attention-lab> sets it). */
@@ -306,14 +250,8 @@ export class ModelView extends Instrument {
     } else if (target.dataset.intent === 'demo') {
       s.demo = s.demo ? 0 : s.demo + 1 + Math.floor(Math.random() * 1e6);
       s.position = null;
-    } else if (target.dataset.intent === 'trainedModel') {
-      if (this.hasAttribute('attention-src')) this.removeAttribute('attention-src');
-      else this.attention = null;
-      return;
     } else if (target.dataset.intent === 'retry') {
-      // what failed is asked for again: the twin (its load was forgotten) and the curves
-      if (this.#status?.state === 'failed') this.#status = null;
-      if (this.#curvesStatus?.state === 'failed') this.#curvesStatus = null;
+      this.#loader.retry();
       this.#show();
     } else return;
     this.#update();
@@ -333,7 +271,7 @@ export class ModelView extends Instrument {
 
   // Loads what is needed, then runs the model and draws, at most once a frame.
   #update() {
-    this.$('.caveat')?.toggleAttribute('hidden', Boolean(this.#supplied)); // the caveat is the trained model's
+    this.$('.caveat')?.toggleAttribute('hidden', Boolean(this.#loader.supplied)); // the caveat is the trained model's
     if (!this.#wanted) return;
     cancelAnimationFrame(this.#frame);
     this.#frame = requestAnimationFrame(() => this.#run());
@@ -342,8 +280,9 @@ export class ModelView extends Instrument {
   // The results drawn: the latest run's, how loading goes, and the curves.
   #show(fields = this.#shown) {
     this.#shown = fields;
-    if (this.#supplied) return; // the trained model's loading goes on behind the supplied attention
-    this.results = { ...fields, status: this.#status, curves: this.#curves, curvesStatus: this.#curvesStatus };
+    if (this.#loader.supplied) return; // the trained model's loading goes on behind the supplied attention
+    const { status, curves, curvesStatus } = this.#loader;
+    this.results = { ...fields, status, curves, curvesStatus };
   }
 
   #barsRow = null; // the row data the bars were last given
@@ -374,30 +313,19 @@ export class ModelView extends Instrument {
   }
 
   async #run() {
-    if (this.#supplied) return this.#showSupplied();
+    if (this.#loader.supplied) return this.#showSupplied();
     const s = { ...this.#state };
-    let api, model;
+    let model;
     try {
-      this.#api ??= import('../../lesson/trained-model.js');
-      api = await this.#api;
-    } catch (error) {
-      this.#api = null;
-      this.#status = { state: 'failed', variant: s.variant, ...failedFile(error) };
-      return this.#show();
-    }
-    this.#loadCurves(api);
-    if (!this.#models.has(s.variant)) {
-      if (this.#status?.state === 'failed' && this.#status.variant === s.variant) return; // until the learner asks again
-      this.#load(api, s.variant);
-    }
-    try {
-      model = await this.#models.get(s.variant);
+      model = await this.#loader.twin(s.variant);
     } catch {
-      return; // #load says what failed
+      return; // the loader says what failed
     }
-    if (s.variant !== this.#state.variant || this.#supplied) return; // the learner switched again meanwhile
+    if (!model) return; // its load failed: until the learner asks again
     try {
-      const tokens = s.demo ? api.repeatedSequences(model.vocab, { span: DEMO_SPAN, seed: s.demo })[0] : this.#tokens;
+      // repeated words, or the sentence (the same as before while the learner switches)
+      const tokens = s.demo ? (await this.#loader.repeatedSequences(model.vocab, { span: DEMO_SPAN, seed: s.demo }))[0] : this.#tokens;
+      if (s.variant !== this.#state.variant || this.#loader.supplied) return; // the learner switched again meanwhile
       // position null: the last token the model reads (a new sentence or the demo resets it)
       const position = s.position ?? undefined, span = s.demo ? DEMO_SPAN : 0;
       const run = this.#runOf(model, tokens, { scaleAtInference: s.scaleAtInference, temperature: s.temperature, position, span });
@@ -411,64 +339,6 @@ export class ModelView extends Instrument {
       this.results = { empty: error.message, key: 'modelView.failedModel', params: { message: error.message } };
     }
   }
-
-  // One twin from attention-lab/model, saying how it goes: the weights' bytes as they arrive
-  // (drawn at most once a frame), then the result, or which file failed.
-  #load(api, variant) {
-    const file = `${variant}.weights`;
-    this.#status = { state: 'loading', variant, file, loaded: 0, total: 0 };
-    this.#show();
-    let frame = 0;
-    const onProgress = ({ loaded, total }) => {
-      if (this.#status?.state !== 'loading' || this.#status.variant !== variant) return;
-      this.#status = { ...this.#status, loaded, total };
-      frame ||= requestAnimationFrame(() => {
-        frame = 0;
-        if (this.#status?.state === 'loading') this.#show();
-      });
-    };
-    const loading = api.loadModel({ variant, onProgress });
-    this.#models.set(variant, loading);
-    loading.then(
-      () => {
-        // said with the run that follows (#run draws once the model is here)
-        if (this.#status?.state === 'loading' && this.#status.variant === variant) this.#status = { state: 'loaded', variant, file };
-      },
-      (error) => {
-        this.#models.delete(variant); // asked for again when the learner says so
-        this.#status = { state: 'failed', variant, ...failedFile(error) };
-        this.#show();
-      },
-    );
-  }
-
-  // The twins' curves, once (again after a failure only when the learner asks).
-  #loadCurves(api) {
-    if (this.#curves || this.#curvesLoading || this.#curvesStatus?.state === 'failed') return;
-    this.#curvesStatus = { state: 'loading' };
-    this.#curvesLoading = api.loadCurves().then(
-      (curves) => {
-        this.#curves = curves;
-        this.#curvesStatus = null;
-      },
-      (error) => {
-        this.#curvesStatus = { state: 'failed', ...failedFile(error) };
-      },
-    ).finally(() => {
-      this.#curvesLoading = null;
-      this.#show();
-    });
-  }
-}
-
-// Which file an error of loading is about, and why: the last part of the address its message
-// names (attention-lab/model's and fetch's errors start with it), or null when it names none.
-function failedFile(error) {
-  const message = String(error?.message ?? error);
-  const address = message.match(/(?:https?|file):\/\/\S+?(?=:\s|\s|$)/)?.[0];
-  if (!address) return { file: null, message };
-  const file = decodeURIComponent(new URL(address).pathname.split('/').pop() || address);
-  return { file, message: message.replace(`${address}: `, '') };
 }
 
 // At most this many runs are kept (each 2 × 4 heads of n×n rows and 12,000 probabilities).
