@@ -52,7 +52,7 @@ export default Object.freeze({
   'predict.chooseFirst': 'Choose an answer first (or “Just show me”).',
   'predict.notMeasured': 'The instrument below has nothing to measure for this setting yet.',
   'predict.right': 'Right: {answer}.',
-  'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
+  'predict.wrong': 'You predicted “{choice}”; the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
   'predict.veiled': 'The instrument below stays hidden until you check or choose “Just show me”.',
   'predict.distributionQuestion': 'Scores can be negative. What will softmax make of a row of them?',

@@ -54,7 +54,7 @@ export default Object.freeze({
   'predict.chooseFirst': 'Velg et svar først (eller «Bare vis meg»).',
   'predict.notMeasured': 'Instrumentet nedenfor har ingenting å måle for denne innstillingen ennå.',
   'predict.right': 'Riktig: {answer}.',
-  'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
+  'predict.wrong': 'Du spådde «{choice}»; målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
   'predict.veiled': 'Instrumentet nedenfor er skjult til du sjekker eller velger «Bare vis meg».',
   'predict.distributionQuestion': 'Poeng kan være negative. Hva gjør softmax med en rad av dem?',
