@@ -197,7 +197,7 @@ export default Object.freeze({
   'controls.scaleOff': 'scores = q·k, unscaled',
   'controls.temperature': 'Temperature',
   'controls.temperatureHint':
-    'softmax(scores / T): low T sharpens, high T flattens. Scaling is a temperature too: q·k × 1/√d_k is q·k at T = √d_k.',
+    'softmax(scores / T): low T sharpens, high T flattens.',
   'controls.causal': 'Causal mask',
   'controls.causalHint': 'Each token sees only itself and earlier tokens.',
   'controls.positional': 'Positional encoding',
@@ -325,8 +325,6 @@ export default Object.freeze({
 
   // the plots' shared parts (web/views/chart.js)
   'chart.dkLog': 'd_k (log scale)',
-  'chart.identity':
-    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random.',
   'chart.identityMarked':
     'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random. ◆ marks the lab’s own row, at d = 100.',
 

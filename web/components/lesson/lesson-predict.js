@@ -59,7 +59,8 @@ const styles = sheet(`
   /* answered or shown: the question and what was measured, a few lines instead of the whole form
      (the verdict names the learner's choice and the answer) */
   :host([revealed]) :is(.options, .actions) { display: none; }
-  :host([revealed]) .feedback { margin: .3em 0 0; padding: 0; border: 0; background: none; }
+  :host([revealed]) .feedback { margin: .4em 0 0; padding: 0; border: 0; background: none; }
+  :host([revealed]) .question { font-weight: 400; }
   .feedback:focus { outline: none; }
 `);
 
