@@ -140,12 +140,19 @@ test('a prediction by keyboard: the instrument is veiled, Check reveals the meas
   assert.ok(numbers.right, 'the measured ratio is about 4');
   assert.ok(text.startsWith('Right: grows about 4 times.'), text);
   for (const key of ['from', 'to', 'ratio', 'scaledFrom', 'scaledTo', 'samples']) assert.ok(text.includes(numbers[key]), `${key} ${numbers[key]} in “${text}”`);
-  // a wrong guess is told so, with the answer
-  await page.locator(`${predict} input[value="double"]`).focus();
+  // answered, the form folds to the question and the answer; the keyboard stays on the answer
+  assert.deepEqual(await page.locator(predict).evaluate((el) => ({
+    options: el.shadowRoot.querySelector('.options').checkVisibility(),
+    buttons: el.shadowRoot.querySelector('.actions').checkVisibility(),
+    focused: el.shadowRoot.activeElement?.classList.contains('feedback'),
+  })), { options: false, buttons: false, focused: true });
+  // a wrong guess is told so, with the guess and the answer (on another prediction: one answered stays answered)
+  const other = 'lesson-predict[data-prediction="distribution"]';
+  await page.locator(`${other} input[value="negative"]`).focus();
   await page.keyboard.press('Space');
-  await page.locator(`${predict} button.check`).focus();
+  await page.locator(`${other} button.check`).focus();
   await page.keyboard.press('Enter');
-  assert.ok((await feedback(predict)).startsWith('Not what you predicted: the measurement says “grows about 4 times”.'));
+  assert.ok((await feedback(other)).startsWith('You predicted “Some negative, where the scores are negative”; the measurement says “None negative, and together they add up to 1”.'), await feedback(other));
 });
 
 test('the other predictions state the instruments’ own numbers', async () => {

@@ -52,7 +52,7 @@ export default Object.freeze({
   'predict.chooseFirst': 'Choose an answer first (or “Just show me”).',
   'predict.notMeasured': 'The instrument below has nothing to measure for this setting yet.',
   'predict.right': 'Right: {answer}.',
-  'predict.wrong': 'Not what you predicted: the measurement says “{answer}”.',
+  'predict.wrong': 'You predicted “{choice}”; the measurement says “{answer}”.',
   'predict.shown': 'The measurement says “{answer}”.',
   'predict.veiled': 'The instrument below stays hidden until you check or choose “Just show me”.',
   'predict.distributionQuestion': 'Scores can be negative. What will softmax make of a row of them?',
@@ -198,7 +198,7 @@ export default Object.freeze({
   'controls.scaleOff': 'scores = q·k, unscaled',
   'controls.temperature': 'Temperature',
   'controls.temperatureHint':
-    'softmax(scores / T): low T sharpens, high T flattens. Scaling is a temperature too: q·k × 1/√d_k is q·k at T = √d_k.',
+    'softmax(scores / T): low T sharpens, high T flattens.',
   'controls.causal': 'Causal mask',
   'controls.causalHint': 'Each token sees only itself and earlier tokens.',
   'controls.positional': 'Positional encoding',
@@ -326,8 +326,6 @@ export default Object.freeze({
 
   // the plots' shared parts (web/views/chart.js)
   'chart.dkLog': 'd_k (log scale)',
-  'chart.identity':
-    'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random.',
   'chart.identityMarked':
     'The lab is on Identity (q = k = the 100-d word vectors), which has no d_k to vary: these sweeps show seeded random projections of the same words to each d_k — what the lab shows on Random. ◆ marks the lab’s own row, at d = 100.',
 

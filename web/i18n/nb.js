@@ -54,7 +54,7 @@ export default Object.freeze({
   'predict.chooseFirst': 'Velg et svar først (eller «Bare vis meg»).',
   'predict.notMeasured': 'Instrumentet nedenfor har ingenting å måle for denne innstillingen ennå.',
   'predict.right': 'Riktig: {answer}.',
-  'predict.wrong': 'Ikke det du spådde: målingen sier «{answer}».',
+  'predict.wrong': 'Du spådde «{choice}»; målingen sier «{answer}».',
   'predict.shown': 'Målingen sier «{answer}».',
   'predict.veiled': 'Instrumentet nedenfor er skjult til du sjekker eller velger «Bare vis meg».',
   'predict.distributionQuestion': 'Poeng kan være negative. Hva gjør softmax med en rad av dem?',
@@ -199,7 +199,7 @@ export default Object.freeze({
   'controls.scaleOff': 'skårer = q·k, uskalert',
   'controls.temperature': 'Temperatur',
   'controls.temperatureHint':
-    'softmax(skårer / T): lav T gjør fordelingen skarpere, høy T gjør den flatere. Skaleringen er også en temperatur: q·k × 1/√d_k er q·k ved T = √d_k.',
+    'softmax(skårer / T): lav T gjør fordelingen skarpere, høy T gjør den flatere.',
   'controls.causal': 'Kausal maske',
   'controls.causalHint': 'Hvert token ser bare seg selv og tokenene før.',
   'controls.positional': 'Posisjonskoding',
@@ -327,8 +327,6 @@ export default Object.freeze({
 
   // delene plottene deler
   'chart.dkLog': 'd_k (logaritmisk skala)',
-  'chart.identity':
-    'Laben står på Identitet (q = k = de 100-dimensjonale ordvektorene), som ikke har noen d_k å variere: disse gjennomløpene viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene til hver d_k — det laben viser med Tilfeldig.',
   'chart.identityMarked':
     'Laben står på Identitet (q = k = de 100-dimensjonale ordvektorene), som ikke har noen d_k å variere: disse gjennomløpene viser tilfeldige projeksjoner, bestemt av frøet, av de samme ordene til hver d_k — det laben viser med Tilfeldig. ◆ markerer labens egen rad, ved d = 100.',
 

@@ -114,9 +114,9 @@ export function legend(items) {
  * projections of the same words, the lab's Random mode), and where the lab's own row sits.
  * Null for any other projection.
  */
-export function identityNote(projection, strings, { marked = true } = {}) {
+export function identityNote(projection, strings) {
   if (projection !== 'identity') return null;
-  return h('p', { class: 'note identity' }, strings.t(marked ? 'chart.identityMarked' : 'chart.identity'));
+  return h('p', { class: 'note identity' }, strings.t('chart.identityMarked'));
 }
 
 /** A word for a tight label (the Jacobian's axes): its first characters and "…" past `max`. */

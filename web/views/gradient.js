@@ -2,7 +2,7 @@
 // temperature and mask), unscaled next to scaled, with the size of the gradient that flows back
 // through softmax, ‖∂L/∂z‖ for L = ⟨g, p⟩ (g fixed and seeded); and that size against d_k (the
 // sweep). Draws results.gradient of web/lesson/model.js.
-import { divergingColor, dkLine, headingTag, identityNote, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, scrollBox, short, widthAxis } from './chart.js';
+import { divergingColor, dkLine, headingTag, labMarker, legend, log2Scale, mutedText, panelWidth, plot, polyline, scrollBox, short, widthAxis } from './chart.js';
 import { english, withNodes } from '../i18n/i18n.js';
 import { shortLabel } from '../i18n/format.js';
 import { h } from './h.js';
@@ -39,7 +39,7 @@ export function gradientView(r, { projection, strings = english(), heading }, th
           { color: theme.negative, text: s.t('gradient.negative', { extent: s.fmt(JACOBIAN_EXTENT) }) },
         ]),
       ]),
-      r.sweeps ? normChart(r, projection, theme, w, s, hn) : h('p', { class: 'note' }, s.t('gradient.needsWords')),
+      r.sweeps ? normChart(r, theme, w, s, hn) : h('p', { class: 'note' }, s.t('gradient.needsWords')),
     ]),
   ]);
 }
@@ -77,8 +77,8 @@ function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWe
   ]);
 }
 
-function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, projection, theme, width, s, hn) {
-  const height = 230;
+function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels, labScaled }, theme, width, s, hn) {
+  const height = width < 420 ? 190 : 230; // a phone: the decades 15 px apart, still clear of their 12 px labels
   const pad = { l: 52, r: 10, t: 10, b: 40 };
   const lab = panels.find((panel) => panel.scaled === labScaled);
   // the axis spans whole decades around every value drawn
@@ -119,7 +119,6 @@ function normChart({ sweeps: { unscaled, scaled }, t, d, word, sweepRow, panels,
       { color: theme.scaled, text: s.t('lesson.scaled') },
     ]),
     h('p', { class: 'note' }, s.t('gradient.normNote', { word: shortLabel(word), d: String(d) })),
-    identityNote(projection, s),
     h('p', { class: 'note measured' }, s.t('gradient.measured')),
   ]);
 }

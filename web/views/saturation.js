@@ -73,7 +73,7 @@ export function saturationView(r, { projection, strings = english(), heading }, 
 }
 
 function chart({ unscaled, scaled, t, dk, row, lab }, theme, width, strings, { heading, title, summary, key, range: [lo, hi], ticks, band, bandLabel }) {
-  const height = 220;
+  const height = width < 420 ? 180 : 220; // a phone: the ticks 29 px apart
   const pad = { l: 40, r: 10, t: 24, b: 40 }; // the top margin holds the band's threshold
   const { dims } = unscaled;
   const x = log2Scale(dims[0], dims.at(-1), pad.l + 6, width - pad.r - 6);

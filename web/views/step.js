@@ -8,13 +8,17 @@ import { shortLabel } from '../i18n/format.js';
 import { scrollBox } from './chart.js';
 import { h, tex } from './h.js';
 
-const SHOWN_COMPONENTS = 6; // of q, k and q∘k; the rest are summarised
+// of q, k and q∘k; the rest are summarised. On a phone, 3: each vector on one line
+const SHOWN_COMPONENTS = 6;
+const NARROW_COMPONENTS = 3;
+const NARROW = 420;
 
 /** (results of model.step, settings { projection, strings }, theme, { width }) → view nodes. */
-export function stepView(r, { projection, strings = english() }) {
+export function stepView(r, { projection, strings = english() }, theme, { width = Infinity } = {}) {
   const { trace: s, row, key, m, d, queryLabels, keyLabels, scaled, temperature, visible } = r;
   const str = strings;
   const fmt = str.fmt;
+  const shown = width < NARROW ? NARROW_COMPONENTS : SHOWN_COMPONENTS;
   const [qOf, kOf] = sources(projection, row + 1, key + 1);
   const T = temperature === 1 ? '' : String.raw`/T`;
   const stepItem = (formula, ...rest) => h('li', {}, h('div', { class: 'step' }, [tex(formula), ...rest]));
@@ -39,9 +43,9 @@ export function stepView(r, { projection, strings = english() }) {
       ),
     ),
     h('ol', {}, [
-      stepItem(qOf, word(queryLabels[row], str), vector(r.q, str), h('span', { class: 'note' }, str.t('step.numbers', { count: d }))),
-      stepItem(kOf, word(keyLabels[key], str), vector(r.k, str)),
-      stepItem(String.raw`q\circ k`, vector(s.product, str), h('span', { class: 'note' }, str.t('step.multiply'))),
+      stepItem(qOf, word(queryLabels[row], str), vector(r.q, str, shown), h('span', { class: 'note' }, str.t('step.numbers', { count: d }))),
+      stepItem(kOf, word(keyLabels[key], str), vector(r.k, str, shown)),
+      stepItem(String.raw`q\circ k`, vector(s.product, str, shown), h('span', { class: 'note' }, str.t('step.multiply'))),
       stepItem(String.raw`q\cdot k=\textstyle\sum_c q_c k_c`, h('b', { class: 'vec' }, fmt(s.dot, 5))),
       stepItem(
         // the formula's numbers keep the decimal point in every language: TeX is the same everywhere
@@ -91,9 +95,9 @@ function word(text, strings) {
 }
 
 // The components are separated by "; " where the decimal sign is a comma ([0,12; −0,5]).
-function vector(v, strings) {
+function vector(v, strings, count) {
   const separator = strings.fixed(0.5, 1).includes(',') ? '; ' : ', ';
-  const shown = Array.from(v.slice(0, SHOWN_COMPONENTS), (x) => strings.fmt(x, 3)).join(separator);
-  const more = v.length > SHOWN_COMPONENTS ? `${separator}${strings.t('step.more', { count: v.length - SHOWN_COMPONENTS })}` : '';
+  const shown = Array.from(v.slice(0, count), (x) => strings.fmt(x, 3)).join(separator);
+  const more = v.length > count ? `${separator}${strings.t('step.more', { count: v.length - count })}` : '';
   return h('span', { class: 'vec' }, `[${shown}${more}]`);
 }

@@ -10,7 +10,9 @@ import { h } from './h.js';
 import { trainingText } from './training-text.js';
 
 const RUNS = ['scaled', 'unscaled'];
+// a plot's height; on a phone (one column of plots) lower, its five ticks still 20 px apart
 const PLOT_HEIGHT = 170;
+const NARROW_PLOT_HEIGHT = 130;
 const PAD = { l: 44, r: 12, t: 8, b: 30 };
 
 /** (session state, settings { strings, heading }, theme, { width }) → the heatmaps, the legend and the five plots. */
@@ -21,9 +23,12 @@ export function trainingView(state, settings, theme, { width }) {
   const columns = width >= 900 ? 3 : width >= 560 ? 2 : 1;
   const plotWidth = Math.floor((width - (columns - 1) * 16) / columns);
   const color = { scaled: theme.scaled, unscaled: theme.unscaled };
+  // the two runs' heatmaps side by side, on a phone too (each at least 14 px a cell)
+  const heatmapWidth = Math.min(340, Math.floor((width - 16) / 2));
+  const size = { width: plotWidth, height: columns === 1 ? NARROW_PLOT_HEIGHT : PLOT_HEIGHT };
   return h('div', { class: 'view' }, [
     h('div', { class: 'top' }, [
-      RUNS.map((run) => heatmap(state, run, theme, Math.min(width, 340), T)),
+      h('div', { class: 'pair' }, RUNS.map((run) => heatmap(state, run, theme, heatmapWidth, T))),
       h('div', { class: 'outcome' }, [
         h('div', { class: 'summary stats' }, T.summaryParts(state).map((sentence) => h('p', {}, sentence))),
         h('p', { class: 'note' }, T.heatmap.note),
@@ -31,11 +36,11 @@ export function trainingView(state, settings, theme, { width }) {
     ]),
     h('div', { class: `plots cols-${columns}` }, [
       h('div', { class: 'key' }, [legend(RUNS.map((run) => ({ color: color[run], text: T.runs[run] }))), h('p', { class: 'note' }, T.plots.legendNote)]),
-      lossPlot(state, theme, color, plotWidth, T),
-      accuracyPlot(state, theme, color, plotWidth, T),
-      gradPlot(state, theme, color, plotWidth, T),
-      linePlot(state, theme, color, plotWidth, { title: T.plots.maxWeight, metric: 'maxWeight', range: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] }, T),
-      linePlot(state, theme, color, plotWidth, {
+      lossPlot(state, theme, color, size, T),
+      accuracyPlot(state, theme, color, size, T),
+      gradPlot(state, theme, color, size, T),
+      linePlot(state, theme, color, size, { title: T.plots.maxWeight, metric: 'maxWeight', range: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] }, T),
+      linePlot(state, theme, color, size, {
         title: T.plots.entropy,
         metric: 'entropy',
         range: [0, state.maxEntropy * 1.05],
@@ -117,13 +122,13 @@ function blewUp(state, run, metric, x, y, color, T) {
   return h('path', { d: `M${cx - 4},${cy - 4}L${cx + 4},${cy + 4}M${cx - 4},${cy + 4}L${cx + 4},${cy - 4}`, stroke: color, 'stroke-width': 2 }, h('title', {}, T.plots.blewUp(divergedAt)));
 }
 
-function frame(state, theme, width, title, y, ticks, format, children, T) {
+function frame(state, theme, { width, height }, title, y, ticks, format, children, T) {
   const x = stepScale(state, width);
-  const bottom = PLOT_HEIGHT - PAD.b;
+  const bottom = height - PAD.b;
   const stepTicks = niceSteps(state.steps);
   return h('div', { class: 'plot' }, [
     h(T.hn, {}, title),
-    plot(theme, { width, height: PLOT_HEIGHT, label: title }, [
+    plot(theme, { width, height, label: title }, [
       h('g', { class: 'axis', stroke: theme.grid }, [
         ticks.map((v) => [
           h('line', { x1: PAD.l, x2: width - PAD.r, y1: y(v), y2: y(v), 'stroke-opacity': 0.6 }),
@@ -151,9 +156,10 @@ function niceSteps(steps) {
   return ticks;
 }
 
-function linePlot(state, theme, color, width, { title, metric, range, ticks, mark = null }, T) {
-  const y = linear(range[0], range[1], PLOT_HEIGHT - PAD.b, PAD.t);
-  return frame(state, theme, width, title, y, ticks, (v) => T.fmt(v, 2), (x) => [
+function linePlot(state, theme, color, size, { title, metric, range, ticks, mark = null }, T) {
+  const { width } = size;
+  const y = linear(range[0], range[1], size.height - PAD.b, PAD.t);
+  return frame(state, theme, size, title, y, ticks, (v) => T.fmt(v, 2), (x) => [
     mark
       ? [
           h('line', { x1: PAD.l, x2: width - PAD.r, y1: y(mark.value), y2: y(mark.value), stroke: theme.muted, 'stroke-dasharray': '3 3' }),
@@ -166,8 +172,8 @@ function linePlot(state, theme, color, width, { title, metric, range, ticks, mar
   ], T);
 }
 
-function accuracyPlot(state, theme, color, width, T) {
-  return linePlot(state, theme, color, width, {
+function accuracyPlot(state, theme, color, size, T) {
+  return linePlot(state, theme, color, size, {
     title: T.plots.accuracy,
     metric: 'heldoutAccuracy',
     range: [0, 1],
@@ -177,7 +183,7 @@ function accuracyPlot(state, theme, color, width, T) {
 }
 
 // A log₁₀ axis over whole decades covering the values drawn (at least [lo, hi]).
-function decades(state, metrics, [lo, hi]) {
+function decades(state, metrics, [lo, hi], height) {
   let min = lo, max = hi;
   for (const run of RUNS) {
     const { count, curves } = state.runs[run];
@@ -190,7 +196,7 @@ function decades(state, metrics, [lo, hi]) {
   const from = Math.floor(Math.log10(min)), to = Math.ceil(Math.log10(max));
   const ticks = [];
   for (let e = from; e <= to; e++) ticks.push(10 ** e);
-  const y = (v) => linear(from, to, PLOT_HEIGHT - PAD.b, PAD.t)(Math.log10(Math.max(v, 10 ** from)));
+  const y = (v) => linear(from, to, height - PAD.b, PAD.t)(Math.log10(Math.max(v, 10 ** from)));
   // at most five labelled decades
   const every = Math.ceil(ticks.length / 5);
   return { y, ticks: ticks.filter((_, i) => (ticks.length - 1 - i) % every === 0) };
@@ -199,9 +205,10 @@ function decades(state, metrics, [lo, hi]) {
 // a decade's label: 0.01 … 100 as numbers (in the reader's digits), else 1e−3
 const decadeLabel = (T) => (v) => (v >= 0.01 && v <= 100 ? T.fmt(v, 1) : `1e${Math.round(Math.log10(v))}`.replace('-', '−'));
 
-function lossPlot(state, theme, color, width, T) {
-  const { y, ticks } = decades(state, ['loss', 'heldoutLoss'], [0.01, 3]);
-  return frame(state, theme, width, T.plots.loss, y, ticks, decadeLabel(T), (x) =>
+function lossPlot(state, theme, color, size, T) {
+  const { width } = size;
+  const { y, ticks } = decades(state, ['loss', 'heldoutLoss'], [0.01, 3], size.height);
+  return frame(state, theme, size, T.plots.loss, y, ticks, decadeLabel(T), (x) =>
     RUNS.map((run) => [
       curve(state, run, 'loss', x, y, width, { stroke: color[run], 'stroke-width': 1, 'stroke-opacity': 0.45 }),
       curve(state, run, 'heldoutLoss', x, y, width, { stroke: color[run] }),
@@ -210,9 +217,10 @@ function lossPlot(state, theme, color, width, T) {
   T);
 }
 
-function gradPlot(state, theme, color, width, T) {
-  const { y, ticks } = decades(state, ['gradNormWq', 'gradNormWk'], [0.01, 1]);
-  return frame(state, theme, width, T.plots.gradNorm, y, ticks, decadeLabel(T), (x) =>
+function gradPlot(state, theme, color, size, T) {
+  const { width } = size;
+  const { y, ticks } = decades(state, ['gradNormWq', 'gradNormWk'], [0.01, 1], size.height);
+  return frame(state, theme, size, T.plots.gradNorm, y, ticks, decadeLabel(T), (x) =>
     RUNS.map((run) => [
       curve(state, run, 'gradNormWq', x, y, width, { stroke: color[run] }),
       curve(state, run, 'gradNormWk', x, y, width, { stroke: color[run], 'stroke-width': 1.5, 'stroke-dasharray': '4 3' }),

@@ -1,23 +1,23 @@
 // Claim 1, measured: histograms of q·k and q·k/√d_k for random q, k at the lab's d_k, and the
 // measured variance against d_k (log-log) for random vectors and for the sentence, with the
 // theoretical lines Var = d_k and Var = 1. Draws results.variance of web/lesson/model.js.
-import { headingTag, identityNote, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
+import { headingTag, legend, log2Scale, mutedText, panelWidth, plot, polyline, valueAxis, widthAxis, dkLine } from './chart.js';
 import { english } from '../i18n/i18n.js';
 import { h } from './h.js';
 
-/** (results of model.variance, settings { projection, strings }, theme, { width }) → view nodes. */
-export function varianceView(r, { projection, strings = english(), heading }, theme, { width }) {
+/** (results of model.variance, settings { strings }, theme, { width }) → view nodes. */
+export function varianceView(r, { strings = english(), heading }, theme, { width }) {
   const w = panelWidth(width);
   const s = strings;
   const hn = headingTag({ heading });
   return h('div', { class: 'view' }, [
     h('p', { class: 'explain' }, s.t('variance.explain', { dk: String(r.dk), sqrtD: s.fmt(r.histograms.sqrtD) })),
-    h('div', { class: 'panels' }, [histograms(r, theme, w, s, hn), curves(r, projection, theme, w, s, hn)]),
+    h('div', { class: 'panels' }, [histograms(r, theme, w, s, hn), curves(r, theme, w, s, hn)]),
   ]);
 }
 
 function histograms({ dk, histograms: hist }, theme, width, s, hn) {
-  const barsHeight = 92;
+  const barsHeight = width < 420 ? 72 : 92;
   const pad = { l: 12, r: 12, t: 8 };
   const gap = 26;
   const height = pad.t + 2 * barsHeight + gap + 40;
@@ -62,8 +62,8 @@ function histograms({ dk, histograms: hist }, theme, width, s, hn) {
   ]);
 }
 
-function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme, width, s, hn) {
-  const height = 230;
+function curves({ dk, samples, curve, tokenCurve, at, draws }, theme, width, s, hn) {
+  const height = width < 420 ? 190 : 230; // a phone: the ticks 21 px apart, clear of their 12 px labels
   const pad = { l: 46, r: 12, t: 12, b: 40 };
   const { dims } = curve;
   const x = log2Scale(dims[0], dims.at(-1), pad.l, width - pad.r);
@@ -102,6 +102,5 @@ function curves({ dk, samples, curve, tokenCurve, at, draws }, projection, theme
       { color: theme.muted, text: s.t('variance.theory'), dashed: true },
     ]),
     h('p', { class: 'note stats' }, s.t(mine ? 'variance.noteSentence' : 'variance.note', { samples, draws, dk: String(dk), random, mine })),
-    identityNote(projection, s, { marked: false }),
   ]);
 }

@@ -91,8 +91,10 @@ const styles = sheet(`
      layout or paint; it stays in the accessibility tree, and keeps its last size once drawn.
      --al-content-visibility: visible turns this off where a placeholder's height would show: in
      an iframe sized to its content (embed.html), whose cards are off screen while the host page
-     has not scrolled to them, then shrink to their real height as they come into view */
-  .lower > .card { content-visibility: var(--al-content-visibility, auto); contain-intrinsic-size: auto 420px; }
+     has not scrolled to them, then shrink to their real height as they come into view. Until
+     drawn, each holds the height of its closed form (a summary line), not of its open one: a
+     taller placeholder made the page 760 px longer at 390 px until the reader reached it */
+  .lower > .card { content-visibility: var(--al-content-visibility, auto); contain-intrinsic-size: auto 64px; }
   @container lab (min-width: 700px) {
     .main { display: grid; gap: 16px; grid-template-columns: minmax(220px, 260px) minmax(0, 1fr); grid-template-areas: "controls heat" "controls bars"; align-items: start; }
     .lab > .alert, .heat, .tokens, .controls, .lower, .foot { order: 0; }

@@ -56,6 +56,12 @@ const styles = sheet(`
   .feedback b { font-weight: 600; }
   .feedback.right .verdict { color: var(--_accent); }
   .veiled { margin: .5em 0 0; font-size: ${TYPE_CSS.note}; color: var(--_muted); }
+  /* answered or shown: the question and what was measured, a few lines instead of the whole form
+     (the verdict names the learner's choice and the answer) */
+  :host([revealed]) :is(.options, .actions) { display: none; }
+  :host([revealed]) .feedback { margin: .4em 0 0; padding: 0; border: 0; background: none; }
+  :host([revealed]) .question { font-weight: 400; }
+  .feedback:focus { outline: none; }
 `);
 
 export class LessonPredict extends AlElement {
@@ -69,7 +75,7 @@ export class LessonPredict extends AlElement {
         <button type="button" class="skip" data-t="predict.skip"></button>
       </div>
       <p class="veiled" data-t="predict.veiled"></p>
-      <p class="feedback" role="status" aria-live="polite"></p>
+      <p class="feedback" role="status" aria-live="polite" tabindex="-1"></p>
     </fieldset>`;
 
   #target = null;
@@ -134,6 +140,7 @@ export class LessonPredict extends AlElement {
   // tree, for the keyboard and a screen reader, which would otherwise read the answer first.
   #veil() {
     this.$('.veiled').hidden = Boolean(this.#revealed);
+    this.toggleAttribute('revealed', Boolean(this.#revealed));
     if (!this.#target) return;
     if (this.#revealed) return unveil(this.#target);
     this.#target.style.setProperty('visibility', 'hidden');
@@ -151,9 +158,12 @@ export class LessonPredict extends AlElement {
   }
 
   #reveal(how) {
+    const hadFocus = this.shadowRoot.activeElement !== null;
     this.#revealed = how;
     this.#veil();
     this.render();
+    // the buttons fold away with the form: keep the keyboard where the answer is
+    if (hadFocus) this.$('.feedback').focus();
     const measured = measurePrediction(this.prediction, this.results);
     if (how === 'guess') {
       this.#value = Object.freeze({ prediction: this.prediction, choice: this.#choice, right: measured ? measured.answer === this.#choice : null, answer: measured?.answer ?? null });
@@ -194,7 +204,7 @@ export class LessonPredict extends AlElement {
     if (!measured) return setText(feedback, t('predict.notMeasured'));
     const answer = t(keys[measured.answer]);
     const verdict =
-      this.#revealed === 'skip' ? t('predict.shown', { answer }) : measured.answer === this.#choice ? t('predict.right', { answer }) : t('predict.wrong', { answer });
+      this.#revealed === 'skip' ? t('predict.shown', { answer }) : measured.answer === this.#choice ? t('predict.right', { answer }) : t('predict.wrong', { answer, choice: t(keys[this.#choice]) });
     const { word, ...params } = this.#params(id, measured.values);
     const strong = document.createElement('b');
     strong.className = 'verdict';

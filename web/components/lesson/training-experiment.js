@@ -113,7 +113,10 @@ export class TrainingExperiment extends Instrument {
       .summary { margin: 1.4em 0 .6em; max-width: 75ch; }
       .summary p { margin: 0 0 .4em; }
       .top { display: flex; flex-wrap: wrap; gap: 1em 2.5em; align-items: flex-start; }
+      .pair { display: flex; flex-wrap: wrap; gap: 1em 16px; }
       .heatmap { margin: 0; }
+      /* a phone: each as wide as its heatmap, the title wraps instead of pushing the other run below */
+      @media (max-width: 560px) { .heatmap { width: min-content; } }
       .outcome { flex: 1 1 300px; }
       .key { align-self: center; }
       .plots { display: grid; gap: 1em 16px; margin-top: .4em; }
