@@ -294,6 +294,11 @@ export default Object.freeze({
   'paste.rowLine': 'row {row} (line {line})',
 
   // ---- <attention-lesson> and its instruments ----
+  'lesson.pagerLabel': 'Steps of the lesson',
+  'lesson.pagerPrevious': 'Previous',
+  'lesson.pagerNext': 'Next',
+  'lesson.pagerAt': '{n} of {count}',
+  'lesson.pagerQuestion': 'question {n} of {count}',
   'lesson.waiting': 'Waiting for the lab…',
   'lesson.loading':
     'Loading the attention core (C++ compiled to WebAssembly)…',

@@ -295,6 +295,11 @@ export default Object.freeze({
   'paste.rowLine': 'rad {row} (linje {line})',
 
   // ---- <attention-lesson> og instrumentene ----
+  'lesson.pagerLabel': 'Stegene i leksjonen',
+  'lesson.pagerPrevious': 'Forrige',
+  'lesson.pagerNext': 'Neste',
+  'lesson.pagerAt': '{n} av {count}',
+  'lesson.pagerQuestion': 'spørsmål {n} av {count}',
   'lesson.waiting': 'Venter på laben …',
   'lesson.loading':
     'Laster inn oppmerksomhetskjernen (C++ kompilert til WebAssembly) …',
