@@ -777,6 +777,7 @@ export default Object.freeze({
   'vocab.timeout': '{file} did not arrive within {seconds} s (asked twice)',
   'settings.sentence': 'text with at least one word or punctuation mark',
   'settings.tokens': 'tokens separated by spaces, each of at most {max} characters',
+  'settings.steps': 'steps of the lesson ({steps}), each once, separated by commas',
   'settings.language': 'a language tag such as en or nb',
 
   // ---- the command line (bin/cli.js) ----

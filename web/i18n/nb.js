@@ -778,6 +778,7 @@ export default Object.freeze({
   'vocab.timeout': '{file} kom ikke fram innen {seconds} s (spurt to ganger)',
   'settings.sentence': 'tekst med minst ett ord eller tegn',
   'settings.tokens': 'tokener skilt med mellomrom, hvert på høyst {max} tegn',
+  'settings.steps': 'steg i leksjonen ({steps}), hvert én gang, skilt med komma',
   'settings.language': 'en språkkode som en eller nb',
 
   // ---- kommandolinjen (bin/cli.js) ----

@@ -42,7 +42,8 @@
 // heading and lead, its prediction, scaling and exercises beside its instrument where the width
 // allows, the quiz one question at a time; the asides stay closed (opened, one fills the step).
 // The box sets its own text (the deck's size, alignment and line height stay out) and keeps the
-// keys of its controls from the deck. The same sections and questions as the long form: the
+// keys of its controls from the deck. Its steps are <div>s (read once: set `view` in the markup),
+// since reveal.js takes every <section> inside a slide for a slide. The same sections and questions as the long form: the
 // answers, the score, the progress and what an LMS is told do not depend on the view.
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
@@ -182,10 +183,10 @@ const COMPACT_SHEET = sheet(`
   ${COMPACT}[hidden] { display: none; }
   ${COMPACT} *, ${COMPACT} *::before, ${COMPACT} *::after { box-sizing: border-box; }
   ${COMPACT} > .lesson-status { display: none; }
-  ${COMPACT} > section.instrument { grid-column: 1 / -1; grid-row: 1; min-height: 0; overflow: auto; margin: 0; padding: 0;
+  ${COMPACT} > .instrument { grid-column: 1 / -1; grid-row: 1; min-height: 0; overflow: auto; margin: 0; padding: 0;
     border: 0; background: none; line-height: 1.5; align-content: start; }
-  ${COMPACT} > section.instrument:not([data-current]) { display: none; }
-  ${COMPACT} > section > :is(h1, h2, h3, h4, h5, h6) { margin: 0 0 2px; color: inherit; font-family: inherit; font-size: 1.125rem; font-weight: 600; line-height: 1.3;
+  ${COMPACT} > .instrument:not([data-current]) { display: none; }
+  ${COMPACT} > .instrument > :is(h1, h2, h3, h4, h5, h6) { margin: 0 0 2px; color: inherit; font-family: inherit; font-size: 1.125rem; font-weight: 600; line-height: 1.3;
     text-transform: none; letter-spacing: normal; text-shadow: none; }
   ${COMPACT} p { margin: 0 0 8px; line-height: inherit; }
   /* the heading asks the step's question; the lead's setting-up is the long form's */
@@ -193,10 +194,10 @@ const COMPACT_SHEET = sheet(`
   ${COMPACT} .story-note, ${COMPACT} .story-now { font-size: ${TYPE_CSS.note}; }
   ${COMPACT} :is(lesson-predict, lesson-exercise, quiz-question) { margin: 0 0 8px; }
   ${COMPACT} quiz-question { max-width: 75ch; }
-  ${COMPACT} > section > :is(lesson-predict, lesson-exercise, quiz-question):not([data-current]) { display: none; }
-  ${COMPACT} > section > :is(${INSTRUMENTS.join(', ')}) { align-self: start; }
+  ${COMPACT} > .instrument > :is(lesson-predict, lesson-exercise, quiz-question):not([data-current]) { display: none; }
+  ${COMPACT} > .instrument > :is(${INSTRUMENTS.join(', ')}) { align-self: start; }
   /* an aside opened: it fills the step (the step's other parts come back when it closes) */
-  ${COMPACT} > section:has(> details[open]) > :not(:is(h1, h2, h3, h4, h5, h6, details)) { display: none; }
+  ${COMPACT} > .instrument:has(> details[open]) > :not(:is(h1, h2, h3, h4, h5, h6, details)) { display: none; }
   ${COMPACT} .story-aside { margin: 4px 0 0; }
   ${COMPACT} > .lesson-pager { grid-column: 1; grid-row: 2; display: flex; align-items: center; gap: 10px; }
   ${COMPACT} > .lesson-score { grid-column: 2; grid-row: 2; justify-self: end; align-self: center; margin: 0; font-size: ${TYPE_CSS.note}; }
@@ -210,12 +211,12 @@ const COMPACT_SHEET = sheet(`
   attention-lesson:not([view="compact"]) > .lesson-pager { display: none; }
   /* wide enough: the words and questions on the left, the instrument on the right */
   @container lesson (min-width: ${COMPACT_COLUMNS_PX}px) {
-    ${COMPACT} > section.instrument { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 20px;
+    ${COMPACT} > .instrument { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 20px;
       grid-template-rows: auto auto auto auto auto auto minmax(0, 1fr); }
-    ${COMPACT} > section > * { grid-column: 1; }
-    ${COMPACT} > section > :is(h1, h2, h3, h4, h5, h6, .story-lead, details[open]) { grid-column: 1 / -1; }
-    ${COMPACT} > section > :is(${INSTRUMENTS.join(', ')}) { grid-column: 2; grid-row: 2 / -1; }
-    ${COMPACT} > section.instrument:not(:has(> :is(${INSTRUMENTS.join(', ')}))) { grid-template-columns: minmax(0, 1fr); }
+    ${COMPACT} > .instrument > * { grid-column: 1; }
+    ${COMPACT} > .instrument > :is(h1, h2, h3, h4, h5, h6, .story-lead, details[open]) { grid-column: 1 / -1; }
+    ${COMPACT} > .instrument > :is(${INSTRUMENTS.join(', ')}) { grid-column: 2; grid-row: 2 / -1; }
+    ${COMPACT} > .instrument:not(:has(> :is(${INSTRUMENTS.join(', ')}))) { grid-template-columns: minmax(0, 1fr); }
   }
 `);
 
@@ -607,7 +608,8 @@ export class AttentionLesson extends ElementBase {
         note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
       ];
       const section = toDom(
-        h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
+        // (a <div> in view="compact": a slide deck takes every <section> in a slide for a slide of its own)
+        h(this.compact ? 'div' : 'section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
           h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
