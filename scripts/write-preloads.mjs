@@ -24,7 +24,7 @@ export const END = '<!-- end of the first view\'s files -->';
 // [what, the file under web/]: a module, a script (the URL state, run first), or bytes to fetch.
 export const FIRST_VIEW = Object.freeze([
   ['script', './page-url.js'],
-  ...['./lab/assets.js', './core/vocab.js', './core/errors.js', './lab/tokenize.js', './lab/url.js', './lab/settings.js',
+  ...['./lab/assets.js', './core/vocab.js', './core/errors.js', './lab/tokenize.js', './lab/url.js', './lesson/steps.js', './lab/settings.js',
     './i18n/i18n.js', './i18n/en.js', './i18n/format.js'].map((file) => ['module', file]),
   ['fetch', './assets/glove/first-view.bin'],
   ...['./core/engine.js', './core/calls.js', './core/trainer.js', './build/attention-simd.mjs'].map((file) => ['module', file]),

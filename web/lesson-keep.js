@@ -65,10 +65,15 @@ export function whenSettled(doc, win, callback, now = () => Date.now()) {
   );
 }
 
-/** The id of the lesson's section the reader is at: the last whose top has passed a third of the window. */
+/**
+ * The id of the lesson's section the reader is at: the last shown whose top has passed a third of
+ * the window (view="compact" shows one).
+ */
 export function currentSection(doc, win) {
   let at = null;
-  for (const section of doc.querySelectorAll('attention-lesson section[id]')) if (section.getBoundingClientRect().top <= win.innerHeight / 3) at = section.id;
+  for (const section of doc.querySelectorAll('attention-lesson .instrument[id]')) {
+    if (section.getClientRects().length > 0 && section.getBoundingClientRect().top <= win.innerHeight / 3) at = section.id;
+  }
   return at;
 }
 
@@ -89,7 +94,7 @@ export function keepProgress({ doc = document, win = window, storage = safeStora
   }
   let restored = !saved?.at || !place;
   if (saved?.at && place) whenSettled(doc, win, () => {
-    doc.getElementById(saved.at)?.scrollIntoView({ block: 'start' });
+    lesson.goTo(saved.at); // scrolled to, or shown in view="compact"
     restored = true;
   });
   let keeping = Boolean(saved); // kept from the first answer on: a visit that answers nothing leaves nothing behind

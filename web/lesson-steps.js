@@ -60,7 +60,7 @@ function showProblems(strings) {
 function chooseSteps(chooser, strings, steps, heading) {
   const t = strings.t;
   // (a pretest's section is the author's switch, not a step to tick)
-  const shown = [...lesson.querySelectorAll('section[data-part]')].map((section) => section.dataset.part).filter((id) => LESSON_STEPS.includes(id));
+  const shown = [...lesson.querySelectorAll('.instrument[data-part]')].map((section) => section.dataset.part).filter((id) => LESSON_STEPS.includes(id));
   const order = [...shown, ...LESSON_STEPS.filter((id) => !shown.includes(id))];
   const list = chooser.querySelector('.step-choices');
   const field = chooser.querySelector('#steps-link');

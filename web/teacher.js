@@ -132,6 +132,30 @@ async function computeKey() {
   drawKey(answerKey(engine, new LessonModel(engine), state), settings);
 }
 
+// The issue's class: four steps and the quiz, ticked at first.
+const SLIDE_STEPS = ['variance', 'saturation', 'gradient', 'overflow', 'quiz'];
+
+// "In a slide": a checkbox per step; the embed code (an iframe of embed.html) and the elements'
+// markup for those steps, one at a time in a box that fits a 1280×720 slide (docs/slides.md).
+function drawSlides() {
+  const list = $('slide-steps');
+  list.replaceChildren(...LESSON_STEPS.map((part) =>
+    el('li', {}, el('label', {}, [Object.assign(el('input', { type: 'checkbox', value: part }), { checked: SLIDE_STEPS.includes(part) }), el('span', {}, t(SECTION[part].title))]))));
+  const write = () => {
+    const steps = [...list.querySelectorAll('input:checked')].map((box) => box.value).join(',') || SLIDE_STEPS.join(',');
+    const site = new URL('./', location.href).href;
+    $('slide-frame').value = `<iframe src="${site}embed.html?projection=random&steps=${steps}&layout=compact&share=0" title="Attention Lab" width="960" height="680"></iframe>`;
+    $('slide-element').value = [
+      '<attention-lab id="lab" projection="random" hidden></attention-lab>',
+      `<attention-lesson for="lab" steps="${steps}" view="compact"></attention-lesson>`,
+      `<script type="module" src="${site}components/attention-lab.js"></script>`,
+      `<script type="module" src="${site}components/lesson/attention-lesson.js"></script>`,
+    ].join('\n');
+  };
+  list.addEventListener('change', write);
+  write();
+}
+
 function printOnly(className) {
   document.body.classList.add(className);
   addEventListener('afterprint', () => document.body.classList.remove(className), { once: true });
@@ -142,6 +166,7 @@ drawGoals();
 drawPlans();
 drawPitfalls();
 drawWorksheet();
+drawSlides();
 $('print-worksheet').addEventListener('click', () => printOnly('print-worksheet'));
 $('print-all').addEventListener('click', () => print());
 computeKey().catch((error) => {

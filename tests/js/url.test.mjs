@@ -21,13 +21,13 @@ const CHANGED = {
   positional: true,
   selected: 3,
 };
-const PAGE = { theme: 'dark', layout: 'compact', view: 'variance', lang: 'nb', share: false };
+const PAGE = { theme: 'dark', layout: 'compact', view: 'variance', lang: 'nb', share: false, steps: 'gradient,quiz' };
 
-test('the parameters: the sentence (or its tokens), every other attribute of <attention-lab> (selected as row, from 1; view as layout), then view, lang and share', () => {
+test('the parameters: the sentence (or its tokens), every other attribute of <attention-lab> (selected as row, from 1; view as layout), then view, lang, share and steps', () => {
   const renamed = { selected: 'row', view: 'layout' };
-  assert.deepEqual(PARAMETERS, ['sentence', 'tokens', ...ATTRIBUTES.slice(1).map((a) => renamed[a] ?? a), 'view', 'lang', 'share']);
+  assert.deepEqual(PARAMETERS, ['sentence', 'tokens', ...ATTRIBUTES.slice(1).map((a) => renamed[a] ?? a), 'view', 'lang', 'share', 'steps']);
   assert.deepEqual(Object.keys(CHANGED).sort(), ATTRIBUTES.filter((a) => a !== 'theme' && a !== 'view').sort());
-  assert.deepEqual(readUrl('layout=compact&view=variance').page, { theme: 'auto', layout: 'compact', view: 'variance', lang: '', share: true }, 'layout (the lab’s view) and the page’s view apart');
+  assert.deepEqual(readUrl('layout=compact&view=variance').page, { theme: 'auto', layout: 'compact', view: 'variance', lang: '', share: true, steps: '' }, 'layout (the lab’s view) and the page’s view apart');
   assert.equal(writeUrl(defaultSettings(), { layout: 'compact' }), '?layout=compact');
   const wrong = readUrl('layout=tiny');
   assert.equal(wrong.page.layout, 'full');
@@ -39,7 +39,7 @@ test('the parameters: the sentence (or its tokens), every other attribute of <at
 });
 
 test('no parameter: the defaults; the defaults write no parameter', () => {
-  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true }, problems: [] });
+  assert.deepEqual(readUrl(''), { settings: {}, page: { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true, steps: '' }, problems: [] });
   assert.equal(writeUrl(defaultSettings()), '');
   assert.equal(writeUrl(defaultSettings(), { theme: 'auto', layout: 'full', view: 'lab', lang: '', share: true }), '');
 });
@@ -67,7 +67,16 @@ test('round trip: settings → link → the same settings, one parameter at a ti
   assert.deepEqual(reopened.get(), store.get());
   // in the table's order, readable
   assert.equal(link, '?sentence=Dogs+chase+the+ball%2C+and+cats+watch+them.&probe=puppy&projection=random&dk=256&seed=42' +
-    '&scaled=false&temperature=0.25&causal=true&positional=true&row=4&theme=dark&layout=compact&view=variance&lang=nb&share=0');
+    '&scaled=false&temperature=0.25&causal=true&positional=true&row=4&theme=dark&layout=compact&view=variance&lang=nb&share=0&steps=gradient%2Cquiz');
+});
+
+test('steps=…: the steps of the lesson embed.html shows, each once; anything else is invalid and shows none', () => {
+  assert.equal(readUrl('?steps=Variance, saturation,quiz').page.steps, 'variance,saturation,quiz');
+  for (const wrong of ['variance,nope', 'quiz,quiz', ',']) {
+    const { page, problems } = readUrl(`?steps=${encodeURIComponent(wrong)}`);
+    assert.equal(page.steps, '', wrong);
+    assert.deepEqual(problems.map((p) => [p.reason, p.name, p.fallback]), [['invalid', 'steps', '']], wrong);
+  }
 });
 
 test('share=0 hides the share panel; share=1, yes or true keep it', () => {
@@ -105,6 +114,7 @@ test('every invalid parameter is a problem naming it and what was expected; its 
     view: ['everything', /one of lab, step, output, heads, variance, saturation, gradient, overflow/, 'lab'],
     lang: ['norsk!', /a language tag such as en or nb/, ''],
     share: ['maybe', /true or false/, true],
+    steps: ['variance,nope', /steps of the lesson \(step, output, heads, variance, saturation, gradient, overflow, quiz\), each once/, ''],
     tokens: ['x'.repeat(65), /tokens separated by spaces/, 'The cat sat on the mat because it was tired'],
   };
   assert.deepEqual(Object.keys(cases).sort(), PARAMETERS.filter((p) => p !== 'sentence' && p !== 'probe').sort(),

@@ -159,7 +159,7 @@ export class AlElement extends ElementBase {
 const NAVIGATION_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', ' ', 'Enter']);
 const TEXT_INPUTS = new Set(['text', 'search', 'number', 'email', 'url', 'tel', 'password']);
 
-function keepKeys(event) {
+export function keepKeys(event) {
   if (event.key === 'Tab' || event.key === 'Escape' || event.ctrlKey || event.altKey || event.metaKey) return;
   const target = event.composedPath()[0];
   const typing = target.isContentEditable || target.localName === 'textarea' || (target.localName === 'input' && TEXT_INPUTS.has(target.type));

@@ -47,6 +47,8 @@ export const theme = sheet(`
 /** Box model, form fonts, visible focus, hidden-but-read text, alerts and hints: every element's basics. */
 export const base = sheet(`
   :host { box-sizing: border-box; }
+  /* hidden means hidden on any page (a lab that only feeds a lesson: docs/slides.md) */
+  :host([hidden]) { display: none; }
   *, *::before, *::after { box-sizing: inherit; }
   [hidden] { display: none !important; }
   button, input, select, textarea { font: inherit; color: inherit; }

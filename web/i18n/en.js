@@ -295,6 +295,11 @@ export default Object.freeze({
   'paste.rowLine': 'row {row} (line {line})',
 
   // ---- <attention-lesson> and its instruments ----
+  'lesson.pagerLabel': 'Steps of the lesson',
+  'lesson.pagerPrevious': 'Previous',
+  'lesson.pagerNext': 'Next',
+  'lesson.pagerAt': '{n} of {count}',
+  'lesson.pagerQuestion': 'question {n} of {count}',
   'lesson.waiting': 'Waiting for the lab…',
   'lesson.loading':
     'Loading the attention core (C++ compiled to WebAssembly)…',
@@ -556,6 +561,10 @@ export default Object.freeze({
   'teacher.goal4': 'Predict what unscaled scores do at a large d_k: one key takes nearly all of a row’s weight, and the gradient back through that row nearly vanishes.',
   'teacher.goal5': 'Tell a small gradient from stalled learning: in the lesson’s training experiment, trained with Adam, the unscaled model still learns, only more slowly.',
   'teacher.goal6': 'Compute a softmax that cannot overflow (subtract the row’s largest score), and read √d_k as a temperature.',
+  'teacher.slidesTitle': 'In a slide',
+  'teacher.slidesIntro': 'Some steps in a slide of 1280 × 720: one step at a time, with Previous and Next. Tick the steps; paste the embed code into the slide, or the elements into a reveal.js slide.',
+  'teacher.slidesFrame': 'Embed code (an iframe)',
+  'teacher.slidesElement': 'The elements, for a reveal.js slide',
   'teacher.plansTitle': 'Plans',
   'teacher.planTitle': '{minutes} minutes',
   'teacher.minutes': 'Min.',
@@ -771,6 +780,7 @@ export default Object.freeze({
   'vocab.timeout': '{file} did not arrive within {seconds} s (asked twice)',
   'settings.sentence': 'text with at least one word or punctuation mark',
   'settings.tokens': 'tokens separated by spaces, each of at most {max} characters',
+  'settings.steps': 'steps of the lesson ({steps}), each once, separated by commas',
   'settings.language': 'a language tag such as en or nb',
 
   // ---- the command line (bin/cli.js) ----

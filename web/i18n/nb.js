@@ -296,6 +296,11 @@ export default Object.freeze({
   'paste.rowLine': 'rad {row} (linje {line})',
 
   // ---- <attention-lesson> og instrumentene ----
+  'lesson.pagerLabel': 'Stegene i leksjonen',
+  'lesson.pagerPrevious': 'Forrige',
+  'lesson.pagerNext': 'Neste',
+  'lesson.pagerAt': '{n} av {count}',
+  'lesson.pagerQuestion': 'spørsmål {n} av {count}',
   'lesson.waiting': 'Venter på laben …',
   'lesson.loading':
     'Laster inn oppmerksomhetskjernen (C++ kompilert til WebAssembly) …',
@@ -557,6 +562,10 @@ export default Object.freeze({
   'teacher.goal4': 'Forutsi hva uskalerte poeng gjør ved stor d_k: én nøkkel tar nesten hele vekten i en rad, og gradienten tilbake gjennom raden blir nesten borte.',
   'teacher.goal5': 'Skille en liten gradient fra stoppet læring: i leksjonens treningseksperiment, trent med Adam, lærer den uskalerte modellen fortsatt, bare langsommere.',
   'teacher.goal6': 'Regne ut en softmax som ikke kan flyte over (trekk fra radens største poeng), og lese √d_k som en temperatur.',
+  'teacher.slidesTitle': 'I et lysbilde',
+  'teacher.slidesIntro': 'Noen steg i et lysbilde på 1280 × 720: ett steg om gangen, med Forrige og Neste. Kryss av stegene; lim inn innbyggingskoden i lysbildet, eller elementene i et reveal.js-lysbilde.',
+  'teacher.slidesFrame': 'Innbyggingskode (en iframe)',
+  'teacher.slidesElement': 'Elementene, for et reveal.js-lysbilde',
   'teacher.plansTitle': 'Planer',
   'teacher.planTitle': '{minutes} minutter',
   'teacher.minutes': 'Min.',
@@ -772,6 +781,7 @@ export default Object.freeze({
   'vocab.timeout': '{file} kom ikke fram innen {seconds} s (spurt to ganger)',
   'settings.sentence': 'tekst med minst ett ord eller tegn',
   'settings.tokens': 'tokener skilt med mellomrom, hvert på høyst {max} tegn',
+  'settings.steps': 'steg i leksjonen ({steps}), hvert én gang, skilt med komma',
   'settings.language': 'en språkkode som en eller nb',
 
   // ---- kommandolinjen (bin/cli.js) ----

@@ -18,6 +18,7 @@
 // and holds at most the 128 tokens the lab uses. Old links' selected (counted from 0) is still read.
 import { ATTRIBUTES, DEFAULT_SENTENCE, PRESENTATION, applyText, attributeDefault, booleanType, choiceType, createStore, integerType } from './settings.js';
 import { MAX_TOKENS, checkToken, tokenize } from './tokenize.js';
+import { LESSON_STEPS, readSteps } from '../lesson/steps.js';
 
 /**
  * What a page shows: the lab, or one part of the lesson — a method of LessonModel
@@ -36,12 +37,26 @@ const languageType = {
   parse: (text) => (/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(text) ? { value: text } : { error: `must be ${languageType.expected}` }),
 };
 
+// steps=variance,saturation,quiz: embed.html shows those steps of the lesson, in that order
+// (web/lesson/steps.js reads the list), with layout=compact one at a time, for a slide. A link is
+// stricter than lesson.html's ?steps=: an unknown or repeated step makes it invalid.
+const stepsType = {
+  expected: `steps of the lesson (${LESSON_STEPS.join(', ')}), each once, separated by commas`,
+  describe: { key: 'settings.steps', params: { steps: LESSON_STEPS.join(', ') } },
+  parse(text) {
+    const { steps, unknown, repeated } = readSteps(text);
+    if (!steps || unknown.length > 0 || repeated.length > 0) return { error: `must be ${stepsType.expected}` };
+    return { value: steps.join(',') };
+  },
+};
+
 // The page's own parameters: type (web/lab/settings.js) and default.
 const PAGE = {
   view: { type: choiceType(VIEWS), default: 'lab' },
   lang: { type: languageType, default: '' },
   // share=0: no share panel (Copy link, Copy embed code, exports) on an embedded page
   share: { type: booleanType, default: true },
+  steps: { type: stepsType, default: '' },
 };
 
 // row=N: the query the bars show, counted from 1 as the page counts it ("Query 2 of 10"),
@@ -98,7 +113,7 @@ export function readUrl(search) {
   const params = new URLSearchParams(search);
   const store = createStore();
   const settings = {};
-  const page = { theme: attributeDefault('theme'), layout: attributeDefault(LAYOUT.attribute), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default };
+  const page = { theme: attributeDefault('theme'), layout: attributeDefault(LAYOUT.attribute), view: PAGE.view.default, lang: PAGE.lang.default, share: PAGE.share.default, steps: PAGE.steps.default };
   const problems = [];
   let unknown = 0; // unknown parameters past MAX_UNKNOWN_LISTED: counted, not listed
   const seen = new Set();
@@ -154,10 +169,10 @@ function readPage(page, name, value) {
  */
 export function writeUrl(
   settings,
-  { theme = attributeDefault('theme'), layout = attributeDefault(LAYOUT.attribute), view = PAGE.view.default, lang = PAGE.lang.default, share = PAGE.share.default } = {},
+  { theme = attributeDefault('theme'), layout = attributeDefault(LAYOUT.attribute), view = PAGE.view.default, lang = PAGE.lang.default, share = PAGE.share.default, steps = PAGE.steps.default } = {},
 ) {
   const params = new URLSearchParams();
-  const page = { theme, layout, view, lang, share };
+  const page = { theme, layout, view, lang, share, steps };
   for (const name of PARAMETERS) {
     if (name === ROW.name) {
       const row = settings[ROW.setting];

@@ -219,7 +219,7 @@ export function connect({ version, win = window, doc = document, now = () => Dat
   };
 
   // the steps: one objective each, written once (a resumed attempt has them)
-  const steps = () => [...doc.querySelectorAll('attention-lesson section[data-part]')].map((s) => s.dataset.part);
+  const steps = () => [...doc.querySelectorAll('attention-lesson .instrument[data-part]')].map((s) => s.dataset.part);
   const writeObjectives = () => {
     const count = Number.parseInt(get('cmi.objectives._count'), 10) || 0;
     steps().forEach((step, n) => {
@@ -316,8 +316,8 @@ export function connect({ version, win = window, doc = document, now = () => Dat
     writeObjectives();
     // the score from the start: a learner who skips every exercise has 0, not none
     if (lesson?.score) onScore({ detail: lesson.score });
-    if (resumeAt) doc.getElementById(resumeAt)?.scrollIntoView({ block: 'start' });
-    for (const section of doc.querySelectorAll('attention-lesson section[id]')) observer.observe(section);
+    if (resumeAt) lesson?.goTo(resumeAt); // scrolled to, or shown in view="compact"
+    for (const section of doc.querySelectorAll('attention-lesson .instrument[id]')) observer.observe(section);
   }, now);
 
   // ---- leaving: once ----

@@ -37,14 +37,23 @@
 // and the answers of the steps not shown are kept, untouched, in `progress`. `pretest` (read
 // once): the quiz's questions asked first too, without feedback (PRETEST), and the closing quiz
 // shown whatever `quiz` and `steps` say: a teacher compares the two answers to each question.
+// `view="compact"`: the lesson for a slide or a frame of fixed height (docs/slides.md) — one step
+// at a time in a box of COMPACT_HEIGHT_PX, with Previous / Next and "2 of 5" below it; a step's
+// heading and lead, its prediction, scaling and exercises beside its instrument where the width
+// allows, the quiz one question at a time; the asides stay closed (opened, one fills the step).
+// The box sets its own text (the deck's size, alignment and line height stay out) and keeps the
+// keys of its controls from the deck. Its steps are <div>s (read once: set `view` in the markup),
+// since reveal.js takes every <section> inside a slide for a slide. The same sections and questions as the long form: the
+// answers, the score, the progress and what an LMS is told do not depend on the view.
 import { languageFor, onLanguageChange } from '../../i18n/dom.js';
 import { english, loadStrings, withNodes } from '../../i18n/i18n.js';
 import { shortLabel } from '../../i18n/format.js';
 import { h, subscripts, toDom } from '../../views/h.js';
 import { settingsInWords } from '../../lab/settings.js';
 import { LESSON_DEFAULTS, LESSON_MAX_TOKENS, LessonModel, sameValue, updateLessonSettings } from '../../lesson/model.js';
-import { ElementBase, define } from '../base.js';
-import { sheet } from '../theme.js';
+import { ElementBase, define, keepKeys } from '../base.js';
+import { TYPE_CSS, sheet } from '../theme.js';
+import { FONTS, PALETTE, propertyName } from '../../views/theme.js';
 import { STORY } from '../../lesson/story.js';
 import { ANSWER_TOLERANCE, EXERCISES } from '../../lesson/exercises.js';
 import { QUIZ_IDS } from '../../lesson/quiz.js';
@@ -154,11 +163,68 @@ const STORY_SHEET = sheet(`
   :where(attention-lesson .story-aside[open] > summary) { margin-bottom: 10px; }
 `);
 
+// view="compact": the box's height, which fits a 1280×720 reveal.js slide (960×700 before the
+// deck scales it) with the deck's margins; tests/browser/platforms.test.mjs holds every step to it.
+const COMPACT_HEIGHT_PX = 640;
+// Its two columns (the step's words and questions, then its instrument) from this width on.
+const COMPACT_COLUMNS_PX = 720;
+const COMPACT = 'attention-lesson[view="compact"]';
+const colour = (key) => `var(${propertyName(key)}, light-dark(${PALETTE[key][0]}, ${PALETTE[key][1]}))`;
+// Stronger than a host's rules on its own elements (a deck theme's `.reveal h2`, `.reveal p`,
+// `.reveal .slides section`): what the light DOM shows of the box is the lesson's. The instruments'
+// shadow roots set their own text; text-align is inherited, so it is set here, on the box.
+const COMPACT_SHEET = sheet(`
+  ${COMPACT} { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; grid-template-rows: minmax(0, 1fr) auto; gap: 8px 12px;
+    box-sizing: border-box; height: ${COMPACT_HEIGHT_PX}px; padding: 12px 16px 10px; container: lesson / inline-size;
+    color-scheme: var(--al-color-scheme, light dark); background: ${colour('bg')}; color: ${colour('text')};
+    border: 1px solid ${colour('border')}; border-radius: 12px;
+    font-family: var(${propertyName('font')}, ${FONTS.font}); font-size: 1rem; font-weight: 400; font-style: normal; line-height: 1.5;
+    text-align: start; text-indent: 0; text-transform: none; text-shadow: none; letter-spacing: normal; word-spacing: normal; white-space: normal; }
+  ${COMPACT}[hidden] { display: none; }
+  ${COMPACT} *, ${COMPACT} *::before, ${COMPACT} *::after { box-sizing: border-box; }
+  ${COMPACT} > .lesson-status { display: none; }
+  ${COMPACT} > .instrument { grid-column: 1 / -1; grid-row: 1; min-height: 0; overflow: auto; margin: 0; padding: 0;
+    border: 0; background: none; line-height: 1.5; align-content: start; }
+  ${COMPACT} > .instrument:not([data-current]) { display: none; }
+  ${COMPACT} > .instrument > :is(h1, h2, h3, h4, h5, h6) { margin: 0 0 2px; color: inherit; font-family: inherit; font-size: 1.125rem; font-weight: 600; line-height: 1.3;
+    text-transform: none; letter-spacing: normal; text-shadow: none; }
+  ${COMPACT} p { margin: 0 0 8px; line-height: inherit; }
+  /* the heading asks the step's question; the lead's setting-up is the long form's */
+  ${COMPACT} .story-lead { display: none; }
+  ${COMPACT} .story-note, ${COMPACT} .story-now { font-size: ${TYPE_CSS.note}; }
+  ${COMPACT} :is(lesson-predict, lesson-exercise, quiz-question) { margin: 0 0 8px; }
+  ${COMPACT} quiz-question { max-width: 75ch; }
+  ${COMPACT} > .instrument > :is(lesson-predict, lesson-exercise, quiz-question):not([data-current]) { display: none; }
+  ${COMPACT} > .instrument > :is(${INSTRUMENTS.join(', ')}) { align-self: start; }
+  /* an aside opened: it fills the step (the step's other parts come back when it closes) */
+  ${COMPACT} > .instrument:has(> details[open]) > :not(:is(h1, h2, h3, h4, h5, h6, details)) { display: none; }
+  ${COMPACT} .story-aside { margin: 4px 0 0; }
+  ${COMPACT} > .lesson-pager { grid-column: 1; grid-row: 2; display: flex; align-items: center; gap: 10px; }
+  ${COMPACT} > .lesson-score { grid-column: 2; grid-row: 2; justify-self: end; align-self: center; margin: 0; font-size: ${TYPE_CSS.note}; }
+  ${COMPACT} > .lesson-start-over { grid-column: 3; grid-row: 2; align-self: center; margin: 0; }
+  ${COMPACT} .lesson-pager p { margin: 0; min-width: 9ch; text-align: center; font-variant-numeric: tabular-nums; font-size: ${TYPE_CSS.note}; }
+  ${COMPACT} .lesson-pager button { font: inherit; font-size: ${TYPE_CSS.note}; min-height: 32px; padding: 2px 14px; border-radius: 999px; cursor: pointer;
+    border: 1px solid ${colour('accent')}; background: ${colour('accent')}; color: ${colour('accentText')}; font-weight: 600; }
+  ${COMPACT} .lesson-pager button.lesson-previous { background: transparent; color: inherit; border-color: ${colour('control')}; font-weight: 400; }
+  ${COMPACT} .lesson-pager button:disabled { cursor: not-allowed; opacity: 0.45; }
+  ${COMPACT} :focus-visible { outline: 2px solid ${colour('focus')}; outline-offset: 2px; }
+  attention-lesson:not([view="compact"]) > .lesson-pager { display: none; }
+  /* wide enough: the words and questions on the left, the instrument on the right */
+  @container lesson (min-width: ${COMPACT_COLUMNS_PX}px) {
+    ${COMPACT} > .instrument { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 20px;
+      grid-template-rows: auto auto auto auto auto auto minmax(0, 1fr); }
+    ${COMPACT} > .instrument > * { grid-column: 1; }
+    ${COMPACT} > .instrument > :is(h1, h2, h3, h4, h5, h6, .story-lead, details[open]) { grid-column: 1 / -1; }
+    ${COMPACT} > .instrument > :is(${INSTRUMENTS.join(', ')}) { grid-column: 2; grid-row: 2 / -1; }
+    ${COMPACT} > .instrument:not(:has(> :is(${INSTRUMENTS.join(', ')}))) { grid-template-columns: minmax(0, 1fr); }
+  }
+`);
+
 // The `theme` attribute (as the lab's) as the colour scheme the instruments inherit.
 const COLOR_SCHEMES = { light: 'light', dark: 'dark', auto: 'light dark' };
 
 export class AttentionLesson extends ElementBase {
-  static observedAttributes = ['theme', 'lang', 'loading', 'no-reveal'];
+  static observedAttributes = ['theme', 'lang', 'loading', 'no-reveal', 'view'];
 
   #engine = null;
   #model = null;
@@ -179,10 +245,16 @@ export class AttentionLesson extends ElementBase {
   constructor() {
     super();
     for (const type of ['input', 'change']) this.addEventListener(type, (event) => this.#onRequest(event));
+    // in a slide, the keys of the box's own buttons (light DOM) are not the deck's (base.js keepKeys)
+    this.addEventListener('keydown', (event) => this.compact && keepKeys(event));
   }
 
   attributeChangedCallback(name, _previous, value) {
     if (name === 'no-reveal') return void this.#invalidateAll();
+    if (name === 'view') {
+      if (value !== null && value !== 'compact' && value !== 'full') console.warn(`<attention-lesson>: view="${value}" is not full or compact; the full lesson is shown.`);
+      return void this.#showPage();
+    }
     if (name === 'lang') {
       if (this.isConnected) this.#chooseLanguage();
       return;
@@ -204,7 +276,7 @@ export class AttentionLesson extends ElementBase {
   }
 
   connectedCallback() {
-    if (STORY_SHEET && !document.adoptedStyleSheets.includes(STORY_SHEET)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, STORY_SHEET];
+    for (const rules of [STORY_SHEET, COMPACT_SHEET]) if (rules && !document.adoptedStyleSheets.includes(rules)) document.adoptedStyleSheets = [...document.adoptedStyleSheets, rules];
     if (!this.#sections.length) this.#build();
     this.#observer = new IntersectionObserver((entries) => this.#onIntersect(entries), { rootMargin: NEAR_VIEWPORT });
     for (const s of this.#sections) this.#observer.observe(s.section);
@@ -325,7 +397,82 @@ export class AttentionLesson extends ElementBase {
     const before = Object.entries(this.progress.answers).filter(([id]) => id.startsWith(`${PRETEST.part}-`));
     this.progress = { answers: { ...this.#hiddenAnswers, ...Object.fromEntries(before) } };
     this.dispatchEvent(new CustomEvent('startover', { bubbles: true }));
-    this.#sections[0]?.section.scrollIntoView({ block: 'start' });
+    if (this.#sections[0]) this.goTo(this.#sections[0].section.id);
+  }
+
+  /** True in view="compact": one step at a time. */
+  get compact() {
+    return this.getAttribute('view') === 'compact';
+  }
+
+  #page = 0; // view="compact": the index of the step shown
+  #question = 0; // and of its quiz question shown (a section of questions: one at a time)
+  #pager = null;
+
+  /**
+   * Brings the step whose section has id `id` (lesson.html#claim-1; what an LMS kept) before the
+   * reader: scrolled to in the long form, shown in view="compact". False when there is none.
+   */
+  goTo(id) {
+    const at = this.#sections.findIndex((s) => s.section.id === id);
+    if (at < 0) return false;
+    if (!this.compact) {
+      this.#sections[at].section.scrollIntoView({ block: 'start' });
+      return true;
+    }
+    this.#page = at;
+    this.#question = 0;
+    this.#showPage();
+    return true;
+  }
+
+  // The pages of view="compact", in order: each question of a step (its prediction, its exercises,
+  // the quiz's questions; not those of an aside) beside the step's instrument, or the step alone.
+  #turn(by) {
+    let page = this.#page;
+    let question = this.#question + by;
+    if (question < 0 || question >= Math.max(pagedQuestions(this.#sections[page]).length, 1)) {
+      page += by;
+      if (page < 0 || page >= this.#sections.length) return;
+      question = by > 0 ? 0 : Math.max(pagedQuestions(this.#sections[page]).length - 1, 0);
+    }
+    this.#page = page;
+    this.#question = question;
+    this.#showPage();
+  }
+
+  // view="compact": marks the step and the question shown (the compact rules hide the others),
+  // makes the instruments compact, and writes the pager. The long form marks nothing.
+  #showPage() {
+    if (!this.#pager) return;
+    const compact = this.compact;
+    this.#page = Math.min(this.#page, Math.max(this.#sections.length - 1, 0));
+    this.#sections.forEach((s, i) => {
+      s.section.toggleAttribute('data-current', compact && i === this.#page);
+      pagedQuestions(s).forEach((element, j) => element.toggleAttribute('data-current', compact && i === this.#page && j === this.#question));
+      s.element?.toggleAttribute('compact', compact);
+    });
+    this.#pager.hidden = !compact;
+    if (!compact || this.#sections.length === 0) return;
+    const t = (key, params) => this.#strings.t(key, params);
+    const current = this.#sections[this.#page];
+    const count = pagedQuestions(current).length;
+    const at = t('lesson.pagerAt', { n: String(this.#page + 1), count: String(this.#sections.length) });
+    const text = count > 1 ? `${at} · ${t('lesson.pagerQuestion', { n: String(this.#question + 1), count: String(count) })}` : at;
+    const [previous, position, next] = [this.#pager.querySelector('.lesson-previous'), this.#pager.querySelector('p'), this.#pager.querySelector('.lesson-next')];
+    this.#pager.lang = this.#strings.lang;
+    this.#pager.setAttribute('aria-label', t('lesson.pagerLabel'));
+    previous.textContent = t('lesson.pagerPrevious');
+    next.textContent = t('lesson.pagerNext');
+    if (position.textContent !== text) position.textContent = text;
+    const first = this.#page === 0 && this.#question === 0;
+    const last = this.#page === this.#sections.length - 1 && this.#question >= count - 1;
+    // focus stays on the pager: a button that just became disabled hands it to the other
+    const focused = document.activeElement;
+    previous.disabled = first;
+    next.disabled = last;
+    if (focused === previous && first) next.focus();
+    if (focused === next && last) previous.focus();
   }
 
   // An answer as the `answer` event announces it (LessonAnswer in attention-lesson.d.ts).
@@ -417,6 +564,7 @@ export class AttentionLesson extends ElementBase {
     }
     this.#writeScaling();
     this.#writeScore();
+    this.#showPage();
     if (this.#status) {
       this.#status.lang = strings.lang;
       const status = this.#state ? toDom(followingStatus(this.#state, strings)) : toDom(h('p', { class: 'lesson-status' }, strings.t('lesson.waiting')));
@@ -460,7 +608,8 @@ export class AttentionLesson extends ElementBase {
         note ? h('p', { class: 'story-note' }, subscripts(strings.t(note))) : null,
       ];
       const section = toDom(
-        h('section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
+        // (a <div> in view="compact": a slide deck takes every <section> in a slide for a slide of its own)
+        h(this.compact ? 'div' : 'section', { id: uniqueId(id), class: 'instrument', 'data-part': part, lang: strings.lang }, [
           h(`h${level}`, {}, subscripts(strings.t(title))),
           h('p', { class: 'story-lead' }, subscripts(strings.t(lead))),
           predict ? h('lesson-predict', { 'data-prediction': predict }) : null,
@@ -487,6 +636,16 @@ export class AttentionLesson extends ElementBase {
       };
     });
     this.#writeScaling();
+    // view="compact"'s Previous / Next, and where the reader is ("2 of 5"), said when it changes
+    this.#pager = toDom(h('nav', { class: 'lesson-pager', hidden: true }, [
+      h('button', { type: 'button', class: 'lesson-previous' }),
+      h('p', { role: 'status' }),
+      h('button', { type: 'button', class: 'lesson-next' }),
+    ]));
+    this.#pager.querySelector('.lesson-previous').addEventListener('click', () => this.#turn(-1));
+    this.#pager.querySelector('.lesson-next').addEventListener('click', () => this.#turn(1));
+    this.append(this.#pager);
+    this.#showPage();
     this.#score = toDom(h('p', { class: 'lesson-score', role: 'status', lang: strings.lang }, ''));
     this.append(this.#score);
     this.#startOverElement = toDom(h('p', { class: 'lesson-start-over' }, h('button', { type: 'button' }, '')));
@@ -732,6 +891,11 @@ function questionId(element) {
 // The ids of a section's questions, as questionId names their elements.
 function questionIds({ predict, exercises, quiz, pretest }) {
   return [...(predict ? [`predict-${predict}`] : []), ...exercises.map((id) => `exercise-${id}`), ...quiz.map((id) => `${pretest ? 'pretest' : 'quiz'}-${id}`)];
+}
+
+// The questions view="compact" shows one at a time: a step's own, not those of its aside.
+function pagedQuestions(s) {
+  return s.story.filter((element) => !element.closest('details'));
 }
 
 // Results compared field by field: the model hands out the same arrays while nothing they depend on changed.

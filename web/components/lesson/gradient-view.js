@@ -12,6 +12,8 @@ export class GradientView extends Instrument {
       /* as wide as its heatmap: the title wraps instead of widening the box */
       .jac { width: min-content; max-width: 100%; }
       .jacs .yours { font-weight: normal; color: var(--_muted); }
+      /* compact (a slide): the two rows' Jacobians, without the sweep over d_k */
+      :host([compact]) .panels > :last-child { display: none; }
     `),
   ];
   static view = gradientView;

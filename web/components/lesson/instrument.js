@@ -38,6 +38,8 @@ export const instrumentSheet = sheet(`
   th, td { padding: .22em .55em; text-align: right; border-bottom: 1px solid var(--_grid); white-space: nowrap; }
   th[scope=row] { text-align: left; font-weight: normal; }
   thead th { font-weight: 600; }
+  /* compact (set by <attention-lesson view="compact">, a slide): the picture without its prose */
+  :host([compact]) :is(.explain, .note) { display: none; }
 `);
 
 // The SVG colours are concrete: a change of the reader's colour scheme redraws.
