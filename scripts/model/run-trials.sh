@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --build build/native --target train_model -j "${JOBS:-2}" >/dev/null
 SHORT=(--data build/model-4k --steps 600 --eval-every 100 --watch-every 50)
+LONG_I=(--data build/model-4k --steps 8000 --eval-every 500 --watch-every 200
+  --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit --attention-only)
 trial() {  # name variant options...
   local name=$1 variant=$2
   shift 2
@@ -39,8 +41,10 @@ run() {
     H) trial H scaled --data build/model-4k --steps 4000 --eval-every 500 --watch-every 200 \
          --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit --attention-only ;;
     # I: H for twice as long (H's induction score rose from 0.038 to 0.119 in its last 1,000 steps)
-    I) trial I scaled --data build/model-4k --steps 8000 --eval-every 500 --watch-every 200 \
-         --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit --attention-only ;;
+    I) trial I scaled "${LONG_I[@]}" ;;
+    # Iu: I's unscaled twin (the same initialisation and batches: seed 1); I2, I3: both twins at seeds 2, 3
+    Iu) trial I unscaled "${LONG_I[@]}" ;;
+    I2|I3) for v in scaled unscaled; do trial "$1" $v "${LONG_I[@]}" --seed "${1#I}"; done ;;
     *) echo "no trial $1" >&2; exit 2 ;;
   esac
 }
