@@ -1,5 +1,5 @@
 // Types of `attention-lab/model` (web/api/model.js): either trained twin of docs/model.md.
-import type { Engine, HeadProfile } from '../core/engine.js';
+import type { Engine, HeadProfile, Prediction } from '../core/engine.js';
 
 export type Variant = 'scaled' | 'unscaled';
 export declare const VARIANTS: readonly Variant[];
@@ -38,34 +38,10 @@ export interface ModelInfo {
   measuredOver: { windows: number; tokens: number; even: number; induction: { span: number; repeats: number; pool: number; seed: number; even: number } };
 }
 
-export interface ModelRun {
-  tokens: string[];
-  ids: number[];
-  /** false where the model does not know the word (it reads `<unk>`) */
-  known: boolean[];
-  /** the token after which `next` is predicted */
-  position: number;
-  /** tokens past `info.context` left out (then `message` says so) */
-  truncated: number;
+/** The core's Prediction, with what the API adds: the note on truncation and the run's temperature. */
+export interface ModelRun extends Prediction {
+  /** says how many tokens past `info.context` were left out, when any were */
   message?: string;
-  /** [layer][head]: n×n, row-major, row = query, causal */
-  attention: Float32Array[][];
-  /** what each head does in this text (`induction` when run with `span`) */
-  heads: (HeadProfile & { induction?: number })[];
-  /** the mean of the heads' spreads: how evenly the whole model spreads its rows here */
-  meanSpread: number;
-  next: {
-    /** the next word's distribution after the last token, one probability per id */
-    probs: Float32Array;
-    /** the ten most likely, most likely first */
-    top: { word: string; id: number; probability: number }[];
-    /** probability of `<unk>` */
-    unknown: number;
-    /** in nats */
-    entropy: number;
-    temperature: number;
-  };
-  scaleAtInference: boolean;
   temperature: number;
 }
 

@@ -560,6 +560,7 @@ export interface Prediction {
   known: boolean[];
   /** tokens past config.context left out */
   truncated: number;
+  /** the token after which `next` is predicted */
   position: number;
   /** [layer][head]: T×T row-major, row = query, causal (zero above the diagonal) */
   attention: Float32Array[][];

@@ -14,6 +14,7 @@
 // carry a learner's work across a reload (web/lesson/progress.js).
 import { AlElement, drawnInputs } from '../base.js';
 import { TYPE_CSS, sheet } from '../theme.js';
+import { kickerStyles, verdictStyles } from './answer-styles.js';
 import { DIAGNOSIS_KEYS, EXERCISES, SATURATED, checkExercise, promptParams } from '../../lesson/exercises.js';
 import { SWEEP_DIMS } from '../../lesson/model.js';
 import { richText, writeRich } from './lesson-predict.js';
@@ -21,26 +22,19 @@ import { richText, writeRich } from './lesson-predict.js';
 const styles = sheet(`
   :host { display: block; margin: .8em 0 .4em; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); }
   .card { padding: .6em .9em .7em; border: 1px dashed var(--_control); border-radius: 8px; background: var(--_bg); }
-  .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }
   .prompt { margin: .1em 0 .5em; max-width: 70ch; }
   .prompt .math { font-family: var(--_mono); font-size: ${TYPE_CSS.note}; white-space: nowrap; }
   .answer { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; }
   label { display: inline-flex; gap: .5em; align-items: center; }
   input, select { min-height: 32px; padding: .2em .5em; border-radius: 6px; border: 1px solid var(--_control); background: var(--_bg); }
   input { width: 7em; font-variant-numeric: tabular-nums; }
-  button { min-height: 32px; padding: .25em .9em; border-radius: 6px; border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-text); font-weight: 600; cursor: pointer; }
-  .feedback:empty { display: none; }
-  .feedback { margin: .6em 0 0; padding: .45em .7em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_surface); }
-  .feedback.right { border-color: var(--_accent); }
-  .feedback.wrong { border-color: var(--_danger); }
-  .verdict { font-weight: 600; }
 `);
 
 /** Wrong answers after which the feedback also gives the engine's answer. */
 export const REVEAL_AFTER = 2;
 
 export class LessonExercise extends AlElement {
-  static styles = [styles];
+  static styles = [kickerStyles, verdictStyles, styles];
   static template = `
     <div class="card" role="group">
       <span class="kicker" data-t="exercise.kicker"></span>

@@ -16,6 +16,7 @@
 // stops it). `state` and `restore(state)` carry the learner's guess across a reload.
 import { AlElement, drawnInputs, setText } from '../base.js';
 import { TYPE_CSS, sheet } from '../theme.js';
+import { kickerStyles, optionStyles } from './answer-styles.js';
 import { PREDICTIONS, measurePrediction } from '../../lesson/story.js';
 import { shortLabel } from '../../i18n/format.js';
 import { withNodes } from '../../i18n/i18n.js';
@@ -42,12 +43,6 @@ const styles = sheet(`
     border-radius: 8px; background: var(--_accent-soft); min-width: 0; }
   /* floated: the legend sits inside the box (a long question would straddle the border) */
   legend { float: left; width: 100%; padding: 0; font-weight: 600; }
-  .options { clear: both; }
-  .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }
-  .options { display: grid; gap: .15em; margin: .4em 0 .5em; }
-  .options label { display: flex; gap: .5em; align-items: center; min-height: 28px; cursor: pointer; }
-  .options input { width: 24px; height: 24px; margin: 0; accent-color: var(--_accent); flex: none; }
-  .options label.answer { font-weight: 600; }
   .actions { display: flex; flex-wrap: wrap; gap: .5em; }
   button { min-height: 32px; padding: .25em .9em; border-radius: 6px; border: 1px solid var(--_control); background: var(--_raised); cursor: pointer; }
   button.check { background: var(--_accent); border-color: var(--_accent); color: var(--_accent-text); font-weight: 600; }
@@ -65,7 +60,7 @@ const styles = sheet(`
 `);
 
 export class LessonPredict extends AlElement {
-  static styles = [styles];
+  static styles = [kickerStyles, optionStyles, styles];
   static template = `
     <fieldset>
       <legend><span class="kicker" data-t="predict.kicker"></span><span class="question"></span></legend>

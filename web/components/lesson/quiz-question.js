@@ -11,6 +11,7 @@
 // why, no option marked — so the learner's first answer is theirs, not the page's.
 import { AlElement, drawnInputs, setText } from '../base.js';
 import { TYPE_CSS, sheet } from '../theme.js';
+import { kickerStyles, optionStyles, verdictStyles } from './answer-styles.js';
 import { QUIZ, checkQuiz } from '../../lesson/quiz.js';
 import { writeRich } from './lesson-predict.js';
 
@@ -18,22 +19,11 @@ const styles = sheet(`
   :host { display: block; margin: .6em 0; font: ${TYPE_CSS.body}/1.5 var(--_font); color: var(--_text); }
   fieldset { margin: 0; padding: .6em .9em .7em; border: 1px solid var(--_border); border-radius: 8px; background: var(--_bg); min-width: 0; }
   legend { float: left; width: 100%; padding: 0; font-weight: 600; }
-  .kicker { display: block; font-size: 12px; font-weight: 600; color: var(--_muted); text-transform: uppercase; letter-spacing: .04em; }
-  .options { clear: both; display: grid; gap: .15em; margin: .4em 0 .5em; }
-  .options label { display: flex; gap: .5em; align-items: center; min-height: 28px; cursor: pointer; }
-  .options input { width: 24px; height: 24px; margin: 0; accent-color: var(--_accent); flex: none; }
-  .options label.answer { font-weight: 600; }
-  button { min-height: 32px; padding: .25em .9em; border-radius: 6px; border: 1px solid var(--_accent); background: var(--_accent); color: var(--_accent-text); font-weight: 600; cursor: pointer; }
   button:disabled { cursor: default; opacity: .6; }
-  .feedback:empty { display: none; }
-  .feedback { margin: .6em 0 0; padding: .45em .7em; border-radius: 6px; border: 1px solid var(--_border); background: var(--_surface); }
-  .feedback.right { border-color: var(--_accent); }
-  .feedback.wrong { border-color: var(--_danger); }
-  .verdict { font-weight: 600; }
 `);
 
 export class QuizQuestion extends AlElement {
-  static styles = [styles];
+  static styles = [kickerStyles, optionStyles, verdictStyles, styles];
   static template = `
     <fieldset>
       <legend><span class="kicker" data-t="quiz.kicker"></span><span class="question"></span></legend>
