@@ -30,9 +30,10 @@ export function stepView(r, { projection, strings = english() }, theme, { width 
       note ? h('td', { class: 'ok' }, note) : null,
     ]);
   return h('div', { class: 'view' }, [
-    h('div', { class: 'formulas', tabindex: 0, role: 'group', 'aria-label': str.t('step.formulas') }, [
-      tex(String.raw`\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V`, { display: true }),
-      tex(String.raw`\operatorname{softmax}(z)_i=\frac{e^{z_i}}{\sum_j e^{z_j}}`, { display: true }),
+    h('div', { class: 'formulas', role: 'group', 'aria-label': str.t('step.formulas') }, [
+      // inline TeX in display style: on a narrow screen a formula breaks after its "=" rather than overflow
+      h('div', { class: 'formula' }, tex(String.raw`\displaystyle\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V`)),
+      h('div', { class: 'formula' }, tex(String.raw`\displaystyle\operatorname{softmax}(z)_i=\frac{e^{z_i}}{\sum_j e^{z_j}}`)),
     ]),
     h('p', { class: 'explain' }, str.t('step.explain', { word: shortLabel(queryLabels[row]) })),
     h(

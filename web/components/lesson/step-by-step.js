@@ -9,7 +9,8 @@ export class StepByStep extends TexInstrument {
   static styles = [
     ...TexInstrument.styles,
     sheet(`
-      .formulas { display: flex; flex-wrap: wrap; gap: .2em 2.5em; margin: .4em 0 .8em; overflow-x: auto; }
+      .formulas { display: flex; flex-wrap: wrap; gap: .6em 2.5em; margin: .8em 0 1em; }
+      .formula { max-width: 100%; }
       .keys { display: flex; flex-wrap: wrap; gap: .3em; margin: .3em 0 .8em; align-items: center; }
       .keys button { font-size: ${TYPE_CSS.note}; min-height: 24px; min-width: 24px; padding: .15em .6em; border-radius: 999px; border: 1px solid var(--_grid);
         background: var(--_bg); color: var(--_text); cursor: pointer; }
