@@ -62,8 +62,8 @@ const TRAINING = [
 const MODEL = [
   'page.modelTitle', 'page.modelIntro', 'modelView.caveatTitle', 'modelView.caveat', 'modelView.intro', 'modelView.allKnown',
   'modelView.measured', ['modelView.meansPrevious', 'modelView.meansFirst', 'modelView.meansSelf', 'modelView.meansBroad', 'modelView.meansMixed'],
-  'modelView.hereEven', 'modelView.heatmapNote', 'modelView.nextExplain', 'modelView.nextStats',
-  'modelView.scaleTitle', 'modelView.scaleRemovedWould', 'modelView.twinCompare', 'modelView.layerSpread',
+  'modelView.hereEven', 'modelView.heatmapNote', 'modelView.nextAside', 'modelView.nextExplain', 'modelView.nextStats',
+  'modelView.scaleAside', 'modelView.scaleRemovedWould', 'modelView.twinCompare', 'modelView.layerSpread',
   'modelView.curveSummary', 'modelView.curveNote',
   'modelView.inductionTitle', 'modelView.inductionExplain', 'modelView.inductionHere',
   'modelView.notShownTitle', 'modelView.notShown1', 'modelView.notShown2',
@@ -98,6 +98,8 @@ export const ASIDES = new Set([
   'overflow.explain', 'overflow.note', 'exercise.stableMaxPrompt', 'exercise.stableMaxHint', // the max subtraction
   'training.lookForText', 'training.disappearsText', 'training.largerText', 'training.reparamText', // the training's reading
   'modelView.caveat', 'modelView.notShown1', 'modelView.notShown2', // the trained model's notes
+  'modelView.nextExplain', 'modelView.nextStats', // the trained model's next word
+  'modelView.scaleRemovedWould', 'modelView.twinCompare', 'modelView.layerSpread', 'modelView.curveSummary', 'modelView.curveNote', // and without √d_k
 ]);
 
 /** The words of one message: tags dropped, a placeholder one word. */

@@ -6,7 +6,7 @@
 // the position) change what it shows; the opened head is the lab's heatmap, which the keyboard
 // moves through, and its row the lab's meters; the twins' curves say and table the files'
 // numbers; loading says which file and then the result, and a failed file can be tried again;
-// axe finds nothing in the section in light and dark at 1440 and 360 px.
+// axe finds nothing in the section, its asides open, in light and dark at 1440 and 360 px.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
@@ -126,7 +126,9 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
   // with the twin shown, each perplexity is still named by how it was trained
   const twin = await para(/^On the test text the model trained with √d_k/);
   assert.ok(twin.includes(`trained with √d_k has a perplexity of ${shipped.twins.scaled.encodings.q8.testPerplexity.toFixed(2)}, the twin trained without it ${shipped.twins.unscaled.encodings.q8.testPerplexity.toFixed(2)}`), twin);
-  // position 3 and temperature 2: the next word after the third token, flatter
+  // position 3 and temperature 2, in the next word's aside: the next word after the third token, flatter
+  await view().evaluate((el) => el.shadowRoot.querySelector('details.next > summary').click());
+  assert.equal(await view().evaluate((el) => el.shadowRoot.querySelector('details.next').open), true, 'the aside opened');
   await view().evaluate((el) => {
     const select = el.shadowRoot.querySelector('[data-intent=position]');
     select.value = '2';
@@ -136,7 +138,7 @@ test('a head, √d_k, the twin, the position and the temperature each change wha
     range.dispatchEvent(new Event('input', { bubbles: true }));
   });
   const expected = models.unscaled.run(sentence, { position: 2, temperature: 2 });
-  await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[2]}”?`, { what: 'the position' });
+  await until(() => text('.next summary'), (t) => t[0] === `Go deeper: which word does it expect after “${sentence[2]}”?`, { what: 'the position' });
   const next = await until(() => para(/^Most likely/), (p) => p.startsWith(`Most likely: “${expected.next.top[0].word}”, ${f3(expected.next.top[0].probability)}`), { what: 'the next word at T = 2' });
   assert.ok(next.includes(`Entropy ${f2(expected.next.entropy)} nats`), next);
 });
@@ -171,8 +173,9 @@ test('the lab\'s new sentence is the model\'s; unknown words are marked; Norwegi
   assert.ok(await para(/^Over testteksten/));
 });
 
-test('axe finds nothing in the model\'s section, light and dark, 1440 and 360 px, with the head and the repeated words open', async () => {
+test('axe finds nothing in the model\'s section, light and dark, 1440 and 360 px, with the head, the repeated words and the asides open', async () => {
   await openModel();
+  await view().evaluate((el) => { for (const aside of el.shadowRoot.querySelectorAll('details')) aside.open = true; });
   await view().evaluate((el) => el.shadowRoot.querySelector('[data-intent=demo]').click());
   await until(tokens, (t) => t.length === 24, { what: 'the repeated words' });
   // the section only: tests/browser/a11y.test.mjs checks the rest of the page
@@ -289,7 +292,7 @@ test('the opened head is the lab\'s heatmap: ↑ and ↓ choose the looking word
   const w = run.attention[0][0];
   await view().evaluate((el) => el.shadowRoot.querySelector('attention-heatmap').shadowRoot.querySelector('.stage').focus());
   await page.keyboard.press('ArrowUp');
-  await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[n - 2]}”?`, { what: 'the word before, chosen by ↑' });
+  await until(() => text('.next summary'), (t) => t[0] === `Go deeper: which word does it expect after “${sentence[n - 2]}”?`, { what: 'the word before, chosen by ↑' });
   // the row of that word, as meters: its weights, the last key masked
   const row = await until(meters, (m) => m[0]?.text === f3(w[(n - 2) * n]), { what: 'the meters of the row above' });
   assert.deepEqual(row.map((m) => m.text), sentence.map((_, j) => (j <= n - 2 ? f3(w[(n - 2) * n + j]) : 'masked (causal)')));
@@ -304,7 +307,7 @@ test('the opened head is the lab\'s heatmap: ↑ and ↓ choose the looking word
   await page.keyboard.press('ArrowRight');
   assert.equal((await until(() => inHeatmap('[aria-live]'), (t) => t[0].includes('(key 2)')))[0], `${sentence[n - 2]} (query ${n - 1}) to ${sentence[1]} (key 2): weight ${f3(w[(n - 2) * n + 1])}`);
   await page.keyboard.press('ArrowDown');
-  await until(() => text('.next h3'), (t) => t[0] === `Which word does it expect after “${sentence[n - 1]}”?`, { what: 'the last word, chosen by ↓' });
+  await until(() => text('.next summary'), (t) => t[0] === `Go deeper: which word does it expect after “${sentence[n - 1]}”?`, { what: 'the last word, chosen by ↓' });
   // the table for screen readers: every weight of the head, the masked ones said so
   const cells = await until(() => inHeatmap('tbody td'), (c) => c.length === n * n && c[0] !== ' ', { what: 'the heatmap\'s table' });
   assert.deepEqual(cells, Array.from({ length: n * n }, (_, at) => (at % n > Math.floor(at / n) ? 'masked' : f3(w[at]))));

@@ -15,7 +15,7 @@ import { heatmapScene, heatmapSvg } from './heatmap.js'; // the command line's f
 import { curveChart } from './model-curve.js';
 
 const THUMB_MAX = 120;
-const THUMB_MIN_ROOM = 112; // px a thumbnail needs for its name ("layer 1, head 1") beside the others
+const THUMB_MIN_ROOM = 80; // px a thumbnail needs beside the others: a layer's four in a row on a phone, its name wrapped
 /** The most thumbnails in one row (the element's style sheet has a grid for each count). */
 export const THUMB_MAX_PER_ROW = 16;
 /** The next word's temperatures: the slider's steps (its value is the index of one). */
@@ -176,15 +176,6 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       h('input', { type: 'checkbox', checked: !r.scaleAtInference, disabled: variant !== 'scaled', 'data-intent': 'removeScale' }),
       s.t('modelView.removeScale'),
     ]),
-    h('label', { class: 'inline' }, [
-      `${s.t('modelView.temperature')} `,
-      h('input', { type: 'range', min: 0, max: TEMPERATURES.length - 1, step: 1, value: TEMPERATURES.indexOf(r.temperature), 'data-intent': 'temperature', 'aria-valuetext': fx(r.temperature, 2) }),
-      h('b', { class: 'stats' }, fx(r.temperature, 2)),
-    ]),
-    h('label', { class: 'inline' }, [
-      `${s.t('modelView.after')} `,
-      h('select', { 'data-intent': 'position' }, run.tokens.map((token, i) => h('option', { value: i, selected: i === run.position }, `${i + 1}. ${word(token)}`))),
-    ]),
     h('button', { type: 'button', 'data-intent': 'demo' }, s.t(r.demo ? 'modelView.backToSentence' : 'modelView.repeatWords')),
   ]);
 
@@ -220,12 +211,22 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
     ]),
   ]);
 
-  // ---- the next word ----
+  // ---- the next word: an aside the learner opens, with the two controls only it uses ----
   const after = word(run.tokens[run.position]);
   const bars = nextWordBars(run, theme, Math.min(column, 520), s);
-  const next = h('section', { class: 'next' }, [
-    h(hn, {}, s.t('modelView.nextTitle', { word: after })),
+  const next = aside('next', s.t('modelView.nextAside', { word: after }), [
     h('p', {}, s.t('modelView.nextExplain')),
+    h('div', { class: 'controls' }, [
+      h('label', { class: 'inline' }, [
+        `${s.t('modelView.after')} `,
+        h('select', { 'data-intent': 'position' }, run.tokens.map((token, i) => h('option', { value: i, selected: i === run.position }, `${i + 1}. ${word(token)}`))),
+      ]),
+      h('label', { class: 'inline' }, [
+        `${s.t('modelView.temperature')} `,
+        h('input', { type: 'range', min: 0, max: TEMPERATURES.length - 1, step: 1, value: TEMPERATURES.indexOf(r.temperature), 'data-intent': 'temperature', 'aria-valuetext': fx(r.temperature, 2) }),
+        h('b', { class: 'stats' }, fx(r.temperature, 2)),
+      ]),
+    ]),
     bars,
     h('p', { class: 'stats' }, s.t('modelView.nextStats', { word: shortLabel(f.top.word), p: fx(f.top.probability, 3), entropy: fx(f.entropy, 2), unknown: fx(f.unknown, 3), the: fx(r.unigramThe, 3), unk: UNKNOWN })),
     r.demo && f.repeat.expected
@@ -233,9 +234,8 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       : null,
   ]);
 
-  // ---- √d_k ----
-  const scale = h('section', { class: 'scale' }, [
-    h(hn, {}, s.t('modelView.scaleTitle')),
+  // ---- √d_k: an aside the learner opens ----
+  const scale = aside('scale', s.t('modelView.scaleAside'), [
     variant === 'scaled'
       ? h('p', {}, s.t(r.scaleAtInference ? 'modelView.scaleRemovedWould' : 'modelView.scaleRemoved', { dk: info.dK, root: fx(Math.sqrt(info.dK), 2), with: fx(r.scaleAtInference ? f.spread : f.contrastSpread), without: fx(r.scaleAtInference ? f.contrastSpread : f.spread) }))
       : h('p', {}, s.t('modelView.scaleUnscaled')),
@@ -273,6 +273,12 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       h('ul', { class: 'note' }, ['modelView.notShown1', 'modelView.notShown2'].map((key) => h('li', {}, s.t(key)))),
     ]),
   ]);
+}
+
+// An aside the learner opens, as the lesson's are ("Go deeper: …"): its summary, then its body
+// (the element keeps it open across drawings).
+function aside(name, summary, body) {
+  return h('details', { class: `aside ${name}` }, [h('summary', {}, summary), h('div', { class: 'aside-body' }, body)]);
 }
 
 // Every head of a run, small: whole layers per row where a head's name fits under its picture,

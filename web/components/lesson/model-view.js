@@ -1,6 +1,6 @@
 // <model-view for="lab">: a trained language model to look inside (docs/model.md) — the lab's
-// sentence (or repeated random words) through either twin, every head, one head opened, the
-// next word, and what removing √d_k changes. Draws web/views/model.js.
+// sentence (or repeated random words) through either twin, every head, one head opened, and as
+// asides the learner opens, the next word and what removing √d_k changes. Draws web/views/model.js.
 //
 // The model (2 MB per twin: web/assets/model/) is loaded only when the element first comes near
 // the viewport, each twin once, with the twins' training curves, by web/lesson/model-loader.js
@@ -71,8 +71,8 @@ export class ModelView extends Instrument {
          words and bars beside its heatmap, the next word beside √d_k */
       .view.wide { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
       .view.wide > * { grid-column: 1 / -1; }
-      .view.wide > :is(section.next, section.induction) { grid-column: 1; }
-      .view.wide > section.scale { grid-column: 2; grid-row: span 2; }
+      .view.wide > :is(.next, section.induction) { grid-column: 1; }
+      .view.wide > .scale { grid-column: 2; grid-row: span 2; }
       .wide section.opened { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 32px; align-items: start; }
       .wide section.opened > :is(.about, .row) { grid-column: 1; }
       .wide section.opened > .picture { grid-column: 2; grid-row: 1 / span 2; }
@@ -83,14 +83,19 @@ export class ModelView extends Instrument {
       .curve svg { max-width: 100%; height: auto; }
       .curve .legend svg { display: inline-block; vertical-align: -1px; margin-right: .35em; }
       .caveat { max-width: 75ch; margin: 0 0 .8em; }
+      /* asides the learner opens, as the lesson's (details.story-aside) */
       details > summary { cursor: pointer; font-weight: 600; width: fit-content; padding: 3px 0; }
+      details[open] > summary { margin-bottom: 10px; }
+      details.aside { margin: .8em 0; max-width: 75ch; }
+      .aside-body > :first-child { margin-top: 0; }
       details > .note, details > ul { margin: .3em 0 .5em; }
       /* a key press (a head, √d_k) changes a few parts: each part is painted on its own (a stacking
          context), so the others' paint is reused, and the parts that are often off screen (the
-         looking word's bars, the next word, √d_k) skip layout and paint there; they stay in the
+         looking word's bars, the bodies of the next word's and √d_k's asides) skip layout and paint there; they stay in the
          accessibility tree (docs/page-performance.md, "The trained model's key presses") */
       .view > * { isolation: isolate; }
-      section.next, section.scale, .rowbars { content-visibility: auto; contain-intrinsic-size: auto 600px; }
+      .aside-body { content-visibility: auto; contain-intrinsic-size: auto 600px; }
+      .rowbars { content-visibility: auto; contain-intrinsic-size: auto 280px; }
     `),
   ];
   static view = modelView;
