@@ -10,9 +10,9 @@ import { h } from './h.js';
 import { trainingText } from './training-text.js';
 
 const RUNS = ['scaled', 'unscaled'];
-// a plot's height; on a phone (one column of plots) lower, its five ticks still 20 px apart
+// a plot's height; on a phone (one column of plots) lower, its five ticks still 18 px apart
 const PLOT_HEIGHT = 170;
-const NARROW_PLOT_HEIGHT = 130;
+const NARROW_PLOT_HEIGHT = 110;
 const PAD = { l: 44, r: 12, t: 8, b: 30 };
 
 /** (session state, settings { strings, heading }, theme, { width }) → the heatmaps, the legend and the five plots. */

@@ -127,6 +127,16 @@ export class TrainingExperiment extends Instrument {
       .reading details { margin: .4em 0 0; }
       .reading summary { cursor: pointer; font-weight: 600; width: fit-content; padding: 3px 0; }
       .presets .name::after { content: ":"; }
+      /* a phone: the fields in three aligned columns, the presets two to a row (their names wrap) */
+      @media (max-width: 560px) {
+        .fields { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: .6em .7em; }
+        .fields input, .fields select { width: 100%; box-sizing: border-box; }
+        .presets { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .4em; }
+        .presets .name { grid-column: 1 / -1; }
+        .presets button { border-radius: 10px; text-align: center; min-height: 2.6em; }
+        .summary { margin-top: .6em; }
+        .plots { gap: .6em 16px; }
+      }
       .reading p { margin: .3em 0 .6em; max-width: 75ch; }
     `),
   ];
