@@ -203,7 +203,6 @@ function claims() {
     ],
     // "a word usually matches itself best" on Identity: most rows' largest weight is on their own word
     'lab.identityNote': [{ text: '', holds: () => selfBest.filter(Boolean).length > identity.n / 2 }],
-    'controls.identityHtml': [{ text: '100', holds: (w) => w === identity.d && selfBest.filter(Boolean).length > identity.n / 2 }],
     'modelView.caveat': [{ text: '2019', holds: label() }, { text: '2019', holds: label() }, { text: '2020', holds: label() }],
     // scaling is a temperature (the story's last step): unscaled at T = √d_k is scaled at T = 1;
     // scaled with T = √d_k on top divides by d_k, and at d_k = 1024 every weight is near 1/m

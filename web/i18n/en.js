@@ -184,7 +184,7 @@ export default Object.freeze({
   'controls.randomLabel': 'Random + LayerNorm',
   'controls.pasted': 'Pasted',
   'controls.identityHtml':
-    'q = k = x: the word vectors themselves, d<sub>k</sub> = 100. A word’s key is its own vector, so it usually matches itself best.',
+    'q = k = x: the word vectors themselves.',
   'controls.randomHtml':
     'Each word vector layer-normalised (LayerNorm: minus its own mean, divided by its own standard deviation), then q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: seeded random 100 × d<sub>k</sub> matrices.',
   'controls.pastedHtml': 'Q and K as pasted under “Bring your own vectors”.',
@@ -676,7 +676,7 @@ export default Object.freeze({
   'training.settings': 'Settings',
   'training.dk': 'd_k',
   'training.initScale': 'Init scale',
-  'training.hint': 'Init scale g multiplies the random start of W_Q and W_K (at g = 1, q·k has variance ≈ d_k). Train and Step start over; Resume goes on.',
+  'training.hint': 'Init scale g multiplies the random start of W_Q and W_K (at g = 1, q·k has variance ≈ d_k).',
   'training.optimizer': 'Optimiser',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',

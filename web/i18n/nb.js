@@ -185,7 +185,7 @@ export default Object.freeze({
   'controls.randomLabel': 'Tilfeldig + LayerNorm',
   'controls.pasted': 'Innlimt',
   'controls.identityHtml':
-    'q = k = x: selve ordvektorene, d<sub>k</sub> = 100. Nøkkelen til et ord er ordets egen vektor, så ordet passer som regel best med seg selv.',
+    'q = k = x: selve ordvektorene.',
   'controls.randomHtml':
     'Hver ordvektor lagnormalisert (LayerNorm: minus sitt eget gjennomsnitt, delt på sitt eget standardavvik), så q = x·W<sub>Q</sub>, k = x·W<sub>K</sub>: tilfeldige 100 × d<sub>k</sub>-matriser, bestemt av frøet.',
   'controls.pastedHtml': 'Q og K slik de er limt inn under «Bruk dine egne vektorer».',
@@ -677,7 +677,7 @@ export default Object.freeze({
   'training.settings': 'Innstillinger',
   'training.dk': 'd_k',
   'training.initScale': 'Startskala',
-  'training.hint': 'Startskala g ganger den tilfeldige starten til W_Q og W_K (ved g = 1 har q·k varians ≈ d_k). Tren og Steg starter på nytt; Fortsett går videre.',
+  'training.hint': 'Startskala g ganger den tilfeldige starten til W_Q og W_K (ved g = 1 har q·k varians ≈ d_k).',
   'training.optimizer': 'Optimerer',
   'training.adam': 'Adam',
   'training.sgd': 'SGD',

@@ -49,6 +49,9 @@ const styles = sheet(`
   .seed input { width: 100%; padding: 5px 8px; border: 1px solid var(--_control); border-radius: 6px; background: var(--_bg); font-family: var(--_mono); }
   .group { display: grid; gap: 8px; }
   :host([compact]) :is(fieldset, .flags, .seed, #t-hint) { display: none; }
+  /* a phone: the temperature's hint is the lesson's own sentence (its last step); it stays the
+     slider's description */
+  @media (max-width: 420px) { #t-hint { display: none; } }
   :host([compact]) form { gap: 10px; }
 `);
 
@@ -126,6 +129,7 @@ export class AttentionControls extends AlElement {
       causal: $('causal'),
       positional: $('positional'),
       peHint: $('pe-hint'),
+      seedHint: $('seed-hint'),
       seed: $('seed'),
     };
     this.#els.form.addEventListener('submit', (event) => event.preventDefault());
@@ -184,6 +188,7 @@ export class AttentionControls extends AlElement {
     if (this.shadowRoot.activeElement !== e.seed) e.seed.value = String(value.seed);
     e.seed.readOnly = !random;
     showHint(e.seedFixed, random ? '' : strings.t('controls.seedFixed'));
+    setHidden(e.seedHint, !random); // off Random, seedFixed says whose seed it is: one hint, not two
     setText(e.seedInvalid, e.seed.getAttribute('aria-invalid') === 'true' ? strings.t('controls.seedInvalid', { max: '4294967295' }) : '');
   }
 
