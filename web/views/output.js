@@ -9,18 +9,23 @@ import { h, subscripts, tex } from './h.js';
 
 /** Components of each value vector and of the output that the table shows. */
 export const SHOWN_COMPONENTS = 6;
+// On a phone, fewer, without the weights' bars and the "… more" column: the table then fits its
+// card without scrolling sideways (the note under it says how many are shown).
+const NARROW_COMPONENTS = 2;
+const NARROW = 420;
 /** Keys listed one by one; the others share a line. */
 export const SHOWN_KEYS = 5;
 /** Keys named in the sentence that says what the output is made of. */
 export const NAMED_KEYS = 3;
 
 /** (results of model.output, settings { strings }, theme, { width }) → view nodes. */
-export function outputView(r, { strings = english() }, theme) {
+export function outputView(r, { strings = english() }, theme, { width = Infinity } = {}) {
   const { row, m, dv, weights, order, values, output, queryLabels, keyLabels, projection, positional } = r;
   const s = strings;
   const fmt = s.fmt;
   const word = shortLabel(queryLabels[row]);
-  const shown = Math.min(dv, SHOWN_COMPONENTS);
+  const narrow = width < NARROW;
+  const shown = Math.min(dv, narrow ? NARROW_COMPONENTS : SHOWN_COMPONENTS);
   const listed = order.slice(0, Math.min(m, SHOWN_KEYS));
   const rest = order.slice(listed.length);
   const named = order.slice(0, Math.min(m, NAMED_KEYS));
@@ -30,11 +35,11 @@ export function outputView(r, { strings = english() }, theme) {
   let restShare = 0;
   for (const j of rest) restShare += weights[j];
   const components = (vector, offset) => Array.from({ length: shown }, (_, c) => h('td', { class: 'vec' }, fmt(vector[offset + c], 3)));
-  const more = dv > shown ? h('td', { class: 'more' }, s.t('output.more', { count: dv - shown })) : null;
+  const more = dv > shown && !narrow ? h('td', { class: 'more' }, s.t('output.more', { count: dv - shown })) : null;
   const keyRow = (j) =>
     h('tr', { 'data-key': j }, [
       h('th', { scope: 'row' }, s.t('format.quoted', { text: shortLabel(keyLabels[j]) })),
-      h('td', { class: 'weight' }, [h('span', { 'data-k': 'weight' }, s.fixed(weights[j], 3)), weightBar(theme, weights[j])]),
+      h('td', { class: 'weight' }, [h('span', { 'data-k': 'weight' }, s.fixed(weights[j], 3)), narrow ? null : weightBar(theme, weights[j])]),
       components(values, j * dv),
       more,
     ]);

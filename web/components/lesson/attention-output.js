@@ -19,6 +19,8 @@ export class AttentionOutput extends TexInstrument {
       tr.rest th, tr.rest td { color: var(--_muted); }
       td.note { text-align: left; white-space: normal; }
       tfoot tr.out th, tfoot tr.out td { font-weight: 700; border-top: 2px solid var(--_text); border-bottom: none; }
+      /* a phone: tighter cells, so the table of two components fits its card (web/views/output.js) */
+      @media (max-width: 420px) { th, td { padding-inline: .35em; } }
     `),
   ];
   static view = outputView;
