@@ -11,6 +11,8 @@ import { h } from './h.js';
 // two heatmaps comparable.
 const JACOBIAN_EXTENT = 0.25;
 const LABEL_WIDTH = 60;
+const SHARED_PAD = 12; // px right of a heatmap drawn without row labels
+const SHARED_CELL = 12; // px: rows this far apart still hold their 12 px labels apart
 // Each cell says its value in a tooltip (<title>) up to this many keys: past it the cells are
 // too small to point at, and Chromium takes seconds to lay out thousands of SVG titles (128 keys:
 // 2 × 16,384 of them, a 30–60 s frame). The plot's own name states its numbers at any size.
@@ -21,9 +23,11 @@ export function gradientView(r, { projection, strings = english(), heading }, th
   const s = strings;
   const hn = headingTag({ heading });
   const w = panelWidth(width);
-  // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell, else stacked
+  // two heatmaps (60 px of labels each) side by side when they fit at 12 px a cell; else, on a
+  // phone, side by side with the rows named once, by the first (the same keys); else stacked
   const sideBySide = (w - 2 * (LABEL_WIDTH + 4) - 16) / (2 * r.m) >= 12;
-  const room = sideBySide ? (w - 2 * (LABEL_WIDTH + 4) - 16) / 2 : w - (LABEL_WIDTH + 4);
+  const sharedRows = !sideBySide && (w - (LABEL_WIDTH + 4) - 2 * SHARED_PAD - 16) / (2 * r.m) >= SHARED_CELL;
+  const room = sideBySide ? (w - 2 * (LABEL_WIDTH + 4) - 16) / 2 : sharedRows ? (w - (LABEL_WIDTH + 4) - 2 * SHARED_PAD - 16) / 2 : w - (LABEL_WIDTH + 4);
   const cell = Math.max(8, Math.min(24, Math.floor(room / r.m)));
   return h('div', { class: 'view' }, [
     h('p', { class: 'explain' }, s.t('gradient.explain', { word: shortLabel(r.word) })),
@@ -33,7 +37,7 @@ export function gradientView(r, { projection, strings = english(), heading }, th
     r.temperature !== 1 ? h('p', { class: 'note temperature' }, s.t('gradient.temperature', { t: s.fmt(r.temperature) })) : null,
     h('div', { class: 'panels' }, [
       h('div', {}, [
-        h('div', { class: 'jacs' }, r.panels.map((panel) => jacobian(r, panel, cell, theme, s, hn))),
+        h('div', { class: sharedRows ? 'jacs shared-rows' : 'jacs' }, r.panels.map((panel, k) => jacobian(r, panel, cell, theme, s, hn, !(sharedRows && k > 0)))),
         legend([
           { color: theme.positive, text: s.t('gradient.positive') },
           { color: theme.negative, text: s.t('gradient.negative', { extent: s.fmt(JACOBIAN_EXTENT) }) },
@@ -44,8 +48,11 @@ export function gradientView(r, { projection, strings = english(), heading }, th
   ]);
 }
 
-function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme, s, hn) {
-  const size = LABEL_WIDTH + m * cell + 4;
+function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWeight, entropy, norm }, cell, theme, s, hn, rowLabels = true) {
+  // without its row labels, the cells start at the left (room for the last column's label on the right)
+  const left = rowLabels ? LABEL_WIDTH : 4;
+  const width = left + m * cell + (rowLabels ? 4 : SHARED_PAD), height = LABEL_WIDTH + m * cell + 4;
+  const angle = cell < 16 ? -90 : -60; // narrow columns: upright labels, one a column, do not overlap
   const title = s.t(scaled ? 'lesson.scaled' : 'lesson.unscaled');
   const labels = keyLabels.map((word) => short(word));
   const numbers = { max: s.fixed(maxWeight), entropy: s.fixed(entropy), norm: s.fmt(norm) };
@@ -53,17 +60,17 @@ function jacobian({ m, d, keyLabels, labScaled }, { scaled, jacobian: jac, maxWe
     h(hn, {}, [`${title}, d_k = ${d}`, scaled === labScaled ? h('span', { class: 'yours' }, ` ${s.t('gradient.yours')}`) : null]),
     scrollBox(
       s.t('gradient.jacobianBox', { setting: title }),
-      plot(theme, { width: size, height: size, label: s.t('gradient.jacobianLabel', { setting: title, dk: String(d), ...numbers }) }, [
+      plot(theme, { width, height, label: s.t('gradient.jacobianLabel', { setting: title, dk: String(d), ...numbers }) }, [
         labels.map((word, i) => [
-          h('text', { x: LABEL_WIDTH - 4, y: LABEL_WIDTH + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, word),
-          h('text', { transform: `translate(${LABEL_WIDTH + i * cell + cell / 2 + 4}, ${LABEL_WIDTH - 4}) rotate(-60)`, 'text-anchor': 'start' }, word),
+          rowLabels ? h('text', { x: LABEL_WIDTH - 4, y: LABEL_WIDTH + i * cell + cell / 2 + 4, 'text-anchor': 'end' }, word) : null,
+          h('text', { transform: `translate(${left + i * cell + cell / 2 + 4}, ${LABEL_WIDTH - 4}) rotate(${angle})`, 'text-anchor': 'start' }, word),
         ]),
         Array.from({ length: m * m }, (_, idx) => {
           const [i, j] = [Math.floor(idx / m), idx % m];
           const v = jac[idx];
           return h(
             'rect',
-            { x: LABEL_WIDTH + j * cell, y: LABEL_WIDTH + i * cell, width: cell - 1, height: cell - 1, fill: divergingColor(theme, v, JACOBIAN_EXTENT) },
+            { x: left + j * cell, y: LABEL_WIDTH + i * cell, width: cell - 1, height: cell - 1, fill: divergingColor(theme, v, JACOBIAN_EXTENT) },
             m > TITLED_KEYS ? null : h('title', {}, `∂p(${s.tipLabel(keyLabels[i])}) / ∂z(${s.tipLabel(keyLabels[j])}) = ${s.fmt(v, 4)}`),
           );
         }),
