@@ -456,15 +456,17 @@ test('the asides are closed <details> a learner opens, in their sections; one op
   await page.locator('#training').scrollIntoViewIfNeeded();
   const reading = await page.locator('training-experiment').evaluate((el) => [...el.shadowRoot.querySelectorAll('.reading details')].map((d) => d.open));
   assert.deepEqual(reading, [false, false, false, false]);
-  // the trained model's caveat and notes: closed; the notes opened stay open when a head is opened
+  // the trained model's caveat, next word, √d_k and notes: closed; opened, they stay open when a head is opened
   await page.locator('#model').scrollIntoViewIfNeeded();
   const view = page.locator('model-view');
   await until(() => view.evaluate((el) => el.shadowRoot.querySelectorAll('.thumb').length), (n) => n === 8, { what: 'the eight heads', timeout: 30000 });
-  assert.deepEqual(await view.evaluate((el) => [...el.shadowRoot.querySelectorAll('details')].map((d) => [d.className, d.open])), [['caveat', false], ['not-shown', false]]);
+  assert.deepEqual(await view.evaluate((el) => [...el.shadowRoot.querySelectorAll('details')].map((d) => [d.className, d.open])), [['caveat', false], ['aside next', false], ['aside scale', false], ['not-shown', false]]);
   await view.locator('details.not-shown > summary').click();
+  await view.locator('details.next > summary').click();
   await view.locator('.thumb[data-layer="2"][data-head="1"]').click();
   await until(() => view.evaluate((el) => el.shadowRoot.querySelector('.opened h3')?.textContent), (t) => t === 'Layer 2, head 1', { what: 'layer 2, head 1 opened' });
   assert.equal(await view.evaluate((el) => el.shadowRoot.querySelector('details.not-shown').open), true, 'the notes stay open');
+  assert.equal(await view.evaluate((el) => el.shadowRoot.querySelector('details.next').open), true, 'the next word stays open');
   // a link or an embed that names a part in an aside (view=heads, view=overflow) opens it
   for (const [file, id] of [['embed.html?view=heads', 'heads'], ['index.html?view=overflow', 'overflow']]) {
     await page.goto(`${browser.url}${file}`);
