@@ -153,6 +153,7 @@ export class LessonPredict extends AlElement {
   }
 
   #reveal(how) {
+    if (!this.prediction) return; // not yet told which question it asks: nothing to reveal
     const hadFocus = this.shadowRoot.activeElement !== null;
     this.#revealed = how;
     this.#veil();
