@@ -914,7 +914,7 @@ export default Object.freeze({
   'modelView.meansSelf': 'So it is named a self head: half of its weight or more stays on the word itself.',
   'modelView.meansBroad': 'No single place gets half of its weight and its rows are spread: it is named broad.',
   'modelView.meansMixed': 'No single place gets half of its weight, yet its rows are peaked: which words it picks depends on the words.',
-  'modelView.meansInduction': 'On {repeats} sequences of random words said twice, it puts {induction} of its weight on the word after the earlier copy (even rows: {even}): it is named an induction head.',
+  'modelView.meansInduction': 'Its name comes from repeated words instead: on {repeats} sequences of random words said twice, it puts {induction} of its weight on the word after the earlier copy (even rows: {even}), so it is named an induction head.',
   'modelView.hereEven': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself — even rows would put {even} on each — and spread {spread}.',
   'modelView.here': 'In this sentence: {previous} on the previous word, {first} on the first, {self} on itself, spread {spread}.',
   'modelView.heatmapNote': 'Rows are the words looking, columns the words looked at. A word sees only itself and the words before it (hatched), since the model predicts each word from those before.',

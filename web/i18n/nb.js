@@ -915,7 +915,7 @@ export default Object.freeze({
   'modelView.meansSelf': 'Derfor kalles det et selv-hode: halvparten av vekten eller mer blir på ordet selv.',
   'modelView.meansBroad': 'Ingen enkelt plass får halvparten av vekten, og radene er spredt: det kalles bredt.',
   'modelView.meansMixed': 'Ingen enkelt plass får halvparten av vekten, men radene er spisse: hvilke ord det velger, avhenger av ordene.',
-  'modelView.meansInduction': 'På {repeats} rekker av tilfeldige ord sagt to ganger legger det {induction} av vekten på ordet etter den tidligere kopien (jevne rader: {even}): det kalles et induksjonshode.',
+  'modelView.meansInduction': 'Navnet kommer likevel fra gjentatte ord: på {repeats} rekker av tilfeldige ord sagt to ganger legger det {induction} av vekten på ordet etter den tidligere kopien (jevne rader: {even}), så det kalles et induksjonshode.',
   'modelView.hereEven': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv — jevne rader ville lagt {even} på hvert — og spredning {spread}.',
   'modelView.here': 'I denne setningen: {previous} på forrige ord, {first} på første, {self} på seg selv, spredning {spread}.',
   'modelView.heatmapNote': 'Radene er ordene som ser, kolonnene ordene det ses på. Et ord ser bare seg selv og ordene før (skravert), siden modellen forutsier hvert ord fra dem før.',
