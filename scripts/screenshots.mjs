@@ -94,7 +94,7 @@ async function drawModel(page) {
 }
 
 // The trained model's section (index.html) on `sentence`, its heads drawn, layer `layer` head `head` open.
-async function openModel(page, { sentence = 'The cat sat on the', layer = 1, head = 3 } = {}) {
+async function openModel(page, { sentence = 'The cat sat on the', layer = 1, head = 4 } = {}) {
   await openLab(page);
   await page.locator('attention-lab').evaluate((lab, s) => lab.set({ sentence: s }), sentence);
   await drawLesson(page); // the sections above draw first: the model's section then stays where it is

@@ -5,7 +5,7 @@
 // an unknown token. Deterministic: the same package gives the same files, byte for byte.
 //
 //   node scripts/model/prepare-corpus.mjs [--vocab N] [--out D]
-// (D: build/model for the default vocabulary, else build/model-<N> — build/model-4k for 4000)
+// (D: build/model for the default vocabulary, the shipped model's 4,000; else build/model-<N>, e.g. build/model-12k)
 //
 // Writes into --out (git-ignored; never committed):
 //   vocab.txt        one token per line, line i = token id i; line 0 is <unk>
@@ -39,7 +39,7 @@ import { tokenize } from '../../web/lab/tokenize.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const UNKNOWN = '<unk>';
-export const DEFAULT_VOCAB = 12000;
+export const DEFAULT_VOCAB = 4000;
 const CANDIDATE_SIZES = [8000, 10000, 12000, 14000, 16000];
 
 function parseArgs(argv) {

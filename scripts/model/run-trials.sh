@@ -3,13 +3,14 @@
 # the bottom: each writes build/model-trials/<name>/ (git-ignored) and resumes from its
 # checkpoint when run again.
 #   bash scripts/model/run-trials.sh [name ...]      (default: all of them, in order)
-# First: node scripts/model/prepare-corpus.mjs --vocab 4000 --out build/model-4k
+# First: node scripts/model/prepare-corpus.mjs --out build/model-4k (4,000 words, the default)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --build build/native --target train_model -j "${JOBS:-2}" >/dev/null
 SHORT=(--data build/model-4k --steps 600 --eval-every 100 --watch-every 50)
-LONG_I=(--data build/model-4k --steps 8000 --eval-every 500 --watch-every 200
-  --repeat-share 0.8 --repeat-min 8 --repeat-max 32 --repeat-random --qk-init-std unit --attention-only)
+# trial I became the shipped twins: its settings are theirs, in one place
+read -ra TWINS <<<"$(sed 's/#.*//' scripts/model/twins.options | tr '\n' ' ')"
+LONG_I=(--data build/model-4k "${TWINS[@]}")
 trial() {  # name variant options...
   local name=$1 variant=$2
   shift 2

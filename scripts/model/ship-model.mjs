@@ -2,7 +2,7 @@
 // both twins into build/model/, copies what the page and the API load into web/assets/model/ —
 // each twin's int8 weights (`<variant>.weights`, within 2 MB), the vocabulary and each word's
 // count in the training text (unigram.txt), each twin's whole
-// curve (one row per step: learning rate, training loss; the validation loss every 250 steps) —
+// curve (one row per step: learning rate, training loss; the validation loss every --eval-every steps) —
 // and writes model.json: the settings, the corpus split, the baselines and each twin's test
 // perplexity in every encoding, as the training driver printed them. Deterministic: the same run
 // gives the same files. tests/js/model-assets.test.mjs holds the curves' first steps to a rerun.
@@ -74,6 +74,14 @@ for (const id of ids) counts[id]++;
 writeFileSync(join(to, 'unigram.txt'), `${counts.join('\n')}\n`);
 
 const split = Object.fromEntries(Object.entries(corpus.splits).map(([name, s]) => [name, { documents: s.documents, tokens: s.tokens, unknownRate: s.unknownRate, sha256: s.sha256 }]));
-const model = { source: corpus.source, split, settings, baselines, twins };
+// the options train-model.sh gave both twins, and what the page says of them
+const options = readFileSync('scripts/model/twins.options', 'utf8').replace(/#.*/g, '').trim().split(/\s+/);
+const value = (name) => (options.includes(name) ? Number(options[options.indexOf(name) + 1]) : 0);
+const training = {
+  options,
+  repeatShare: value('--repeat-share'), repeatMin: value('--repeat-min'), repeatMax: value('--repeat-max'),
+  repeatRandom: options.includes('--repeat-random'), attentionOnly: options.includes('--attention-only'),
+};
+const model = { source: corpus.source, split, settings, training, baselines, twins };
 writeFileSync(join(to, 'model.json'), `${JSON.stringify(model, null, 1)}\n`);
 console.log(`ship-model: ${VARIANTS.map((v) => `${v} ${twins[v].encodings.q8.testPerplexity}`).join(', ')} (test perplexity, int8) → ${to}`);

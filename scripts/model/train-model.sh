@@ -6,6 +6,7 @@
 # an interruption and both continue where they stopped, to the same numbers.
 #   bash scripts/model/train-model.sh [train_model train options...]   (npm run train:model)
 # e.g. --minutes 20 stops both after 20 minutes of training (run again to go on).
+# The twins' settings are scripts/model/twins.options (trial I of docs/model.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/setup.sh local  # the xsimd headers, when this checkout has not built yet
@@ -13,9 +14,10 @@ bash scripts/setup.sh local  # the xsimd headers, when this checkout has not bui
 cmake --build build/native --target train_model -j "${JOBS:-2}"
 node scripts/model/prepare-corpus.mjs
 build/native/train_model baselines | tee build/model/baselines.md
+read -ra options <<<"$(sed 's/#.*//' scripts/model/twins.options | tr '\n' ' ')"
 pids=()
 for variant in scaled unscaled; do
-  build/native/train_model train --variant "$variant" "$@" > >(tee "build/model/$variant.log") 2>&1 &
+  build/native/train_model train --variant "$variant" "${options[@]}" "$@" > >(tee "build/model/$variant.log") 2>&1 &
   pids+=($!)
 done
 status=0

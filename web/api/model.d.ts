@@ -36,6 +36,8 @@ export interface ModelInfo {
   headMeasurements: HeadMeasurement[];
   /** what the measurements average over: windows of `tokens` test tokens; what even rows score */
   measuredOver: { windows: number; tokens: number; even: number; induction: { span: number; repeats: number; pool: number; seed: number; even: number } };
+  /** how it was trained: the share of training windows repeating a span of repeatMin…repeatMax (random) words, attention-only layers, and the options themselves; null for a description without them */
+  training: { options: readonly string[]; repeatShare: number; repeatMin: number; repeatMax: number; repeatRandom: boolean; attentionOnly: boolean } | null;
 }
 
 /** The core's Prediction, with what the API adds: the note on truncation and the run's temperature. */

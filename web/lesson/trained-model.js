@@ -239,6 +239,8 @@ class TrainedModel {
       headMeasurements: Object.freeze(description.heads[variant].asTrained.map((h) => Object.freeze({ ...h }))),
       // over what: the test text's windows, and what even rows would score there and on repeats
       measuredOver: Object.freeze({ windows: description.heads.windows, tokens: c.context, even: description.heads.even, induction: Object.freeze({ ...description.heads.induction }) }),
+      // how it was trained: the share of windows that repeat a span (of random words), attention-only layers
+      training: description.training ? Object.freeze({ ...description.training, options: Object.freeze([...description.training.options]) }) : null,
     });
     /** The other twin's perplexity and head measurements, to compare with. */
     const other = VARIANTS.find((v) => v !== variant);

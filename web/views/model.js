@@ -23,6 +23,10 @@ export const TEMPERATURES = Object.freeze([0.25, 0.5, 0.75, 1, 1.5, 2, 3]);
 // a head's role (cpp/model/heads.hpp, HeadRole) in a word, and what it means
 const ROLE = { previous: 'modelView.rolePrevious', first: 'modelView.roleFirst', self: 'modelView.roleSelf', broad: 'modelView.roleBroad', mixed: 'modelView.roleMixed' };
 const ROLE_MEANS = { previous: 'modelView.meansPrevious', first: 'modelView.meansFirst', self: 'modelView.meansSelf', broad: 'modelView.meansBroad', mixed: 'modelView.meansMixed' };
+// An induction score at least this (issue 34's target; even rows give ~0.02) names a head an
+// induction head beside its role by position: the core measures the score, the page only names it.
+export const INDUCTION_HEAD = 0.3;
+const isInduction = (m) => m.induction >= INDUCTION_HEAD;
 const BAR_ROW = 22;
 // From this width the view lays out in two columns (the opened head's words beside its heatmap,
 // the next word beside √d_k) with COLUMN_GAP between them: no half of a wide screen left empty.
@@ -199,6 +203,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       h('p', {}, s.t('modelView.measured', { windows: s.integer(info.measuredOver.windows), tokens: info.measuredOver.tokens,
         previous: fx(m.previous), first: fx(m.first), self: fx(m.self), even: fx(f.even), spread: fx(m.spread) })),
       h('p', {}, s.t(ROLE_MEANS[m.role])),
+      isInduction(m) ? h('p', {}, s.t('modelView.meansInduction', { repeats: info.measuredOver.induction.repeats, induction: fx(m.induction), even: fx(info.measuredOver.induction.even) })) : null,
       h('p', {}, s.t('modelView.hereEven', { previous: fx(f.here.previous), first: fx(f.here.first), self: fx(f.here.self), even: fx(run.even), spread: fx(f.here.spread) })),
     ]),
     h('div', { class: 'picture' }, [
@@ -251,6 +256,7 @@ export function modelView(r, { strings = english(), heading }, theme, { width })
       h(hn, {}, s.t('modelView.inductionTitle')),
       h('p', {}, s.t('modelView.inductionExplain', { span: n / 2 })),
       h('p', {}, s.t('modelView.inductionHere', { layer, head, here: fx(f.induction.here), even: fx(f.induction.even), best: fx(f.induction.best), repeats: info.measuredOver.induction.repeats })),
+      inductionVerdict(info, s),
     ])
     : null;
 
@@ -301,7 +307,7 @@ function headThumbs(run, measured, { layer, head, width, strings: s }) {
         // its cells: thumbnailPixels, painted by <model-view>; hidden from screen readers (the button speaks)
         h('canvas', { class: 'cells', width: size, height: size, 'aria-hidden': 'true' }),
         h('span', { class: 'thumb-name' }, name),
-        h('span', { class: 'thumb-role' }, s.t(ROLE[measured[l * heads + hIndex].role])),
+        h('span', { class: 'thumb-role' }, s.t(isInduction(measured[l * heads + hIndex]) ? 'modelView.roleInduction' : ROLE[measured[l * heads + hIndex].role])),
       ]);
     })));
 }
@@ -520,4 +526,12 @@ function headFigure(run, { layer, head, causal, selected, theme, width, strings:
   const w = Math.ceil(Math.max(width, Number(heat.attrs.width) + 2 * PAD));
   return h('svg', { width: w, height: Math.ceil(y), viewBox: `0 0 ${w} ${Math.ceil(y)}`, role: 'img', 'aria-label': title, 'font-family': theme.font },
     h('rect', { width: w, height: Math.ceil(y), fill: theme.bg }), children);
+}
+
+// whether the model has an induction head (the best by its measured score) and what made it
+function inductionVerdict(info, s) {
+  const list = info.headMeasurements;
+  const best = list.reduce((a, b) => (b.induction > a.induction ? b : a));
+  if (!isInduction(best)) return h('p', {}, s.t('modelView.inductionNone'));
+  return h('p', {}, s.t('modelView.inductionFound', { layer: best.layer, head: best.head, share: s.percent(info.training.repeatShare) }));
 }
