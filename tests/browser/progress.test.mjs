@@ -90,7 +90,7 @@ test('the demo page keeps its lesson\'s answers and place under its own key; a #
     await page.locator('attention-lab').evaluate((lab) => lab.ready);
     await drawWholeLesson(page);
     await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' &&
-      [...document.querySelectorAll('lesson-exercise')].every((e) => e.engine && e.shadowRoot.querySelector('.prompt').textContent), null, { timeout: 30000 });
+      [...document.querySelectorAll('lesson-exercise')].every((e) => e.engine && e.shadowRoot?.querySelector('.prompt')?.textContent), null, { timeout: 90000 });
   };
   await openIndex();
   await page.evaluate(() => localStorage.clear());

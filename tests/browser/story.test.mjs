@@ -451,7 +451,7 @@ test('the asides are closed <details> a learner opens, in their sections; one op
   // opened, the heads draw at their width
   await page.locator('#heads > details > summary').click();
   await page.locator('multi-head-view').scrollIntoViewIfNeeded();
-  await until(() => page.locator('multi-head-view').evaluate((el) => el.shadowRoot.querySelectorAll('.grid > div').length), (n) => n > 0, { what: 'the heads drawn', timeout: 20000 });
+  await until(() => page.locator('multi-head-view').evaluate((el) => el.shadowRoot?.querySelectorAll('.grid > div').length ?? 0), (n) => n > 0, { what: 'the heads drawn', timeout: 20000 });
   // the training experiment's reading: four closed asides
   await page.locator('#training').scrollIntoViewIfNeeded();
   const reading = await page.locator('training-experiment').evaluate((el) => [...el.shadowRoot.querySelectorAll('.reading details')].map((d) => d.open));
